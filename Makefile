@@ -1,0 +1,90 @@
+# sh: near-duplicate detection with simhash.  POSIX make.
+
+PREFIX = /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+
+CC = cc
+CFLAGS = -O2 -g
+LDFLAGS =
+# Required flags stay apart from CFLAGS so a user's CFLAGS never drop them.
+SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
+SH_LIBS = -lm
+
+HDR = lib/bag.h lib/errors.h lib/fingerprint.h lib/hash.h lib/hex.h lib/num.h \
+	lib/record.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
+	lib/weight.h
+LIBOBJ = lib/bag.o lib/errors.o lib/fingerprint.o lib/hash.o lib/hex.o \
+	lib/num.o lib/record.o lib/simhash.o lib/tokenize.o lib/unitab.o \
+	lib/utf8.o lib/weight.o
+BIN = bin/sh-dist bin/sh-fp bin/sh-tokenize
+MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-tokenize.1
+UNIT = tests/unit/hash_test tests/unit/simhash_test tests/unit/fp_test \
+	tests/unit/unicode_test tests/unit/weight_test
+BENCH = bench/gen bench/edit bench/evalstat
+
+all: $(BIN)
+
+.SUFFIXES: .c .o
+.c.o:
+	$(CC) $(SH_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIBOBJ): $(HDR)
+
+lib/libsh.a: $(LIBOBJ)
+	rm -f $@
+	ar rcs $@ $(LIBOBJ)
+
+$(BIN): lib/libsh.a $(HDR)
+	@mkdir -p bin
+	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/$$(basename $@).c \
+		lib/libsh.a $(SH_LIBS)
+bin/sh-dist: cmd/sh-dist.c
+bin/sh-fp: cmd/sh-fp.c
+bin/sh-tokenize: cmd/sh-tokenize.c
+
+$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h
+	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
+		$(SH_LIBS)
+tests/unit/hash_test: tests/unit/hash_test.c
+tests/unit/simhash_test: tests/unit/simhash_test.c
+tests/unit/fp_test: tests/unit/fp_test.c
+tests/unit/unicode_test: tests/unit/unicode_test.c
+tests/unit/weight_test: tests/unit/weight_test.c
+
+$(BENCH): lib/libsh.a
+	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
+		$(SH_LIBS)
+bench/gen: bench/gen.c
+bench/edit: bench/edit.c
+bench/evalstat: bench/evalstat.c
+
+check: $(BIN) $(UNIT)
+	tests/run
+
+demo: $(BIN)
+	@tests/demo.sh
+
+bench: $(BIN) bench/gen
+	bench/run.sh
+
+eval: $(BIN) bench/edit bench/evalstat
+	bench/eval.sh
+
+lint:
+	mandoc -Tlint -W warning $(MAN1)
+
+install: $(BIN)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	cp -f $(BIN) $(DESTDIR)$(BINDIR)/
+	cp -f $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	cd $(DESTDIR)$(BINDIR) && rm -f sh-dist sh-fp sh-tokenize
+	cd $(DESTDIR)$(MANDIR)/man1 && rm -f sh-dist.1 sh-fp.1 sh-tokenize.1
+
+clean:
+	rm -f $(LIBOBJ) lib/libsh.a $(BIN) $(UNIT) $(BENCH)
+	rm -rf bin
+
+.PHONY: all check demo bench eval lint install uninstall clean

@@ -1,0 +1,138 @@
+/*
+ * sh-tokenize: print the weighted features of each document as
+ * "ID<TAB>tok^w tok^w ...", the features sh-fp fingerprints, in order of
+ * first occurrence.  Input framing and options are those of sh-fp.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "fingerprint.h"
+#include "record.h"
+#include "weight.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: sh-tokenize [-Fl] [-n ngram] [-W weight] "
+	    "[-w shingle] [file ...]\n");
+	exit(2);
+}
+
+static void
+print_bag(const struct sh_rec *rec, const struct sh_bag *bag, int scheme)
+{
+	const struct sh_bagent *e;
+	const char *text = sh_bag_text(bag);
+	char w[24];
+	size_t i, n;
+
+	fwrite(rec->id, 1, rec->idlen, stdout);
+	putchar('\t');
+	n = sh_bag_entries(bag, &e);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			putchar(' ');
+		fwrite(text + e[i].off, 1, e[i].len, stdout);
+		putchar('^');
+		fwrite(w, 1, sh_weight_format(sh_weight(scheme, e[i].count), w),
+		    stdout);
+	}
+	putchar('\n');
+}
+
+/* Tokenize every record of one stream; return 0 or 2. */
+static int
+tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
+    int mode, int prefix, unsigned long long *nbad)
+{
+	const struct sh_bag *bag;
+	struct sh_reader rd;
+	struct sh_rec rec;
+	int r, bad, status = 0;
+
+	sh_reader_init(&rd, in, mode, name, prefix);
+	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+		if (r == SH_ETAB) {
+			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
+			status = 2;
+			continue;
+		}
+		bad = 0;
+		if (r < 0 || (r = sh_fp_features(fp, rec.text, rec.len, &bag,
+		    &bad)) != 0)
+			break;
+		*nbad += bad;
+		print_bag(&rec, bag, scheme);
+		if (ferror(stdout))
+			err(2, "stdout");
+	}
+	if (r == SH_EIO)
+		warn("%s", name);
+	else if (r < 0)
+		warnx("%s: %s", name, sh_strerror(r));
+	sh_reader_free(&rd);
+	return r < 0 ? 2 : status;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sh_fpopt o = SH_FPOPT_DEFAULT;
+	struct sh_fp *fp;
+	unsigned long long nbad = 0;
+	FILE *in;
+	int ch, r, mode = SH_REC_TAB, status = 0, i;
+
+	while ((ch = getopt(argc, argv, "FlW:n:w:")) != -1) {
+		switch (ch) {
+		case 'F':
+			mode = SH_REC_FILE;
+			break;
+		case 'l':
+			mode = SH_REC_LINE;
+			break;
+		case 'W':
+		case 'n':
+		case 'w':
+			if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
+				errx(2, "-%c %s: %s", ch, optarg,
+				    sh_strerror(r));
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if ((fp = sh_fp_new(&o)) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+
+	for (i = 0; i == 0 || i < argc; i++) {
+		const char *name = argc ? argv[i] : "-";
+
+		if (strcmp(name, "-") == 0)
+			in = stdin;
+		else if ((in = fopen(name, "r")) == NULL) {
+			warn("%s", name);
+			status = 2;
+			continue;
+		}
+		r = tok_stream(fp, o.weight, in, in == stdin &&
+		    mode != SH_REC_FILE ? "<stdin>" : name, mode, argc > 1,
+		    &nbad);
+		if (r > status)
+			status = r;
+		if (in != stdin)
+			fclose(in);
+	}
+	if (nbad)
+		warnx("%llu document(s) with invalid UTF-8", nbad);
+	sh_fp_free(fp);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(2, "stdout");
+	return status;
+}

@@ -1,0 +1,20 @@
+#include "errors.h"
+
+const char *
+sh_strerror(int e)
+{
+	switch (e) {
+	case SH_OK:		return "success";
+	case SH_ENOMEM:		return "out of memory";
+	case SH_EIO:		return "i/o error";
+	case SH_EFORMAT:	return "malformed line";
+	case SH_ERANGE:		return "number out of range";
+	case SH_ETAB:		return "missing TAB after ID";
+	case SH_EHEX:		return "fingerprint is not 16 hex digits";
+	case SH_EWEIGHT:	return "bad token weight";
+	case SH_EFIELDS:	return "too few fields";
+	case SH_EEMPTYTOK:	return "empty token";
+	case SH_EINVAL:		return "invalid value";
+	}
+	return "unknown error";
+}

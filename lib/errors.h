@@ -1,0 +1,27 @@
+/*
+ * Error codes of the sh library.  Every library function that can fail
+ * returns 0 (or a count) on success and one of these negative codes on
+ * failure; the library never prints or exits.  sh_strerror() turns a code
+ * into a short lowercase message for the command's diagnostic.
+ */
+#ifndef SH_ERRORS_H
+#define SH_ERRORS_H
+
+enum {
+	SH_OK = 0,
+	SH_ENOMEM = -1,		/* out of memory */
+	SH_EIO = -2,		/* read or write error; errno holds the cause */
+	SH_EFORMAT = -3,	/* malformed input line */
+	SH_ERANGE = -4,		/* number out of range */
+	SH_ETAB = -5,		/* record has no TAB after its ID */
+	SH_EHEX = -6,		/* field is not 16 hex digits */
+	SH_EWEIGHT = -7,	/* bad token weight */
+	SH_EFIELDS = -8,	/* too few fields */
+	SH_EEMPTYTOK = -9,	/* empty token */
+	SH_EINVAL = -10		/* invalid option value */
+};
+
+/* Message for code e; never NULL.  Static storage. */
+const char *sh_strerror(int e);
+
+#endif

@@ -1,0 +1,168 @@
+#include <stdlib.h>
+
+#include "errors.h"
+#include "fingerprint.h"
+#include "hash.h"
+#include "num.h"
+#include "simhash.h"
+#include "weight.h"
+
+struct sh_fp {
+	struct sh_fpopt o;
+	struct sh_tok *tok;
+	struct sh_bag *bag;	/* text kept: for sh_fp_features */
+	struct sh_simhash acc;
+	int nomem;
+};
+
+int
+sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
+{
+	long long v;
+	int r;
+
+	switch (opt) {
+	case 'n':
+	case 'w':
+		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
+			return r;
+		if (opt == 'n')
+			o->tok.ngram = (int)v;
+		else
+			o->tok.shingle = (int)v;
+		return 0;
+	case 'W':
+		if ((r = sh_weight_scheme(arg)) < 0)
+			return SH_EINVAL;
+		o->weight = r;
+		return 0;
+	}
+	return SH_EFIELDS;
+}
+
+struct sh_fp *
+sh_fp_new(const struct sh_fpopt *o)
+{
+	struct sh_fp *f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	f->o = *o;
+	if ((f->tok = sh_tok_new(&o->tok)) == NULL ||
+	    (f->bag = sh_bag_new(1)) == NULL) {
+		sh_fp_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void
+sh_fp_free(struct sh_fp *f)
+{
+	if (f == NULL)
+		return;
+	sh_tok_free(f->tok);
+	sh_bag_free(f->bag);
+	free(f);
+}
+
+/* Term frequency: every occurrence votes with weight 1 (one unit of tf). */
+static void
+add_tf(void *ctx, const char *tok, size_t len)
+{
+	struct sh_fp *f = ctx;
+
+	sh_simhash_add(&f->acc, sh_hash64(tok, len, 0));
+}
+
+static void
+add_bag(void *ctx, const char *tok, size_t len)
+{
+	struct sh_fp *f = ctx;
+
+	if (sh_bag_add(f->bag, sh_hash64(tok, len, 0), tok, len) != 0)
+		f->nomem = 1;
+}
+
+static int
+collect(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	sh_bag_clear(f->bag);
+	f->nomem = 0;
+	if (sh_tok_run(f->tok, p, len, add_bag, f, bad) < 0 || f->nomem)
+		return SH_ENOMEM;
+	return 0;
+}
+
+int
+sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, int *bad)
+{
+	const struct sh_bagent *e;
+	size_t i, n;
+	int r;
+
+	sh_simhash_init(&f->acc);
+	if (f->o.weight == SH_W_TF) {
+		/* Summing tf votes of 1 is summing tf once: no bag needed.
+		 * Units differ from the bag path by the constant SH_W_UNIT,
+		 * which leaves every sign, and so the fingerprint, alone. */
+		if (sh_tok_run(f->tok, p, len, add_tf, f, bad) < 0)
+			return SH_ENOMEM;
+	} else {
+		if ((r = collect(f, p, len, bad)) != 0)
+			return r;
+		n = sh_bag_entries(f->bag, &e);
+		for (i = 0; i < n; i++)
+			sh_simhash_addw(&f->acc, e[i].hash,
+			    sh_weight(f->o.weight, e[i].count));
+	}
+	*total = sh_simhash_total(&f->acc);
+	*fp = *total ? sh_simhash_final(&f->acc) : 0;
+	return 0;
+}
+
+int
+sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, size_t *col)
+{
+	size_t i = 0, start, caret;
+	uint64_t w;
+
+	sh_simhash_init(&f->acc);
+	for (;;) {
+		while (i < len && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		start = i;
+		caret = len;
+		for (; i < len && p[i] != ' ' && p[i] != '\t'; i++)
+			if (p[i] == '^')
+				caret = i;
+		*col = start + 1;
+		if (caret == len) {
+			caret = i;
+			w = SH_W_UNIT;
+		} else if (sh_weight_parse(p + caret + 1, i - caret - 1,
+		    &w) != 0)
+			return SH_EWEIGHT;
+		if (caret == start)
+			return SH_EEMPTYTOK;
+		if (sh_simhash_total(&f->acc) > SH_W_TOTAL_MAX - w)
+			return SH_ERANGE;
+		sh_simhash_addw(&f->acc, sh_hash64(p + start, caret - start, 0),
+		    w);
+	}
+	*total = sh_simhash_total(&f->acc);
+	*fp = *total ? sh_simhash_final(&f->acc) : 0;
+	return 0;
+}
+
+int
+sh_fp_features(struct sh_fp *f, const char *p, size_t len,
+    const struct sh_bag **bag, int *bad)
+{
+	*bag = f->bag;
+	return collect(f, p, len, bad);
+}

@@ -1,0 +1,73 @@
+/*
+ * Document fingerprints, version 1: the one place where text becomes a
+ * 64-bit simhash.
+ *
+ * Text: features from tokenize.h; each distinct feature f seen tf times
+ * weighs sh_weight(scheme, tf); its hash is sh_hash64(f, len, 0).  Token
+ * lists: each listed token adds its given weight with the hash of its
+ * bytes as they are (no folding).  The fingerprint is sh_simhash over those
+ * (hash, weight) pairs.  A document with total weight 0 (no features) has
+ * no fingerprint: *total tells the caller.
+ * Frozen by tests/unit/fp_test.c; any change is a new version.
+ */
+#ifndef SH_FINGERPRINT_H
+#define SH_FINGERPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bag.h"
+#include "tokenize.h"
+
+#define SH_FP_VERSION 1
+
+struct sh_fpopt {
+	struct sh_tokopt tok;
+	int weight;		/* SH_W_* */
+};
+
+/* Defaults: bigrams, single words, term frequency. */
+#define SH_FPOPT_DEFAULT { { 2, 1 }, 0 }
+
+/*
+ * Set the option that the shared command-line letter opt stands for in
+ * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
+ * 1..SH_TOK_MAX), 'W' weight scheme name.  Return 0, SH_EINVAL or
+ * SH_ERANGE for a bad value, or SH_EFIELDS for a letter not handled here.
+ */
+int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
+
+struct sh_fp;
+
+/* New fingerprinter with options o (copied), or NULL when out of memory. */
+struct sh_fp *sh_fp_new(const struct sh_fpopt *o);
+void sh_fp_free(struct sh_fp *f);
+
+/*
+ * Fingerprint of text p[0..len) into *fp, its total weight in weight units
+ * into *total (0: no features, *fp is then 0 and meaningless).  Set *bad to
+ * 1 on invalid UTF-8.  Return 0 or SH_ENOMEM.
+ */
+int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, int *bad);
+
+/*
+ * Fingerprint of a token list p[0..len): tokens separated by spaces or
+ * TABs, each "TOKEN" (weight 1) or "TOKEN^W", split at the last '^'.
+ * Return 0, or SH_EWEIGHT / SH_EEMPTYTOK / SH_ERANGE (weights add up to
+ * more than SH_W_TOTAL_MAX) with *col set to the 1-based byte column of the
+ * bad token within p.
+ */
+int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, size_t *col);
+
+/*
+ * The features of text p[0..len), counted and with their text, in order of
+ * first occurrence, for printing token lists: entry weights are
+ * sh_weight(scheme, count).  *bag is owned by f, valid until the next call.
+ * Return 0 or SH_ENOMEM.
+ */
+int sh_fp_features(struct sh_fp *f, const char *p, size_t len,
+    const struct sh_bag **bag, int *bad);
+
+#endif

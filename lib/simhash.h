@@ -1,0 +1,66 @@
+/*
+ * Charikar's weighted simhash accumulator over 64-bit feature hashes.
+ *
+ * Bit i of the fingerprint is 1 exactly when the features whose hash has
+ * bit i set weigh more than half of the total weight, that is when the
+ * classic sum of +w (bit set) and -w (bit clear) is positive; a tie gives
+ * 0.  Bit i is the bit of value 1 << i, in the feature hash and in the
+ * fingerprint alike.
+ *
+ * The sums are kept bit-sliced: plane j holds bit j of all 64 per-bit sums,
+ * so adding a feature is a ripple of AND/XOR over whole words instead of 64
+ * per-bit additions, and the final comparison is bit-sliced too.  Weight-1
+ * additions first go to four small planes (a 4-bit counter per lane) that
+ * spill into the wide planes every 15 additions.  The result is exact
+ * integer arithmetic: the same on every machine.  Cost: about 10 word
+ * operations per weight-1 feature, O(popcount(w)) ripples per weighted one.
+ *
+ * Usage: sh_simhash_init, any number of sh_simhash_add / sh_simhash_addw,
+ * sh_simhash_final.  Total weight must stay below 2^63.
+ */
+#ifndef SH_SIMHASH_H
+#define SH_SIMHASH_H
+
+#include <stdint.h>
+
+struct sh_simhash {
+	uint64_t lo[4];		/* 4-bit counters of weight-1 additions */
+	unsigned nlo;		/* additions held in lo, < 15 */
+	uint64_t hi[64];	/* plane j: bit j of each lane's weighted sum */
+	uint64_t total;		/* sum of all weights */
+};
+
+void sh_simhash_init(struct sh_simhash *s);
+
+/* Add feature hash h with weight w (w may be 0). */
+void sh_simhash_addw(struct sh_simhash *s, uint64_t h, uint64_t w);
+
+/* Spill the weight-1 counters into the wide planes (internal). */
+void sh_simhash_spill(struct sh_simhash *s);
+
+/* Add feature hash h with weight 1: the hot path, inline. */
+static inline void
+sh_simhash_add(struct sh_simhash *s, uint64_t h)
+{
+	uint64_t c = h, t;
+
+	t = s->lo[0] & c; s->lo[0] ^= c; c = t;
+	t = s->lo[1] & c; s->lo[1] ^= c; c = t;
+	t = s->lo[2] & c; s->lo[2] ^= c; c = t;
+	s->lo[3] ^= c;
+	s->total++;
+	if (++s->nlo == 15)
+		sh_simhash_spill(s);
+}
+
+/* Total weight added so far (0: no features). */
+static inline uint64_t
+sh_simhash_total(const struct sh_simhash *s)
+{
+	return s->total;
+}
+
+/* The fingerprint.  s is left spilled but otherwise unchanged. */
+uint64_t sh_simhash_final(struct sh_simhash *s);
+
+#endif

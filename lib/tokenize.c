@@ -1,0 +1,275 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "tokenize.h"
+#include "unicode.h"
+#include "utf8.h"
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct sh_tok {
+	struct sh_tokopt o;
+	sh_tok_fn *fn;
+	void *ctx;
+	long long nfeat;
+	int nomem;
+
+	/* Current word: bytes, and where its last character starts. */
+	struct buf w;
+	size_t wlast;
+	uint32_t wprev;
+
+	/* Shingle window: up to o.shingle words joined by '_'. */
+	struct buf s;
+	size_t sstart[SH_TOK_MAX];
+	int swords, semitted;
+
+	/* N-gram run: bytes of its last o.ngram characters. */
+	char g[4 * SH_TOK_MAX + 4];
+	size_t glen, gclen[SH_TOK_MAX + 1];
+	int gchars;
+	uint32_t gprev;
+};
+
+/* ASCII fold: lowercase letters and digits are word bytes, all else 0. */
+static unsigned char ascii[128];
+
+static void
+ascii_init(void)
+{
+	int c;
+
+	for (c = '0'; c <= '9'; c++)
+		ascii[c] = (unsigned char)c;
+	for (c = 'a'; c <= 'z'; c++)
+		ascii[c] = (unsigned char)c;
+	for (c = 'A'; c <= 'Z'; c++)
+		ascii[c] = (unsigned char)(c - 'A' + 'a');
+}
+
+static int
+buf_put(struct buf *b, const char *p, size_t n)
+{
+	char *np;
+	size_t cap;
+
+	if (b->cap - b->len < n) {
+		cap = b->cap ? b->cap : 64;
+		while (cap - b->len < n)
+			cap *= 2;
+		if ((np = realloc(b->p, cap)) == NULL)
+			return SH_ENOMEM;
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+struct sh_tok *
+sh_tok_new(const struct sh_tokopt *o)
+{
+	struct sh_tok *t;
+
+	if (ascii['a'] == 0)
+		ascii_init();
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	t->o = *o;
+	return t;
+}
+
+void
+sh_tok_free(struct sh_tok *t)
+{
+	if (t == NULL)
+		return;
+	free(t->w.p);
+	free(t->s.p);
+	free(t);
+}
+
+static void
+emit(struct sh_tok *t, const char *p, size_t n)
+{
+	t->fn(t->ctx, p, n);
+	t->nfeat++;
+}
+
+/* End of a stretch of words: flush a short shingle window. */
+static void
+seg_end(struct sh_tok *t)
+{
+	if (t->swords > 0 && !t->semitted)
+		emit(t, t->s.p, t->s.len);
+	t->swords = 0;
+	t->semitted = 0;
+	t->s.len = 0;
+}
+
+static void
+word_end(struct sh_tok *t)
+{
+	size_t drop;
+	int i;
+
+	if (t->w.len == 0)
+		return;
+	if (t->o.shingle == 1) {
+		emit(t, t->w.p, t->w.len);
+		t->w.len = 0;
+		return;
+	}
+	if (t->swords == t->o.shingle) {
+		/* Slide: drop the oldest word and its '_'. */
+		drop = t->sstart[1];
+		memmove(t->s.p, t->s.p + drop, t->s.len - drop);
+		t->s.len -= drop;
+		for (i = 1; i < t->swords; i++)
+			t->sstart[i - 1] = t->sstart[i] - drop;
+		t->swords--;
+	}
+	if (t->swords > 0 && buf_put(&t->s, "_", 1) != 0)
+		t->nomem = 1;
+	t->sstart[t->swords] = t->s.len;
+	if (buf_put(&t->s, t->w.p, t->w.len) != 0)
+		t->nomem = 1;
+	t->swords++;
+	if (t->swords == t->o.shingle) {
+		emit(t, t->s.p, t->s.len);
+		t->semitted = 1;
+	}
+	t->w.len = 0;
+}
+
+/*
+ * The window holds the last min(run, n) characters of the run.  The n-gram
+ * ending at the newest character is emitted only when the next character
+ * arrives or the run ends, so that a following mark can still compose.
+ */
+static void
+gram_end(struct sh_tok *t)
+{
+	if (t->gchars > 0)
+		emit(t, t->g, t->glen);
+	t->gchars = 0;
+	t->glen = 0;
+}
+
+static int
+combining(uint32_t cp)
+{
+	return (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 &&
+	    cp <= 0x11C2) || (cp >= 0x300 && sh_uc_ccc(cp) != 0);
+}
+
+/* Append the folded code point cp to the current word or n-gram run. */
+static void
+put(struct sh_tok *t, uint32_t cp)
+{
+	char enc[4];
+	size_t n;
+	uint32_t c;
+	int cls, i;
+
+	/* A mark composes with the character just before it. */
+	if (combining(cp)) {
+		if (t->w.len > 0 && (c = sh_uc_compose(t->wprev, cp)) != 0) {
+			t->w.len = t->wlast;
+			n = sh_utf8_encode(c, enc);
+			if (buf_put(&t->w, enc, n) != 0)
+				t->nomem = 1;
+			t->wprev = c;
+			return;
+		}
+		if (t->gchars > 0 && (c = sh_uc_compose(t->gprev, cp)) != 0) {
+			n = sh_utf8_encode(c, enc);
+			t->glen -= t->gclen[t->gchars - 1];
+			memcpy(t->g + t->glen, enc, n);
+			t->glen += n;
+			t->gclen[t->gchars - 1] = n;
+			t->gprev = c;
+			return;
+		}
+	}
+	cls = sh_uc_class(cp);
+	if (cls == SH_UC_SEP) {
+		word_end(t);
+		gram_end(t);
+		return;
+	}
+	n = sh_utf8_encode(cp, enc);
+	if (cls == SH_UC_WORD) {
+		gram_end(t);
+		t->wlast = t->w.len;
+		t->wprev = cp;
+		if (buf_put(&t->w, enc, n) != 0)
+			t->nomem = 1;
+		return;
+	}
+	word_end(t);
+	seg_end(t);
+	if (t->gchars == t->o.ngram) {
+		emit(t, t->g, t->glen);
+		/* Slide: drop the oldest character. */
+		memmove(t->g, t->g + t->gclen[0], t->glen - t->gclen[0]);
+		t->glen -= t->gclen[0];
+		for (i = 1; i < t->gchars; i++)
+			t->gclen[i - 1] = t->gclen[i];
+		t->gchars--;
+	}
+	memcpy(t->g + t->glen, enc, n);
+	t->glen += n;
+	t->gclen[t->gchars++] = n;
+	t->gprev = cp;
+}
+
+long long
+sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
+    void *ctx, int *bad)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *end = p + len;
+	uint32_t cp, f[SH_UC_FOLD_MAX];
+	int i, nf;
+	unsigned char c;
+
+	t->fn = fn;
+	t->ctx = ctx;
+	t->nfeat = 0;
+	t->nomem = 0;
+	while (p < end) {
+		if (*p < 0x80) {
+			c = ascii[*p++];
+			if (c == 0) {
+				word_end(t);
+				gram_end(t);
+				continue;
+			}
+			if (t->gchars > 0)
+				gram_end(t);
+			t->wlast = t->w.len;
+			t->wprev = c;
+			if (t->w.len < t->w.cap)
+				t->w.p[t->w.len++] = (char)c;
+			else if (buf_put(&t->w, (char *)&c, 1) != 0)
+				t->nomem = 1;
+			continue;
+		}
+		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
+		nf = sh_uc_fold(cp, f);
+		for (i = 0; i < nf; i++)
+			put(t, f[i]);
+	}
+	word_end(t);
+	gram_end(t);
+	seg_end(t);
+	if (t->nomem)
+		return SH_ENOMEM;
+	return t->nfeat;
+}
