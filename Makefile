@@ -63,7 +63,7 @@ check: $(BIN) $(UNIT)
 	tests/run
 
 demo: $(BIN)
-	@tests/demo.sh
+	@tools/demo
 
 bench: $(BIN) bench/gen
 	bench/run.sh

@@ -22,7 +22,14 @@ enum {
 			   Khmer, Myanmar): cut into character n-grams */
 };
 
-/* Class of cp (any value; above 0x10FFFF gives SH_UC_SEP). */
+/*
+ * Class of cp (any value; above 0x10FFFF gives SH_UC_SEP), meant for code
+ * points already folded.  Letters (L*), marks (M*) and decimal digits (Nd)
+ * are words, other numbers (Nl, No) only when folding keeps them; those of
+ * the n-gram scripts (by Script, or by Script_Extensions for Common and
+ * Inherited, as U+30FC) are n-grams, except their Nd digits.  Two table
+ * loads.
+ */
 int sh_uc_class(uint32_t cp);
 
 /*
@@ -30,7 +37,9 @@ int sh_uc_class(uint32_t cp);
  * NFKC_Casefold mapping of the UCD (DerivedNormalizationProps.txt,
  * NFKC_CF), with default ignorables removed.  Store the result in out and
  * return its length, 0..SH_UC_FOLD_MAX (0: cp is ignorable and vanishes).
- * A code point that folds to itself gives out[0] == cp, return 1.
+ * A code point that folds to itself (as does any value above 0x10FFFF)
+ * gives out[0] == cp, return 1.  Two table loads, plus a copy from a pool
+ * for expansions.
  */
 int sh_uc_fold(uint32_t cp, uint32_t out[SH_UC_FOLD_MAX]);
 
@@ -38,10 +47,11 @@ int sh_uc_fold(uint32_t cp, uint32_t out[SH_UC_FOLD_MAX]);
  * Canonical composition of the pair (a, b), both already folded: the
  * primary composite a+b composes to (NFC, composition exclusions
  * honoured, Hangul LV/LVT included), or 0 when they do not compose.
+ * Hangul is arithmetic; the rest a binary search over 941 pairs.
  */
 uint32_t sh_uc_compose(uint32_t a, uint32_t b);
 
-/* Canonical combining class of cp (0 for starters). */
+/* Canonical combining class of cp (0 for starters and above 0x10FFFF). */
 int sh_uc_ccc(uint32_t cp);
 
 #endif

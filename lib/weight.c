@@ -24,9 +24,9 @@ sh_weight(int scheme, uint64_t tf)
 		return SH_W_UNIT;
 	case SH_W_LOGTF:
 		/*
-		 * 1000 ln(tf) is never within 1e-6 of a rounding tie for
-		 * tf < 2^24 (checked by tests/unit/weight_test.c), so any
-		 * libm accurate to a few ulps rounds it the same way.
+		 * 1000 ln(tf) is never within 1e-9 (thousands of ulps) of
+		 * a rounding tie for tf < 2^24 (tests/unit/weight_test.c),
+		 * so any libm accurate to a few ulps rounds it the same way.
 		 */
 		return SH_W_UNIT + (uint64_t)floor(SH_W_UNIT * log((double)tf)
 		    + 0.5);
