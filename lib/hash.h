@@ -10,9 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-/* One-shot hash of p[0..len).  p may be NULL when len is 0. */
-uint64_t sh_hash64(const void *p, size_t len, uint64_t seed);
 
 /* Streaming form: init, any number of updates, final (state unchanged). */
 struct sh_hash64_state {
@@ -26,5 +25,121 @@ struct sh_hash64_state {
 void sh_hash64_init(struct sh_hash64_state *s, uint64_t seed);
 void sh_hash64_update(struct sh_hash64_state *s, const void *p, size_t len);
 uint64_t sh_hash64_final(const struct sh_hash64_state *s);
+
+/*
+ * The one-shot hash sh_hash64(p, len, seed) of p[0..len) is inline: it is
+ * the inner loop of fingerprinting, called once per feature.  p may be
+ * NULL when len is 0.  The helpers below are internal.
+ */
+#define SH_XXH_P1 0x9E3779B185EBCA87ULL
+#define SH_XXH_P2 0xC2B2AE3D27D4EB4FULL
+#define SH_XXH_P3 0x165667B19E3779F9ULL
+#define SH_XXH_P4 0x85EBCA77C2B2AE63ULL
+#define SH_XXH_P5 0x27D4EB2F165667C5ULL
+
+static inline uint64_t
+sh_xxh_rotl(uint64_t x, int r)
+{
+	return x << r | x >> (64 - r);
+}
+
+static inline uint64_t
+sh_xxh_rd64(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+static inline uint64_t
+sh_xxh_rd32(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24;
+}
+
+static inline uint64_t
+sh_xxh_round1(uint64_t acc, uint64_t lane)
+{
+	acc += lane * SH_XXH_P2;
+	acc = sh_xxh_rotl(acc, 31);
+	return acc * SH_XXH_P1;
+}
+
+static inline uint64_t
+sh_xxh_merge(uint64_t acc, uint64_t v)
+{
+	acc ^= sh_xxh_round1(0, v);
+	return acc * SH_XXH_P1 + SH_XXH_P4;
+}
+
+static inline void
+sh_xxh_stripes(uint64_t v[4], const unsigned char *p, size_t n)
+{
+	for (; n >= 32; n -= 32, p += 32) {
+		v[0] = sh_xxh_round1(v[0], sh_xxh_rd64(p));
+		v[1] = sh_xxh_round1(v[1], sh_xxh_rd64(p + 8));
+		v[2] = sh_xxh_round1(v[2], sh_xxh_rd64(p + 16));
+		v[3] = sh_xxh_round1(v[3], sh_xxh_rd64(p + 24));
+	}
+}
+
+/* Tail of fewer than 32 bytes, then avalanche. */
+static inline uint64_t
+sh_xxh_finish(uint64_t acc, const unsigned char *p, size_t n)
+{
+	for (; n >= 8; n -= 8, p += 8) {
+		acc ^= sh_xxh_round1(0, sh_xxh_rd64(p));
+		acc = sh_xxh_rotl(acc, 27) * SH_XXH_P1 + SH_XXH_P4;
+	}
+	if (n >= 4) {
+		acc ^= sh_xxh_rd32(p) * SH_XXH_P1;
+		acc = sh_xxh_rotl(acc, 23) * SH_XXH_P2 + SH_XXH_P3;
+		n -= 4;
+		p += 4;
+	}
+	for (; n > 0; n--, p++) {
+		acc ^= *p * SH_XXH_P5;
+		acc = sh_xxh_rotl(acc, 11) * SH_XXH_P1;
+	}
+	acc ^= acc >> 33;
+	acc *= SH_XXH_P2;
+	acc ^= acc >> 29;
+	acc *= SH_XXH_P3;
+	acc ^= acc >> 32;
+	return acc;
+}
+
+static inline uint64_t
+sh_xxh_converge(const uint64_t v[4])
+{
+	uint64_t acc;
+
+	acc = sh_xxh_rotl(v[0], 1) + sh_xxh_rotl(v[1], 7) + sh_xxh_rotl(v[2], 12) + sh_xxh_rotl(v[3], 18);
+	acc = sh_xxh_merge(acc, v[0]);
+	acc = sh_xxh_merge(acc, v[1]);
+	acc = sh_xxh_merge(acc, v[2]);
+	return sh_xxh_merge(acc, v[3]);
+}
+
+static inline void
+sh_xxh_lanes_init(uint64_t v[4], uint64_t seed)
+{
+	v[0] = seed + SH_XXH_P1 + SH_XXH_P2;
+	v[1] = seed + SH_XXH_P2;
+	v[2] = seed;
+	v[3] = seed - SH_XXH_P1;
+}
+
+/* Inputs of 32 bytes or more, out of line. */
+uint64_t sh_hash64_long(const void *p, size_t len, uint64_t seed);
+
+static inline uint64_t
+sh_hash64(const void *in, size_t len, uint64_t seed)
+{
+	if (len >= 32)
+		return sh_hash64_long(in, len, seed);
+	return sh_xxh_finish(seed + SH_XXH_P5 + len, in, len);
+}
 
 #endif

@@ -35,8 +35,9 @@ struct sh_tok {
 	uint32_t gprev;
 };
 
-/* ASCII fold: lowercase letters and digits are word bytes, all else 0. */
-static unsigned char ascii[128];
+/* ASCII fold: lowercase letters and digits are word bytes; every other
+ * byte, non-ASCII included, is 0. */
+static unsigned char ascii[256];
 
 static void
 ascii_init(void)
@@ -51,22 +52,26 @@ ascii_init(void)
 		ascii[c] = (unsigned char)(c - 'A' + 'a');
 }
 
+/* Append p[0..n) to b, making room for at least reserve more bytes. */
 static int
-buf_put(struct buf *b, const char *p, size_t n)
+buf_put(struct buf *b, const char *p, size_t n, size_t reserve)
 {
 	char *np;
 	size_t cap;
 
-	if (b->cap - b->len < n) {
+	if (reserve < n)
+		reserve = n;
+	if (b->cap - b->len < reserve) {
 		cap = b->cap ? b->cap : 64;
-		while (cap - b->len < n)
+		while (cap - b->len < reserve)
 			cap *= 2;
 		if ((np = realloc(b->p, cap)) == NULL)
 			return SH_ENOMEM;
 		b->p = np;
 		b->cap = cap;
 	}
-	memcpy(b->p + b->len, p, n);
+	if (n > 0)
+		memcpy(b->p + b->len, p, n);
 	b->len += n;
 	return 0;
 }
@@ -134,10 +139,10 @@ word_end(struct sh_tok *t)
 			t->sstart[i - 1] = t->sstart[i] - drop;
 		t->swords--;
 	}
-	if (t->swords > 0 && buf_put(&t->s, "_", 1) != 0)
+	if (t->swords > 0 && buf_put(&t->s, "_", 1, 0) != 0)
 		t->nomem = 1;
 	t->sstart[t->swords] = t->s.len;
-	if (buf_put(&t->s, t->w.p, t->w.len) != 0)
+	if (buf_put(&t->s, t->w.p, t->w.len, 0) != 0)
 		t->nomem = 1;
 	t->swords++;
 	if (t->swords == t->o.shingle) {
@@ -182,7 +187,7 @@ put(struct sh_tok *t, uint32_t cp)
 		if (t->w.len > 0 && (c = sh_uc_compose(t->wprev, cp)) != 0) {
 			t->w.len = t->wlast;
 			n = sh_utf8_encode(c, enc);
-			if (buf_put(&t->w, enc, n) != 0)
+			if (buf_put(&t->w, enc, n, 0) != 0)
 				t->nomem = 1;
 			t->wprev = c;
 			return;
@@ -208,7 +213,7 @@ put(struct sh_tok *t, uint32_t cp)
 		gram_end(t);
 		t->wlast = t->w.len;
 		t->wprev = cp;
-		if (buf_put(&t->w, enc, n) != 0)
+		if (buf_put(&t->w, enc, n, 0) != 0)
 			t->nomem = 1;
 		return;
 	}
@@ -235,9 +240,11 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 {
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
+	const unsigned char *lim;
 	uint32_t cp, f[SH_UC_FOLD_MAX];
-	int i, nf;
 	unsigned char c;
+	char *o;
+	int i, nf;
 
 	t->fn = fn;
 	t->ctx = ctx;
@@ -245,20 +252,34 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	t->nomem = 0;
 	while (p < end) {
 		if (*p < 0x80) {
-			c = ascii[*p++];
-			if (c == 0) {
-				word_end(t);
-				gram_end(t);
+			if (ascii[*p] == 0) {
+				p++;
+				if (t->w.len > 0)
+					word_end(t);
+				if (t->gchars > 0)
+					gram_end(t);
 				continue;
 			}
+			/* A run of ASCII word bytes, folded as it is copied, in
+			 * slices that fit the room made for them. */
 			if (t->gchars > 0)
 				gram_end(t);
-			t->wlast = t->w.len;
-			t->wprev = c;
-			if (t->w.len < t->w.cap)
-				t->w.p[t->w.len++] = (char)c;
-			else if (buf_put(&t->w, (char *)&c, 1) != 0)
-				t->nomem = 1;
+			do {
+				if (t->w.cap - t->w.len < 64 &&
+				    buf_put(&t->w, NULL, 0, 64) != 0) {
+					t->nomem = 1;
+					break;
+				}
+				o = t->w.p + t->w.len;
+				lim = end - p > 64 ? p + 64 : end;
+				while (p < lim && (c = ascii[*p]) != 0) {
+					*o++ = (char)c;
+					p++;
+				}
+				t->w.len = (size_t)(o - t->w.p);
+			} while (p == lim && p < end);
+			t->wlast = t->w.len - 1;
+			t->wprev = (unsigned char)t->w.p[t->wlast];
 			continue;
 		}
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);

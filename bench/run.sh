@@ -1,0 +1,221 @@
+#!/bin/sh
+# Speed benchmarks for the sh toolkit; "make bench" runs this.
+# usage: bench/run.sh [section ...]	(default: every section)
+# Each section is a function bench_NAME listed in $sections; inputs come
+# from bench/gen into a temporary directory removed on exit.
+# Environment: BIN (directory of the tools, default bin), RUNS (timed
+# runs per case, default 5), DOCS (documents per kind, default 20000),
+# CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options).
+
+sections='fp'
+kinds='en zh mixed'
+
+# C locale for sort -n and awk's decimal point; no globbing, because
+# $pin, $FPFLAGS and lists are expanded unquoted to split them into words.
+LC_ALL=C
+export LC_ALL
+set -uf
+
+prog=${0##*/}
+root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+BIN=${BIN:-$root/bin}
+GEN=$root/bench/gen
+RUNS=${RUNS:-5}
+DOCS=${DOCS:-20000}
+CPU=${CPU:-0}
+FPFLAGS=${FPFLAGS:-}
+tmp=
+
+die()
+{
+	echo "$prog: $*" >&2
+	exit 2
+}
+
+usage()
+{
+	echo "usage: $prog [section ...]; sections: $sections" >&2
+	exit 2
+}
+
+is_count()
+{
+	case $1 in
+	''|*[!0-9]*|0*)
+		return 1 ;;
+	esac
+}
+
+# Seconds since the epoch; nanoseconds where date(1) has %N.
+now()
+{
+	date "+%s$nsfmt"
+}
+
+# Seconds from $1 to $2, three decimals.
+elapsed()
+{
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+# Median of the numbers on standard input.
+median()
+{
+	sort -n | awk '{ v[NR] = $1 }
+	END {
+		if (NR % 2)
+			m = v[(NR + 1) / 2]
+		else
+			m = (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.3f\n", m
+	}'
+}
+
+cpu_model()
+{
+	m=
+	if [ -r /proc/cpuinfo ]; then
+		m=$(awk '/^(model name|Hardware|cpu model)[ \t]*:/ {
+			sub(/^[^:]*:[ \t]*/, ""); print; exit }' /proc/cpuinfo)
+	fi
+	[ -n "$m" ] || m=$(sysctl -n machdep.cpu.brand_string 2>/dev/null) ||
+	    true
+	[ -n "$m" ] || m=$(sysctl -n hw.model 2>/dev/null) || true
+	echo "${m:-unknown}"
+}
+
+cores()
+{
+	nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null ||
+	    echo unknown
+}
+
+header()
+{
+	echo "sh benchmarks"
+	echo "date      $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
+	echo "system    $(uname -srm)"
+	echo "cpu       $(cpu_model)"
+	echo "cores     $(cores)"
+	echo "compiler  $(${CC:-cc} --version 2>/dev/null | head -n 1)"
+	echo "timing    wall clock, median of $RUNS runs, single core: $pinmsg"
+	[ -n "$nsfmt" ] || echo "warning   date has no %N: 1 s resolution"
+}
+
+# Set $data to a file of $DOCS documents of kind $1, made on first use.
+data()
+{
+	data=$tmp/$1.tsv
+	[ -s "$data" ] && return
+	"$GEN" "$1" "$DOCS" >"$data" || die "$GEN $1 $DOCS failed"
+}
+
+# Time "$@" $RUNS times on the pinned core; print the median seconds.
+# Stdin is /dev/null so a tool that ignores its operands cannot hang.
+timeit()
+{
+	i=0
+	times=
+	while [ "$i" -lt "$RUNS" ]; do
+		t0=$(now)
+		$pin "$@" </dev/null >/dev/null ||
+		    die "$* failed (status $?)"
+		t1=$(now)
+		times="$times $(elapsed "$t0" "$t1")"
+		i=$((i + 1))
+	done
+	printf '%s\n' $times | median
+}
+
+# One table row: kind, docs, input bytes, median seconds.
+row()
+{
+	awk -v k="$1" -v n="$2" -v b="$3" -v s="$4" 'BEGIN {
+		mb = b / 1e6
+		if (s > 0)
+			printf "%-8s %7d %8.2f %9.3f %10.0f %8.1f\n",
+			    k, n, mb, s, n / s, mb / s
+		else
+			printf "%-8s %7d %8.2f %9.3f %10s %8s\n",
+			    k, n, mb, s, "-", "-"
+	}'
+}
+
+table_head()
+{
+	printf '%-8s %7s %8s %9s %10s %8s\n' \
+	    kind docs MB 'median s' docs/s MB/s
+}
+
+# Tools in $BIN that section $1 runs, checked before anything is timed.
+tools()
+{
+	case $1 in
+	fp)	echo sh-fp ;;
+	esac
+}
+
+# sh-fp: fingerprint each kind of input.
+bench_fp()
+{
+	fp=$BIN/sh-fp
+	echo
+	echo "fp: sh-fp ${FPFLAGS:+$FPFLAGS }FILE >/dev/null"
+	table_head
+	for k in $kinds; do
+		data "$k"
+		# Untimed run: warms the cache and checks the output.
+		$pin "$fp" $FPFLAGS "$data" </dev/null >"$tmp/out" ||
+		    die "sh-fp ${FPFLAGS:+$FPFLAGS }$k: failed (status $?)"
+		n=$(wc -l <"$tmp/out")
+		[ "$n" -eq "$DOCS" ] ||
+		    echo "$prog: warning: sh-fp wrote $n lines for $DOCS" \
+		    "documents" >&2
+		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
+		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
+	done
+}
+
+is_count "$RUNS" || die "RUNS must be a positive integer: $RUNS"
+is_count "$DOCS" || die "DOCS must be a positive integer: $DOCS"
+[ $# -gt 0 ] || set -- $sections
+for s; do
+	case " $sections " in
+	*" $s "*)
+		;;
+	*)
+		usage ;;
+	esac
+done
+[ -x "$GEN" ] || die "$GEN: not found; run make first"
+for s; do
+	for t in $(tools "$s"); do
+		[ -x "$BIN/$t" ] || die "$BIN/$t: not found; run make first"
+	done
+done
+
+case $(date +%N) in
+[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9])
+	nsfmt=.%N ;;
+*)
+	nsfmt= ;;
+esac
+if command -v taskset >/dev/null 2>&1 && taskset -c "$CPU" true 2>/dev/null
+then
+	pin="taskset -c $CPU"
+	pinmsg="pinned with taskset -c $CPU"
+else
+	pin=
+	pinmsg="unpinned (taskset -c $CPU unavailable)"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/shbench.XXXXXX") ||
+    die "cannot make a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+header
+for s; do
+	"bench_$s"
+done
