@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# Every example in the man pages and README is run and its output compared
+# word for word with what the document shows.
+
+load helper
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+
+# Run the examples of document $1 from a scratch directory that holds the
+# repository's tests/ and a small dump/ of files; fail on the first
+# mismatch, naming the command.
+check_examples() {
+	local ex="$BATS_TEST_TMPDIR/ex" work="$BATS_TEST_TMPDIR/work" n=0 f
+	mkdir -p "$ex" "$work/dump/a"
+	ln -s "$ROOT/tests" "$work/tests"
+	printf 'first page\n' >"$work/dump/one.txt"
+	printf 'second page\n' >"$work/dump/a/two.txt"
+	"$ROOT/tests/doc-examples" "$ROOT/$1" "$ex"
+	for f in "$ex"/*.cmd; do
+		[ -e "$f" ] || break
+		n=$((n + 1))
+		run sh -c "cd '$work' && $(cat "$f")"
+		if [ "$output" != "$(cat "${f%.cmd}.out")" ]; then
+			echo "example: $(cat "$f")"
+			echo "expected: $(cat "${f%.cmd}.out")"
+			echo "got: $output"
+			return 1
+		fi
+	done
+	[ "$n" -gt 0 ] || { echo "no examples found in $1"; return 1; }
+}
+
+@test "README.md examples" {
+	check_examples README.md
+}
+
+@test "sh-tokenize(1) examples" {
+	check_examples man/sh-tokenize.1
+}
+
+@test "sh-fp(1) examples" {
+	check_examples man/sh-fp.1
+}
+
+@test "sh-dist(1) examples" {
+	check_examples man/sh-dist.1
+}
