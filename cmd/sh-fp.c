@@ -40,6 +40,8 @@ fp_stream(struct run *rn, FILE *in, const char *name, int mode, int prefix)
 	int r, bad, status = 0;
 
 	sh_reader_init(&rd, in, mode, name, prefix);
+	if (strcmp(name, "-") == 0)
+		name = "<stdin>";
 	hex[SH_HEX_LEN] = '\t';
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (r == SH_ETAB) {
@@ -131,8 +133,7 @@ main(int argc, char *argv[])
 			status = 2;
 			continue;
 		}
-		r = fp_stream(&rn, in, in == stdin && mode != SH_REC_FILE ?
-		    "<stdin>" : name, mode, argc > 1);
+		r = fp_stream(&rn, in, name, mode, argc > 1);
 		if (r > status)
 			status = r;
 		if (in != stdin)

@@ -55,6 +55,8 @@ tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
 	int r, bad, status = 0;
 
 	sh_reader_init(&rd, in, mode, name, prefix);
+	if (strcmp(name, "-") == 0)
+		name = "<stdin>";
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (r == SH_ETAB) {
 			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
@@ -121,9 +123,7 @@ main(int argc, char *argv[])
 			status = 2;
 			continue;
 		}
-		r = tok_stream(fp, o.weight, in, in == stdin &&
-		    mode != SH_REC_FILE ? "<stdin>" : name, mode, argc > 1,
-		    &nbad);
+		r = tok_stream(fp, o.weight, in, name, mode, argc > 1, &nbad);
 		if (r > status)
 			status = r;
 		if (in != stdin)

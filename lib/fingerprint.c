@@ -144,11 +144,11 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 		if (caret == len) {
 			caret = i;
 			w = SH_W_UNIT;
-		} else if (sh_weight_parse(p + caret + 1, i - caret - 1,
+		} else if (caret == start)
+			return SH_EEMPTYTOK;
+		else if (sh_weight_parse(p + caret + 1, i - caret - 1,
 		    &w) != 0)
 			return SH_EWEIGHT;
-		if (caret == start)
-			return SH_EEMPTYTOK;
 		if (sh_simhash_total(&f->acc) > SH_W_TOTAL_MAX - w)
 			return SH_ERANGE;
 		sh_simhash_addw(&f->acc, sh_hash64(p + start, caret - start, 0),

@@ -1,0 +1,67 @@
+# Shared setup for the bats suite: the tests run the binaries built in the
+# repository's bin/, never installed ones.  Load with `load helper`.
+
+bats_require_minimum_version 1.5.0
+
+PATH="$BATS_TEST_DIRNAME/../bin:$PATH"
+FIXTURES="$BATS_TEST_DIRNAME/fixtures"
+
+# eq ACTUAL EXPECTED: succeed when the two strings are equal, else show
+# both, quoted so that TABs and trailing spaces show.
+eq() {
+	[ "$1" = "$2" ] && return 0
+	printf 'expected: %q\nactual:   %q\n' "$2" "$1"
+	return 1
+}
+
+# same_files EXPECTED ACTUAL: byte-for-byte equal files; show a diff if not.
+same_files() {
+	cmp -s "$1" "$2" && return 0
+	diff -u "$1" "$2" | head -40
+	return 1
+}
+
+# fp_via_tokens [OPTION ...] [FILE ...]: check that sh-tokenize with these
+# arguments piped into sh-fp -t prints exactly what sh-fp prints with them,
+# and that there is something to compare.
+fp_via_tokens() {
+	local d="$BATS_TEST_TMPDIR"
+
+	sh-fp "$@" >"$d/direct" 2>/dev/null
+	sh-tokenize "$@" 2>/dev/null | sh-fp -t >"$d/piped" 2>/dev/null
+	if [ ! -s "$d/direct" ]; then
+		echo "sh-fp $*: no fingerprints"
+		return 1
+	fi
+	if ! cmp -s "$d/direct" "$d/piped"; then
+		echo "sh-fp $* differs from sh-tokenize $* | sh-fp -t:"
+		diff -u "$d/direct" "$d/piped" | head -20
+		return 1
+	fi
+}
+
+# gen_corpus FILE [DOCS]: write DOCS (default 3000) deterministic
+# pseudo-random ID<TAB>TEXT documents mixing English, Chinese, Japanese,
+# Korean, folded forms and punctuation, with repeated words; some are empty
+# or hold punctuation only.
+gen_corpus() {
+	awk -v n="${2:-3000}" 'BEGIN {
+		nv = split("the quick brown fox jumps over lazy dog and of to " \
+		    "Hashing INDEX data 2024 R2-D2 café ＦＵＬＬ Straße ﬁne " \
+		    "我们 今天去北京 长城 天气很好 分词 東京タワー ひらがな " \
+		    "カタカナ 안녕하세요 오늘 날씨가 , . ! ? ... -- ( ) 「」 。", v, " ")
+		x = 1
+		for (i = 1; i <= n; i++) {
+			x = (x * 75 + 74) % 65537
+			len = x % 41
+			line = ""
+			for (j = 0; j < len; j++) {
+				x = (x * 75 + 74) % 65537
+				# Favour the first words so that counts exceed 1.
+				k = x % 3 ? x % 12 + 1 : x % nv + 1
+				line = line (j ? " " : "") v[k]
+			}
+			printf "d%d\t%s\n", i, line
+		}
+	}' >"$1"
+}

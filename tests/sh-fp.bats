@@ -1,0 +1,390 @@
+#!/usr/bin/env bats
+# sh-fp: documents (or token lists, -t) in, "HEX<TAB>ID" out.
+
+load helper
+
+USAGE='usage: sh-fp [-Flt] [-n ngram] [-W weight] [-w shingle] [file ...]'
+
+# --- usage and option values ---------------------------------------------
+
+@test "unknown option: usage on stderr, exit 2" {
+	run -2 --separate-stderr sh-fp -z </dev/null
+	eq "$output" ""
+	eq "${stderr_lines[-1]}" "$USAGE"
+	[ "${#stderr_lines[@]}" -le 2 ]
+}
+
+@test "-t with -l or -F: usage, exit 2" {
+	run -2 --separate-stderr sh-fp -t -l </dev/null
+	eq "$output" ""
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-fp -Ft </dev/null
+	eq "$output" ""
+	eq "$stderr" "$USAGE"
+}
+
+@test "bad -n, -w and -W values" {
+	run -2 --separate-stderr sh-fp -n 0 </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-fp: -n 0: number out of range"
+	run -2 --separate-stderr sh-fp -n 17 </dev/null
+	eq "$stderr" "sh-fp: -n 17: number out of range"
+	run -2 --separate-stderr sh-fp -w x </dev/null
+	eq "$stderr" "sh-fp: -w x: invalid value"
+	run -2 --separate-stderr sh-fp -W foo </dev/null
+	eq "$stderr" "sh-fp: -W foo: invalid value"
+}
+
+# --- frozen fingerprints -------------------------------------------------
+
+@test "frozen fingerprints of the test vectors" {
+	run -0 --separate-stderr sh-fp "$FIXTURES/vectors.in"
+	eq "$stderr" "sh-fp: skipped 2 document(s) without features"
+	sh-fp "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "frozen fingerprints of the test vectors: -W logtf" {
+	sh-fp -W logtf "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-logtf.out" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "frozen fingerprints of the test vectors: -W binary" {
+	sh-fp -W binary "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-binary.out" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "frozen fingerprints of the test vectors: -n 3 -w 2" {
+	sh-fp -n 3 -w 2 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-n3-w2.out" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "the locale changes nothing" {
+	LC_ALL=C sh-fp "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/c" 2>/dev/null
+	LC_ALL=C.UTF-8 sh-fp "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/u" \
+	    2>/dev/null
+	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/c"
+	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/u"
+}
+
+@test "a one-token document's fingerprint is the XXH64 of the token" {
+	# XXH64 with seed 0 of "abc", "a", "中文" and of a token over 32 bytes.
+	run -0 --separate-stderr sh -c 'printf "1\tabc\n2\ta\n3\t中文\n4\tnobodyinspectsthespammishrepetition\n" | sh-fp'
+	eq "$output" $'44bc2cf5ad770999\t1\nd24ec4f1a98c6e5b\t2\na75c8d077a3f4f51\t3\nc08f97ce868939ea\t4'
+	eq "$stderr" ""
+}
+
+@test "XXH64 of the token after folding, whatever its count" {
+	run -0 --separate-stderr sh -c \
+	    'printf "1\tABC\n2\tＡｂｃ, abc; aBc\n3\t\"abc\"\n" | sh-fp -W logtf'
+	eq "$output" $'44bc2cf5ad770999\t1\n44bc2cf5ad770999\t2\n44bc2cf5ad770999\t3'
+}
+
+@test "-t: a one-token list gives the XXH64 of the token, whatever its weight" {
+	run -0 --separate-stderr sh -c \
+	    'printf "1\tabc\n2\tabc^5\n3\tabc^0.5\n4\tabc abc\n" | sh-fp -t'
+	eq "$output" $'44bc2cf5ad770999\t1\n44bc2cf5ad770999\t2\n44bc2cf5ad770999\t3\n44bc2cf5ad770999\t4'
+	eq "$stderr" ""
+}
+
+# --- token lists (-t) ----------------------------------------------------
+
+@test "-t: a^2 weighs as a a and as a^2.0" {
+	run -0 --separate-stderr sh -c 'printf "1\ta^2 b\n2\ta a b\n3\ta^2.0 b\n4\tb a^2.000\n5\ta b\n" |
+	    sh-fp -t'
+	eq "$output" $'d24ec4f1a98c6e5b\t1\nd24ec4f1a98c6e5b\t2\nd24ec4f1a98c6e5b\t3\nd24ec4f1a98c6e5b\t4\n504400a108800e1b\t5'
+}
+
+@test "-t: a token without weight weighs 1" {
+	run -0 --separate-stderr sh -c 'printf "1\ta b c\n2\ta^1 b^1.0 c^1.000\n" |
+	    sh-fp -t'
+	eq "${lines[0]%%$'\t'*}" "${lines[1]%%$'\t'*}"
+	eq "${#lines[@]}" 2
+}
+
+@test "-t: weights beyond three decimals round half up" {
+	# a weighs a hair more than b in 1, 2 and 4: those bits go to a.
+	run -0 --separate-stderr sh -c 'printf "1\ta^1.0005 b\n2\ta^1.001 b\n3\ta^1.00049999 b\n4\ta^1.9995 b^1.999\n5\ta b\n" |
+	    sh-fp -t'
+	eq "$output" $'d24ec4f1a98c6e5b\t1\nd24ec4f1a98c6e5b\t2\n504400a108800e1b\t3\nd24ec4f1a98c6e5b\t4\n504400a108800e1b\t5'
+}
+
+@test "-t: the weight follows the last ^" {
+	run -0 --separate-stderr sh -c \
+	    'printf "1\ta^b^2\n2\ta^b^1 a^b^1\n3\ta^b^1 c\n4\ta c\n" | sh-fp -t'
+	eq "${lines[0]%%$'\t'*}" "${lines[1]%%$'\t'*}"
+	[ "${lines[2]%%$'\t'*}" != "${lines[3]%%$'\t'*}" ]
+	eq "$stderr" ""
+}
+
+@test "-t: spaces and TABs separate tokens, order does not matter" {
+	run -0 --separate-stderr sh -c 'printf "1\ta b c^2\n2\tc^2 a b\n3\t  b\tc c\t\t a  \n4\tc b a c\n" |
+	    sh-fp -t'
+	eq "$output" $'a24ac040800657c9\t1\na24ac040800657c9\t2\na24ac040800657c9\t3\na24ac040800657c9\t4'
+}
+
+@test "-t: bad weights name the byte column of the token in the line" {
+	run -2 --separate-stderr sh -c 'printf "doc\tfoo bar^x\nd\té^-1\nok\tabc\nd\ta^1.2.3\nd\ta^\nd\ta b^2e3\n" |
+	    sh-fp -t'
+	eq "$output" $'44bc2cf5ad770999\tok'
+	eq "$stderr" 'sh-fp: <stdin>:1: column 9: bad token weight
+sh-fp: <stdin>:2: column 3: bad token weight
+sh-fp: <stdin>:4: column 3: bad token weight
+sh-fp: <stdin>:5: column 3: bad token weight
+sh-fp: <stdin>:6: column 5: bad token weight'
+}
+
+@test "-t: empty token" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tabc\nb\tx  ^2 y\n' >toks
+	run -2 --separate-stderr sh-fp -t toks
+	eq "$output" $'44bc2cf5ad770999\ta'
+	eq "$stderr" "sh-fp: toks:2: column 6: empty token"
+}
+
+@test "-t: one CR before the newline is dropped" {
+	run -0 --separate-stderr sh -c 'printf "1\tabc^2\r\n" | sh-fp -t'
+	eq "$output" $'44bc2cf5ad770999\t1'
+	run -2 --separate-stderr sh -c 'printf "1\tabc^2\r\r\n" | sh-fp -t'
+	eq "$output" ""
+	eq "$stderr" "sh-fp: <stdin>:1: column 3: bad token weight"
+}
+
+@test "-t: a line without TAB is reported and skipped" {
+	run -2 --separate-stderr sh -c 'printf "abc\n2\tabc\n" | sh-fp -t'
+	eq "$output" $'44bc2cf5ad770999\t2'
+	eq "$stderr" "sh-fp: <stdin>:1: missing TAB after ID"
+}
+
+@test "-t: an empty token list has no features" {
+	run -0 --separate-stderr sh -c 'printf "1\t\n2\t \t\n3\tabc\n" | sh-fp -t'
+	eq "$output" $'44bc2cf5ad770999\t3'
+	eq "$stderr" "sh-fp: skipped 2 document(s) without features"
+}
+
+# --- sh-tokenize | sh-fp -t is sh-fp -------------------------------------
+
+@test "sh-tokenize | sh-fp -t = sh-fp: test vectors, -W tf" {
+	for nw in "1 1" "2 1" "3 1" "16 1" "2 2" "2 3" "1 16" "3 2" "16 16"; do
+		set -- $nw
+		fp_via_tokens -W tf -n "$1" -w "$2" "$FIXTURES/vectors.in"
+	done
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: test vectors, -W logtf" {
+	for nw in "1 1" "2 1" "3 1" "16 1" "2 2" "2 3" "1 16" "3 2" "16 16"; do
+		set -- $nw
+		fp_via_tokens -W logtf -n "$1" -w "$2" "$FIXTURES/vectors.in"
+	done
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: test vectors, -W binary" {
+	for nw in "1 1" "2 1" "3 1" "16 1" "2 2" "2 3" "1 16" "3 2" "16 16"; do
+		set -- $nw
+		fp_via_tokens -W binary -n "$1" -w "$2" "$FIXTURES/vectors.in"
+	done
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: one language at a time" {
+	cd "$BATS_TEST_TMPDIR"
+	for lang in en zh mixed ja ko; do
+		grep "^$lang" "$FIXTURES/vectors.in" >"$lang"
+		fp_via_tokens "$lang"
+		fp_via_tokens -W logtf -n 3 "$lang"
+		fp_via_tokens -W binary -w 2 "$lang"
+	done
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: generated corpus" {
+	gen_corpus "$BATS_TEST_TMPDIR/corpus"
+	for o in "-W tf -n 2 -w 1" "-W logtf -n 2 -w 1" "-W binary -n 2 -w 1" \
+	    "-W tf -n 1 -w 2" "-W logtf -n 3 -w 3" "-W binary -n 4 -w 2"; do
+		fp_via_tokens $o "$BATS_TEST_TMPDIR/corpus"
+	done
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: -l and -F over several files" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus corpus 200
+	printf 'one two\n\n中文分词 and more\n' >small
+	fp_via_tokens -l corpus small
+	fp_via_tokens -W logtf -w 2 -l small corpus
+	fp_via_tokens -F corpus small "$FIXTURES/vectors.in"
+	fp_via_tokens -W binary -n 3 -F corpus small
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: NUL, CRLF, invalid UTF-8" {
+	printf 'a\tfoo\000bar foo\r\nb\tx\377y x\303\nc\tcaf\303\251\000\346\226\207\n' \
+	    >"$BATS_TEST_TMPDIR/odd"
+	fp_via_tokens "$BATS_TEST_TMPDIR/odd"
+	fp_via_tokens -W logtf -w 2 "$BATS_TEST_TMPDIR/odd"
+}
+
+# --- input framing -------------------------------------------------------
+
+@test "-l: every line is a document numbered from 1" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'abc\n\na\n' >a
+	run -0 --separate-stderr sh-fp -l a
+	eq "$output" $'44bc2cf5ad770999\t1\nd24ec4f1a98c6e5b\t3'
+	eq "$stderr" "sh-fp: skipped 1 document(s) without features"
+}
+
+@test "-l with several files: IDs are FILE:N" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'abc\na\n' >a
+	printf 'a' >b
+	run -0 --separate-stderr sh-fp -l a b
+	eq "$output" $'44bc2cf5ad770999\ta:1\nd24ec4f1a98c6e5b\ta:2\nd24ec4f1a98c6e5b\tb:1'
+	eq "$stderr" ""
+}
+
+@test "-F: every file is one document named by its path" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'abc\n\nABC\tabc\n' >a
+	printf '  a  ' >b
+	: >empty
+	run -0 --separate-stderr sh-fp -F a empty b
+	eq "$output" $'44bc2cf5ad770999\ta\nd24ec4f1a98c6e5b\tb'
+	eq "$stderr" "sh-fp: skipped 1 document(s) without features"
+}
+
+@test "-F: stdin is the document -" {
+	run -0 --separate-stderr sh -c 'printf "abc\n" | sh-fp -F'
+	eq "$output" $'44bc2cf5ad770999\t-'
+	run -0 --separate-stderr sh -c 'printf "a\n" | sh-fp -F -'
+	eq "$output" $'d24ec4f1a98c6e5b\t-'
+}
+
+@test "-F and ID<TAB>TEXT give a text the same fingerprint" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'The quick brown fox\njumps over the lazy dog.' >fox
+	run -0 --separate-stderr sh -c 'printf "x\tThe quick brown fox jumps over the lazy dog.\n" | sh-fp'
+	eq "$output" $'593b03225397e4ae\tx'
+	run -0 --separate-stderr sh-fp -F fox
+	eq "$output" $'593b03225397e4ae\tfox'
+}
+
+@test "- reads stdin between files" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'f\tabc\n' >f
+	run -0 --separate-stderr sh -c 'printf "s\ta\n" | sh-fp f - f'
+	eq "$output" $'44bc2cf5ad770999\tf\nd24ec4f1a98c6e5b\ts\n44bc2cf5ad770999\tf'
+}
+
+@test "empty input: no output, exit 0" {
+	run -0 --separate-stderr sh-fp </dev/null
+	eq "$output" ""
+	eq "$stderr" ""
+	run -0 --separate-stderr sh-fp -t /dev/null
+	eq "$output" ""
+	eq "$stderr" ""
+}
+
+@test "-F: an empty file is a document without features" {
+	run -0 --separate-stderr sh-fp -F </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-fp: skipped 1 document(s) without features"
+}
+
+@test "a last line without newline counts" {
+	run -0 --separate-stderr sh -c 'printf "1\tabc\n2\ta" | sh-fp'
+	eq "$output" $'44bc2cf5ad770999\t1\nd24ec4f1a98c6e5b\t2'
+}
+
+@test "CRLF lines read like LF lines" {
+	run -0 --separate-stderr sh -c 'printf "x\tThe quick brown fox jumps over the lazy dog.\r\n" | sh-fp'
+	eq "$output" $'593b03225397e4ae\tx'
+}
+
+@test "an embedded NUL separates words" {
+	run -0 --separate-stderr sh -c 'printf "1\tabc\000abc\n2\ta\000b\n" | sh-fp'
+	eq "$output" $'44bc2cf5ad770999\t1\n504400a108800e1b\t2'
+	eq "$stderr" ""
+}
+
+@test "documents without features are skipped and counted" {
+	run -0 --separate-stderr sh -c 'printf "1\t\n2\t... !!!\n3\tabc\n4\t-- --\n" | sh-fp'
+	eq "$output" $'44bc2cf5ad770999\t3'
+	eq "$stderr" "sh-fp: skipped 3 document(s) without features"
+}
+
+@test "invalid UTF-8: bytes separate words, one summary line" {
+	run -0 --separate-stderr sh -c \
+	    'printf "1\tabc\377abc\n2\ta\300\200b\n3\t\377\376\n4\ta b\n" | sh-fp'
+	eq "$output" $'44bc2cf5ad770999\t1\n504400a108800e1b\t2\n504400a108800e1b\t4'
+	eq "$stderr" 'sh-fp: 3 document(s) with invalid UTF-8
+sh-fp: skipped 1 document(s) without features'
+}
+
+@test "a line without TAB is reported and skipped" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '1\tabc\nno tab here\n3\ta\n' >f
+	run -2 --separate-stderr sh-fp f
+	eq "$output" $'44bc2cf5ad770999\t1\nd24ec4f1a98c6e5b\t3'
+	eq "$stderr" "sh-fp: f:2: missing TAB after ID"
+	run -2 --separate-stderr sh -c 'printf "\n1\tabc\n" | sh-fp'
+	eq "$output" $'44bc2cf5ad770999\t1'
+	eq "$stderr" "sh-fp: <stdin>:1: missing TAB after ID"
+}
+
+@test "missing file: reported, other files processed, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '1\tabc\n' >f
+	run -2 --separate-stderr sh-fp nosuch f
+	eq "$output" $'44bc2cf5ad770999\t1'
+	eq "$stderr" "sh-fp: nosuch: No such file or directory"
+	printf 'abc\n' >g
+	run -2 --separate-stderr sh-fp -F g nosuch
+	eq "$output" $'44bc2cf5ad770999\tg'
+	eq "$stderr" "sh-fp: nosuch: No such file or directory"
+}
+
+@test "unreadable file (a directory): reported, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir dir
+	printf '1\tabc\n' >f
+	run -2 --separate-stderr sh-fp dir f
+	eq "$output" $'44bc2cf5ad770999\t1'
+	eq "$stderr" "sh-fp: dir: Is a directory"
+}
+
+# --- size, pipes, write errors, determinism ------------------------------
+
+@test "a 100 MiB line" {
+	# 6553600 times "lorem ipsum dol ": the fingerprint of one repetition.
+	run -0 --separate-stderr sh -c '{ printf "big\t"; yes "lorem ipsum dol" |
+	    head -c 104857600 | tr "\n" " "; } | sh-fp'
+	eq "$output" $'4e777b2bebefc648\tbig'
+	eq "$stderr" ""
+	run -0 --separate-stderr sh -c 'printf "one\tlorem ipsum dol\n" | sh-fp'
+	eq "$output" $'4e777b2bebefc648\tone'
+}
+
+@test "sh-fp big | head -1 stops quietly" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus big 20000
+	first=$(head -n 1 big | sh-fp)
+	run -0 --separate-stderr sh -c 'sh-fp big | head -n 1'
+	eq "$output" "$first"
+	eq "$stderr" ""
+}
+
+@test "write error on stdout: exit 2" {
+	run -2 --separate-stderr sh -c 'printf "1\tabc\n" | sh-fp >/dev/full'
+	eq "$stderr" "sh-fp: stdout: No space left on device"
+	gen_corpus "$BATS_TEST_TMPDIR/corpus"
+	run -2 --separate-stderr sh -c 'sh-fp "$1" >/dev/full' sh \
+	    "$BATS_TEST_TMPDIR/corpus"
+	eq "$stderr" "sh-fp: stdout: No space left on device"
+}
+
+@test "same input, same bytes" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus corpus
+	for w in tf logtf binary; do
+		sh-fp -W "$w" corpus >1 2>/dev/null
+		sh-fp -W "$w" corpus >2 2>/dev/null
+		same_files 1 2
+	done
+}
