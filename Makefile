@@ -9,17 +9,18 @@ CFLAGS = -O2 -g
 LDFLAGS =
 # Required flags stay apart from CFLAGS so a user's CFLAGS never drop them.
 SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
-SH_LIBS = -lm
+SH_LIBS = -lm -lpthread
 
-HDR = lib/bag.h lib/errors.h lib/fingerprint.h lib/hash.h lib/hex.h lib/num.h \
-	lib/record.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
+HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/errors.h lib/fingerprint.h lib/fplist.h lib/hash.h lib/hex.h \
+	lib/join.h lib/num.h lib/plan.h lib/record.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
 	lib/weight.h
-LIBOBJ = lib/bag.o lib/errors.o lib/fingerprint.o lib/hash.o lib/hex.o \
-	lib/num.o lib/record.o lib/simhash.o lib/tokenize.o lib/unitab.o \
+LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/errors.o lib/fingerprint.o \
+	lib/fplist.o lib/hash.o lib/hex.o lib/join.o lib/num.o lib/plan.o \
+	lib/record.o lib/simhash.o lib/tokenize.o lib/unitab.o \
 	lib/utf8.o lib/weight.o
-BIN = bin/sh-dist bin/sh-fp bin/sh-tokenize
-MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-tokenize.1
-UNIT = tests/unit/hash_test tests/unit/simhash_test tests/unit/fp_test \
+BIN = bin/sh-dist bin/sh-fp bin/sh-near bin/sh-tokenize
+MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-near.1 man/sh-tokenize.1
+UNIT = tests/unit/hash_test tests/unit/near_test tests/unit/simhash_test tests/unit/fp_test \
 	tests/unit/unicode_test tests/unit/weight_test
 BENCH = bench/gen bench/edit bench/evalstat
 
@@ -41,12 +42,14 @@ $(BIN): lib/libsh.a $(HDR)
 		lib/libsh.a $(SH_LIBS)
 bin/sh-dist: cmd/sh-dist.c
 bin/sh-fp: cmd/sh-fp.c
+bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 
 $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 tests/unit/hash_test: tests/unit/hash_test.c
+tests/unit/near_test: tests/unit/near_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
@@ -80,8 +83,8 @@ install: $(BIN)
 	cp -f $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
-	cd $(DESTDIR)$(BINDIR) && rm -f sh-dist sh-fp sh-tokenize
-	cd $(DESTDIR)$(MANDIR)/man1 && rm -f sh-dist.1 sh-fp.1 sh-tokenize.1
+	cd $(DESTDIR)$(BINDIR) && rm -f sh-dist sh-fp sh-near sh-tokenize
+	cd $(DESTDIR)$(MANDIR)/man1 && rm -f sh-dist.1 sh-fp.1 sh-near.1 sh-tokenize.1
 
 clean:
 	rm -f $(LIBOBJ) lib/libsh.a $(BIN) $(UNIT) $(BENCH)

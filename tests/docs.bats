@@ -45,3 +45,7 @@ check_examples() {
 @test "sh-dist(1) examples" {
 	check_examples man/sh-dist.1
 }
+
+@test "sh-near(1) examples" {
+	check_examples man/sh-near.1
+}

@@ -1,0 +1,184 @@
+/*
+ * sh-near: find the fingerprints within Hamming distance k of each other:
+ * every pair (the default), the near-duplicate clusters (-c), or the
+ * input lines with no near neighbour earlier in the stream (-u).
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "dedup.h"
+#include "errors.h"
+#include "fplist.h"
+#include "hex.h"
+#include "join.h"
+#include "num.h"
+#include "plan.h"
+#include "record.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: sh-near [-c | -u] [-j threads] [-k max] "
+	    "[-r blocks] [file ...]\n");
+	exit(2);
+}
+
+static int status;
+
+/*
+ * Read the fingerprint lines of one operand: append them to list, or with
+ * a filter d pass through those that have no near neighbour.
+ */
+static void
+read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
+{
+	struct sh_reader rd;
+	const char *p, *id;
+	size_t len, idlen;
+	uint64_t fp;
+	FILE *in;
+	int r;
+
+	if (strcmp(name, "-") == 0) {
+		in = stdin;
+		name = "<stdin>";
+	} else if ((in = fopen(name, "r")) == NULL) {
+		warn("%s", name);
+		status = 2;
+		return;
+	}
+	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
+	while ((r = sh_reader_line(&rd, &p, &len)) > 0) {
+		if ((r = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0) {
+			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
+			status = 2;
+			continue;
+		}
+		if (d != NULL)
+			r = sh_dedup_add(d, fp);
+		else
+			r = sh_fplist_add(list, fp, id, idlen);
+		if (r < 0)
+			errx(2, "%s", sh_strerror(r));
+		if (d != NULL && r == 0) {
+			fwrite(p, 1, len, stdout);
+			putchar('\n');
+			if (ferror(stdout))
+				err(2, "stdout");
+		}
+	}
+	if (r == SH_EIO)
+		warn("%s", name);
+	else if (r < 0)
+		warnx("%s: %s", name, sh_strerror(r));
+	if (r < 0)
+		status = 2;
+	sh_reader_free(&rd);
+	if (in != stdin)
+		fclose(in);
+}
+
+static void
+put_id(const struct sh_fplist *l, size_t i)
+{
+	const char *id;
+	size_t len;
+
+	id = sh_fplist_id(l, i, &len);
+	fwrite(id, 1, len, stdout);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sh_fplist list;
+	struct sh_pairs pairs = { 0 };
+	struct sh_plan plan;
+	struct sh_dedup *d = NULL;
+	uint32_t *rep;
+	long long k = 3, r = 0, nthreads;
+	size_t i, a, b;
+	int ch, e, mode = 0;
+
+	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
+	while ((ch = getopt(argc, argv, "cj:k:r:u")) != -1) {
+		switch (ch) {
+		case 'c':
+		case 'u':
+			if (mode && mode != ch)
+				usage();
+			mode = ch;
+			break;
+		case 'j':
+			if ((e = sh_strtonum(optarg, 1, 64, &nthreads)) != 0)
+				errx(2, "-j %s: %s", optarg, sh_strerror(e));
+			break;
+		case 'k':
+			if ((e = sh_strtonum(optarg, 0, SH_PLAN_KMAX, &k)) != 0)
+				errx(2, "-k %s: %s", optarg, sh_strerror(e));
+			break;
+		case 'r':
+			if ((e = sh_strtonum(optarg, 1, SH_PLAN_BMAX, &r)) != 0)
+				errx(2, "-r %s: %s", optarg, sh_strerror(e));
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (nthreads < 1 || nthreads > 64)
+		nthreads = nthreads < 1 ? 1 : 64;
+
+	sh_fplist_init(&list);
+	if (mode == 'u') {
+		/* The kept set is unknown in advance: plan for 2^24. */
+		if ((e = sh_plan_init(&plan, (int)k, (int)r, 1 << 24)) != 0)
+			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
+		if ((d = sh_dedup_new(&plan)) == NULL)
+			errx(2, "%s", sh_strerror(SH_ENOMEM));
+	}
+	for (i = 0; i == 0 || i < (size_t)argc; i++)
+		read_stream(argc ? argv[i] : "-", &list, d);
+	sh_dedup_free(d);
+
+	if (mode != 'u') {
+		if ((e = sh_plan_init(&plan, (int)k, (int)r, list.n)) != 0)
+			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
+		if ((e = sh_join(list.fp, list.n, &plan, (int)nthreads,
+		    &pairs)) != 0)
+			errx(2, "%s", sh_strerror(e));
+	}
+	if (mode == 'c') {
+		if ((rep = malloc(list.n * sizeof(*rep) + 1)) == NULL)
+			errx(2, "%s", sh_strerror(SH_ENOMEM));
+		sh_cluster(list.n, &pairs, rep);
+		for (i = 0; i < list.n; i++) {
+			put_id(&list, rep[i]);
+			putchar('\t');
+			put_id(&list, i);
+			putchar('\n');
+		}
+		free(rep);
+	} else if (mode == 0) {
+		for (i = 0; i < pairs.n; i++) {
+			a = (size_t)(pairs.v[i] >> 32);
+			b = (size_t)(pairs.v[i] & 0xFFFFFFFF);
+			put_id(&list, a);
+			putchar('\t');
+			put_id(&list, b);
+			printf("\t%d\n", sh_hamming(list.fp[a], list.fp[b]));
+		}
+	}
+	free(pairs.v);
+	sh_fplist_free(&list);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(2, "stdout");
+	if (status || mode)
+		return status;
+	return pairs.n ? 0 : 1;
+}

@@ -1,0 +1,77 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "fplist.h"
+#include "hex.h"
+
+int
+sh_fpline_parse(const char *p, size_t len, uint64_t *fp, const char **id,
+    size_t *idlen)
+{
+	const char *tab;
+
+	if ((tab = memchr(p, '\t', len)) == NULL)
+		return SH_EFIELDS;
+	if (sh_hex_parse(p, (size_t)(tab - p), fp) != 0)
+		return SH_EHEX;
+	*id = tab + 1;
+	*idlen = len - (size_t)(tab + 1 - p);
+	return 0;
+}
+
+void
+sh_fplist_init(struct sh_fplist *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void
+sh_fplist_free(struct sh_fplist *l)
+{
+	free(l->fp);
+	free(l->ids);
+	free(l->idoff);
+	sh_fplist_init(l);
+}
+
+int
+sh_fplist_add(struct sh_fplist *l, uint64_t fp, const char *id, size_t idlen)
+{
+	size_t cap;
+	void *p;
+
+	if (l->n + 1 >= l->cap) {
+		cap = l->cap ? 2 * l->cap : 1024;
+		if ((p = realloc(l->fp, cap * sizeof(*l->fp))) == NULL)
+			return SH_ENOMEM;
+		l->fp = p;
+		if ((p = realloc(l->idoff, (cap + 1) * sizeof(*l->idoff))) ==
+		    NULL)
+			return SH_ENOMEM;
+		l->idoff = p;
+		l->cap = cap;
+		l->idoff[0] = 0;
+	}
+	if (l->idcap - l->idlen < idlen) {
+		for (cap = l->idcap ? l->idcap : 65536; cap - l->idlen < idlen; )
+			cap *= 2;
+		if ((p = realloc(l->ids, cap)) == NULL)
+			return SH_ENOMEM;
+		l->ids = p;
+		l->idcap = cap;
+	}
+	if (idlen > 0)
+		memcpy(l->ids + l->idlen, id, idlen);
+	l->idlen += idlen;
+	l->fp[l->n++] = fp;
+	l->idoff[l->n] = l->idlen;
+	return 0;
+}
+
+const char *
+sh_fplist_id(const struct sh_fplist *l, size_t i, size_t *len)
+{
+	*len = l->idoff[i + 1] - l->idoff[i];
+	return l->ids + l->idoff[i];
+}

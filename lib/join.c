@@ -1,0 +1,193 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "hex.h"
+#include "join.h"
+
+struct rec {
+	uint64_t key;
+	uint64_t idx;
+};
+
+/*
+ * LSD radix sort of a[0..n) by the low bits of key, 11 bits a pass; tmp
+ * has room for n.  Stable, so equal keys keep their order.  Returns the
+ * array holding the result (a or tmp).
+ */
+static struct rec *
+radix(struct rec *a, struct rec *tmp, size_t n, int bits)
+{
+	size_t count[2048], i, sum, c;
+	struct rec *t;
+	int shift;
+
+	for (shift = 0; shift < bits; shift += 11) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[a[i].key >> shift & 2047]++;
+		for (i = 0, sum = 0; i < 2048; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[a[i].key >> shift & 2047]++] = a[i];
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	return a;
+}
+
+int
+sh_pairs_add(struct sh_pairs *p, uint64_t v)
+{
+	size_t cap;
+	void *np;
+
+	if (p->n == p->cap) {
+		cap = p->cap ? 2 * p->cap : 4096;
+		if ((np = realloc(p->v, cap * sizeof(*p->v))) == NULL)
+			return SH_ENOMEM;
+		p->v = np;
+		p->cap = cap;
+	}
+	p->v[p->n++] = v;
+	return 0;
+}
+
+static int
+cmp64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+sh_pairs_sort(struct sh_pairs *p)
+{
+	qsort(p->v, p->n, sizeof(*p->v), cmp64);
+}
+
+struct job {
+	const uint64_t *fp;
+	size_t n;
+	const struct sh_plan *plan;
+	int first, step;	/* tables first, first + step, ... */
+	struct sh_pairs pairs;
+	int err;
+};
+
+/* Compare the members of the run r[0..m) of equal keys of table t. */
+static int
+run_pairs(struct job *j, int t, const struct rec *r, size_t m)
+{
+	uint64_t a, b;
+	size_t x, y;
+
+	for (x = 0; x < m; x++) {
+		a = j->fp[r[x].idx];
+		for (y = x + 1; y < m; y++) {
+			b = j->fp[r[y].idx];
+			if (sh_hamming(a, b) > j->plan->k ||
+			    !sh_plan_owner(j->plan, t, sh_plan_agree(j->plan,
+			    a, b)))
+				continue;
+			/* Stable sort: r[x].idx < r[y].idx. */
+			if (sh_pairs_add(&j->pairs, r[x].idx << 32 | r[y].idx))
+				return SH_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void *
+work(void *arg)
+{
+	struct job *j = arg;
+	struct rec *a, *tmp, *s;
+	size_t i, e;
+	int t;
+
+	a = malloc(j->n * sizeof(*a) + 1);
+	tmp = malloc(j->n * sizeof(*tmp) + 1);
+	if (a == NULL || tmp == NULL) {
+		j->err = SH_ENOMEM;
+		goto out;
+	}
+	for (t = j->first; t < j->plan->ntables; t += j->step) {
+		for (i = 0; i < j->n; i++) {
+			a[i].key = sh_plan_key(j->plan, t, j->fp[i]);
+			a[i].idx = i;
+		}
+		s = radix(a, tmp, j->n, j->plan->keybits[t]);
+		for (i = 0; i < j->n; i = e) {
+			for (e = i + 1; e < j->n && s[e].key == s[i].key; e++)
+				;
+			if (e - i > 1 && (j->err = run_pairs(j, t, s + i,
+			    e - i)) != 0)
+				goto out;
+		}
+	}
+out:
+	free(a);
+	free(tmp);
+	return NULL;
+}
+
+int
+sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
+    int nthreads, struct sh_pairs *out)
+{
+	struct job *jobs;
+	pthread_t *tid;
+	size_t i;
+	int t, started, err = 0;
+
+	if ((uint64_t)n >= (uint64_t)1 << 32)
+		return SH_ERANGE;
+	if (nthreads > plan->ntables)
+		nthreads = plan->ntables;
+	if (nthreads < 1)
+		nthreads = 1;
+	jobs = calloc((size_t)nthreads, sizeof(*jobs));
+	tid = calloc((size_t)nthreads, sizeof(*tid));
+	if (jobs == NULL || tid == NULL) {
+		free(jobs);
+		free(tid);
+		return SH_ENOMEM;
+	}
+	for (t = 0; t < nthreads; t++) {
+		jobs[t].fp = fp;
+		jobs[t].n = n;
+		jobs[t].plan = plan;
+		jobs[t].first = t;
+		jobs[t].step = nthreads;
+	}
+	/* Thread 0's share runs here; others in threads when they start. */
+	for (started = 1; started < nthreads; started++)
+		if (pthread_create(&tid[started], NULL, work,
+		    &jobs[started]) != 0)
+			break;
+	work(&jobs[0]);
+	for (t = 1; t < started; t++)
+		pthread_join(tid[t], NULL);
+	/* Tables a thread could not start are done here, in order. */
+	for (t = started; t < nthreads; t++)
+		work(&jobs[t]);
+	for (t = 0; t < nthreads; t++) {
+		if (jobs[t].err)
+			err = jobs[t].err;
+		for (i = 0; err == 0 && i < jobs[t].pairs.n; i++)
+			err = sh_pairs_add(out, jobs[t].pairs.v[i]);
+		free(jobs[t].pairs.v);
+	}
+	free(jobs);
+	free(tid);
+	if (err == 0)
+		sh_pairs_sort(out);
+	return err;
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# sh-near: pairs, clusters and streaming dedup over fingerprint lines.
+
+load helper
+
+setup() {
+	printf '0000000000000000\ta\n0000000000000007\tb\n000000000000000f\tc\nffffffffffffffff\td\n' >"$BATS_TEST_TMPDIR/n.fp"
+}
+
+# rand_fps FILE N SEED: N fingerprints, a third of them planted near an
+# earlier one (1 to 5 bits flipped), IDs f1..fN.
+rand_fps() {
+	awk -v n="$2" -v seed="$3" 'BEGIN {
+		srand(seed)
+		for (i = 1; i <= n; i++) {
+			if (i > 1 && rand() < 0.34) {
+				s = fp[int(rand() * (i - 1)) + 1]
+				for (f = int(rand() * 5) + 1; f > 0; f--) {
+					p = int(rand() * 16) + 1
+					c = index("0123456789abcdef", substr(s, p, 1)) - 1
+					b = 2 ^ int(rand() * 4)
+					c += int(c / b) % 2 ? -b : b
+					s = substr(s, 1, p - 1) substr("0123456789abcdef", c + 1, 1) substr(s, p + 1)
+				}
+			} else {
+				s = ""
+				for (j = 0; j < 16; j++)
+					s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
+			}
+			fp[i] = s
+			printf "%s\tf%d\n", s, i
+		}
+	}' >"$1"
+}
+
+@test "pairs within 3, each once, earlier ID first" {
+	run -0 --separate-stderr sh-near "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\tb\t3\nb\tc\t1')"
+	eq "$stderr" ""
+}
+
+@test "-k 0 finds exact duplicates; nothing near exits 1" {
+	printf '00000000000000ff\tx\n00000000000000ff\ty\n00000000000000fe\tz\n' >"$BATS_TEST_TMPDIR/d.fp"
+	run -0 sh-near -k 0 "$BATS_TEST_TMPDIR/d.fp"
+	eq "$output" "$(printf 'x\ty\t0')"
+	run -1 sh-near -k 0 "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" ""
+}
+
+@test "-c prints every line's cluster representative" {
+	run -0 sh-near -c "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\na\tc\nd\td')"
+}
+
+@test "-u passes the first copies through unchanged" {
+	printf '0000000000000000\ta\tx y\n0000000000000001\tb\nFFFFFFFFFFFFFFFF\tc\n' >"$BATS_TEST_TMPDIR/u.fp"
+	run -0 sh-near -u "$BATS_TEST_TMPDIR/u.fp"
+	eq "$output" "$(printf '0000000000000000\ta\tx y\nFFFFFFFFFFFFFFFF\tc')"
+}
+
+@test "-u compares with kept lines only" {
+	run -0 sh-near -u "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf '0000000000000000\ta\n000000000000000f\tc\nffffffffffffffff\td')"
+}
+
+@test "agrees with brute force over sh-dist on 1500 planted fingerprints" {
+	local d="$BATS_TEST_TMPDIR"
+	rand_fps "$d/r.fp" 1500 7
+	for k in 0 3 6; do
+		awk -F '\t' '{ f[NR] = $1; id[NR] = $2 } END {
+		    for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+			print f[i] "\t" f[j] "\t" id[i] "\t" id[j] }' "$d/r.fp" |
+		    sh-dist -f -k "$k" | cut -f 3- >"$d/want.$k"
+		sh-near -k "$k" "$d/r.fp" >"$d/got.$k"
+		[ -s "$d/want.$k" ]
+		same_files "$d/want.$k" "$d/got.$k"
+	done
+}
+
+@test "output does not depend on threads or forced plans" {
+	local d="$BATS_TEST_TMPDIR"
+	rand_fps "$d/r.fp" 2000 3
+	sh-near -j 1 "$d/r.fp" >"$d/a"
+	sh-near -j 4 -r 1 "$d/r.fp" >"$d/b"
+	sh-near -j 2 -r 3 "$d/r.fp" >"$d/c"
+	[ -s "$d/a" ]
+	same_files "$d/a" "$d/b"
+	same_files "$d/a" "$d/c"
+}
+
+@test "stdin, '-', several files, no final newline" {
+	run -0 sh -c "printf '0000000000000001\tq' | sh-near - '$BATS_TEST_TMPDIR/n.fp'"
+	eq "$output" "$(printf 'q\ta\t1\nq\tb\t2\nq\tc\t3\na\tb\t3\nb\tc\t1')"
+}
+
+@test "empty input: no pairs, exit 1; -c and -u exit 0" {
+	run -1 sh-near </dev/null
+	eq "$output" ""
+	run -0 sh-near -c </dev/null
+	run -0 sh-near -u </dev/null
+	eq "$output" ""
+}
+
+@test "malformed lines are reported with their position, the rest is used" {
+	printf '0000000000000000\ta\nzz\n00000000000000zz\tb\n0000000000000001\tc\n' >"$BATS_TEST_TMPDIR/bad.fp"
+	run -2 --separate-stderr sh-near "$BATS_TEST_TMPDIR/bad.fp"
+	eq "$output" "$(printf 'a\tc\t1')"
+	eq "$stderr" "$(printf 'sh-near: %s:2: too few fields\nsh-near: %s:3: fingerprint is not 16 hex digits' "$BATS_TEST_TMPDIR/bad.fp" "$BATS_TEST_TMPDIR/bad.fp")"
+}
+
+@test "missing file is reported and the others are used" {
+	run -2 --separate-stderr sh-near nosuch "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\tb\t3\nb\tc\t1')"
+	eq "$stderr" "sh-near: nosuch: No such file or directory"
+}
+
+@test "usage errors exit 2" {
+	run -2 --separate-stderr sh-near -x
+	eq "${stderr_lines[1]}" "usage: sh-near [-c | -u] [-j threads] [-k max] [-r blocks] [file ...]"
+	run -2 --separate-stderr sh-near -c -u
+	run -2 --separate-stderr sh-near -k 17
+	eq "$stderr" "sh-near: -k 17: number out of range"
+	run -2 --separate-stderr sh-near -j 0
+	eq "$stderr" "sh-near: -j 0: number out of range"
+}
+
+@test "write error on stdout: exit 2" {
+	run -2 --separate-stderr sh -c "sh-near '$BATS_TEST_TMPDIR/n.fp' >/dev/full"
+	eq "$stderr" "sh-near: stdout: No space left on device"
+}

@@ -1,0 +1,170 @@
+/*
+ * Exactness of the near-duplicate search against brute force: random
+ * fingerprints, planted neighbours at every distance 0..k+1, and
+ * adversarial sets where thousands share blocks, for every k from 0 to 8,
+ * automatic and forced plans, one and several threads; the streaming
+ * filter and the clusters likewise.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "dedup.h"
+#include "hex.h"
+#include "join.h"
+#include "plan.h"
+#include "tap.h"
+
+static uint64_t rng = 42;
+
+static uint64_t
+next(void)
+{
+	uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ z >> 27) * 0x94D049BB133111EBULL;
+	return z ^ z >> 31;
+}
+
+/* Flip d distinct random bits of x. */
+static uint64_t
+flip(uint64_t x, int d)
+{
+	uint64_t m = 0, b;
+
+	while (d > 0) {
+		b = (uint64_t)1 << (next() % 64);
+		if (!(m & b)) {
+			m |= b;
+			d--;
+		}
+	}
+	return x ^ m;
+}
+
+/* n fingerprints of the given kind. */
+static void
+make_set(uint64_t *fp, size_t n, int kind, int k)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (kind) {
+		case 0:		/* uniform random */
+			fp[i] = next();
+			break;
+		case 1:		/* planted: neighbours at 0..k+1 of earlier */
+			fp[i] = i > 0 && next() % 2 ? flip(fp[next() % i],
+			    (int)(next() % (unsigned)(k + 2))) : next();
+			break;
+		default:	/* all share their low 16 bits, some planted */
+			fp[i] = i > 0 && next() % 3 == 0 ? flip(fp[next() % i],
+			    (int)(next() % (unsigned)(k + 2))) :
+			    (next() & ~(uint64_t)0xFFFF) | 0x1234;
+			break;
+		}
+	}
+}
+
+static int
+brute_pairs(const uint64_t *fp, size_t n, int k, struct sh_pairs *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (sh_hamming(fp[i], fp[j]) <= k &&
+			    sh_pairs_add(out, (uint64_t)i << 32 | j) != 0)
+				return -1;
+	return 0;
+}
+
+static int
+same(const struct sh_pairs *a, const struct sh_pairs *b)
+{
+	return a->n == b->n && (a->n == 0 ||
+	    memcmp(a->v, b->v, a->n * sizeof(*a->v)) == 0);
+}
+
+static size_t
+count(const char *v, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += v[i] != 0;
+	return c;
+}
+
+int
+main(void)
+{
+	static uint64_t fp[3000];
+	static uint32_t rep[3000], brep[3000];
+	static char kept[3000];
+	struct sh_pairs got, want;
+	struct sh_plan plan;
+	struct sh_dedup *d;
+	size_t n, i, j, bad;
+	int k, kind, r, threads, found, ok_all;
+
+	for (k = 0; k <= 8; k++) {
+		for (kind = 0; kind < 3; kind++) {
+			n = kind == 2 ? 3000 : 2000;
+			make_set(fp, n, kind, k);
+			memset(&want, 0, sizeof(want));
+			brute_pairs(fp, n, k, &want);
+			ok_all = 1;
+			for (r = 0; r <= 3; r++) {
+				if (sh_plan_init(&plan, k, r, n) != 0)
+					continue;
+				for (threads = 1; threads <= 3; threads += 2) {
+					memset(&got, 0, sizeof(got));
+					if (sh_join(fp, n, &plan, threads,
+					    &got) != 0 || !same(&got, &want))
+						ok_all = 0;
+					free(got.v);
+				}
+			}
+			ok(ok_all, "k=%d set %d: join equals brute force "
+			    "(%zu pairs), every plan and thread count", k, kind,
+			    want.n);
+
+			sh_cluster(n, &want, brep);
+			sh_plan_init(&plan, k, 0, n);
+			memset(&got, 0, sizeof(got));
+			sh_join(fp, n, &plan, 2, &got);
+			sh_cluster(n, &got, rep);
+			ok(memcmp(rep, brep, n * sizeof(*rep)) == 0,
+			    "k=%d set %d: clusters agree", k, kind);
+			free(got.v);
+			for (i = 0, bad = 0; i < n; i++)
+				for (j = 0; j < i; j++)
+					if (sh_hamming(fp[i], fp[j]) <= k &&
+					    brep[i] != brep[j])
+						bad++;
+			ok(bad == 0, "k=%d set %d: near pairs share a cluster",
+			    k, kind);
+
+			sh_plan_init(&plan, k, 0, 1 << 24);
+			d = sh_dedup_new(&plan);
+			for (i = 0, bad = 0; i < n; i++) {
+				/* Brute force: near one kept so far? */
+				found = 0;
+				for (j = 0; j < i && !found; j++)
+					found = kept[j] &&
+					    sh_hamming(fp[i], fp[j]) <= k;
+				kept[i] = !found;
+				if (sh_dedup_add(d, fp[i]) != found)
+					bad++;
+			}
+			ok(bad == 0 && sh_dedup_kept(d) == count(kept, n),
+			    "k=%d set %d: streaming filter keeps what brute "
+			    "force keeps (%zu)", k, kind, count(kept, n));
+			sh_dedup_free(d);
+			free(want.v);
+		}
+	}
+	return tap_done();
+}
