@@ -22,7 +22,7 @@ BIN = bin/sh-dist bin/sh-fp bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-near.1 man/sh-tokenize.1
 UNIT = tests/unit/hash_test tests/unit/near_test tests/unit/simhash_test tests/unit/fp_test \
 	tests/unit/unicode_test tests/unit/weight_test
-BENCH = bench/gen bench/edit bench/evalstat
+BENCH = bench/gen bench/genfp bench/edit bench/evalstat
 
 all: $(BIN)
 
@@ -59,6 +59,7 @@ $(BENCH): lib/libsh.a
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 bench/gen: bench/gen.c
+bench/genfp: bench/genfp.c
 bench/edit: bench/edit.c
 bench/evalstat: bench/evalstat.c
 
@@ -68,7 +69,7 @@ check: $(BIN) $(UNIT)
 demo: $(BIN)
 	@tools/demo
 
-bench: $(BIN) bench/gen
+bench: $(BIN) bench/gen bench/genfp
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat

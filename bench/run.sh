@@ -7,7 +7,7 @@
 # runs per case, default 5), DOCS (documents per kind, default 20000),
 # CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options).
 
-sections='fp'
+sections='fp near'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -20,6 +20,9 @@ prog=${0##*/}
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 BIN=${BIN:-$root/bin}
 GEN=$root/bench/gen
+GENFP=$root/bench/genfp
+NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
+NEAR_RUNS=${NEAR_RUNS:-3}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
 CPU=${CPU:-0}
@@ -152,6 +155,7 @@ tools()
 {
 	case $1 in
 	fp)	echo sh-fp ;;
+	near)	echo sh-near ;;
 	esac
 }
 
@@ -173,6 +177,28 @@ bench_fp()
 		    "documents" >&2
 		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
 		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
+	done
+}
+
+# sh-near: all-pairs join (k = 3, both cores) and streaming dedup (one
+# core) of random fingerprints with 10 % planted near copies.
+bench_near()
+{
+	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
+	echo
+	echo "near: sh-near [-u] FILE >/dev/null, k = 3, median of $NEAR_RUNS runs"
+	printf '%-6s %10s %9s %12s %10s\n' mode fps 'median s' fps/s pairs
+	for n in $NEAR_SIZES; do
+		f=$tmp/fp.$n
+		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
+		pairs=$("$BIN/sh-near" "$f" | wc -l)
+		s=$(RUNS=$NEAR_RUNS pin= timeit "$BIN/sh-near" "$f") || exit 2
+		printf '%-6s %10d %9.3f %12.0f %10d\n' join "$n" "$s" \
+		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
+		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -u "$f") || exit 2
+		printf '%-6s %10d %9.3f %12.0f %10s\n' dedup "$n" "$s" \
+		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" -
+		rm -f "$f"
 	done
 }
 
