@@ -19,8 +19,11 @@ struct sh_dedup {
 static uint32_t
 bucket(const struct sh_dedup *d, int t, uint64_t fp)
 {
-	return (uint32_t)((sh_plan_key(&d->plan, t, fp) *
-	    0x9E3779B97F4A7C15ULL) >> (64 - d->logb));
+	uint64_t x = (fp & d->plan.tmask[t]) * 0x9E3779B97F4A7C15ULL;
+
+	/* Mix the high bits down: a key may sit in the top of the word. */
+	x ^= x >> 29;
+	return (uint32_t)((x * 0xBF58476D1CE4E5B9ULL) >> (64 - d->logb));
 }
 
 struct sh_dedup *

@@ -73,9 +73,12 @@ sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
 			continue;
 		t = p->ntables++;
 		p->tblocks[t] = set;
+		p->tmask[t] = 0;
 		for (i = 0, bits = 0; i < b; i++)
-			if (set >> i & 1)
+			if (set >> i & 1) {
 				bits += p->blen[i];
+				p->tmask[t] |= p->bmask[i];
+			}
 		p->keybits[t] = bits;
 	}
 	return 0;

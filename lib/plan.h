@@ -30,6 +30,7 @@ struct sh_plan {
 	uint64_t bmask[SH_PLAN_BMAX];	/* block bits in place */
 	uint32_t tblocks[SH_PLAN_TMAX];	/* key blocks of each table, a bit set */
 	int keybits[SH_PLAN_TMAX];	/* key width of each table */
+	uint64_t tmask[SH_PLAN_TMAX];	/* key bits of each table, in place */
 };
 
 /*
