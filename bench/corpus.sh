@@ -1,0 +1,164 @@
+#!/bin/sh
+# corpus.sh: build the two real corpora used by bench/eval.sh from the man
+# pages installed on this machine.  Nothing here is ever committed.
+#
+#   zh.txt  Simplified Chinese pages of Debian package manpages-zh
+#           (/usr/share/man/zh_CN), installed with apt-get when missing
+#           and running as root.
+#   en.txt  English pages from /usr/share/man/man[1-8].
+#
+# One document per page, "ID<TAB>TEXT": ID is the page path below
+# /usr/share/man without ".gz" (zh_CN/man1/ls.1, man1/ls.1), TEXT is the
+# page rendered to plain UTF-8 at the usual 80 columns, then every run of
+# white space collapsed to one space.  Pages are rendered without
+# hyphenation or justification, so lines break only at spaces and the
+# collapsed text is the same at any width, save tables.  The rules drawn
+# by the renderer (box-drawing characters, runs of '_') are removed: they
+# are decoration, not text.
+#
+# Skipped: symbolic links and ".so" stub pages (both duplicate another
+# page), pages whose text is shorter than MINBYTES bytes, pages that do not
+# render to valid UTF-8.  English pages come in families of machine-made
+# near-copies (16000 "gcloud_*" pages, "x86_64-linux-gnu-*"); at most
+# EN_FAMILY pages are taken per family (page name up to its first '-', '_'
+# or '.'), then the first EN_MAX pages in sorted order.
+#
+# usage: bench/corpus.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
+# environment: MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
+# MINBYTES (300), JOBS (number of processors).
+
+set -eu
+
+LC_ALL=C.UTF-8
+export LC_ALL
+
+prog=corpus.sh
+dir=${1:-${TMPDIR:-/tmp}/sh-eval}
+mandir=${MANDIR:-/usr/share/man}
+en_max=${EN_MAX:-3000}
+en_family=${EN_FAMILY:-10}
+minbytes=${MINBYTES:-300}
+jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+
+die() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 2
+}
+
+# The renderer: man-db if present, mandoc otherwise; col -b removes the
+# overstrike bold and underline.
+if command -v man >/dev/null 2>&1; then
+	render='man'
+elif command -v mandoc >/dev/null 2>&1; then
+	render=mandoc
+else
+	die "neither man nor mandoc found"
+fi
+for t in col gzip iconv xargs; do
+	command -v "$t" >/dev/null 2>&1 || die "$t not found"
+done
+
+if [ ! -d "$mandir/zh_CN" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		die "$mandir/zh_CN missing: install the Debian package" \
+		    "manpages-zh (apt-get install manpages-zh) as root"
+	fi
+	echo "$prog: installing manpages-zh" >&2
+	apt-get install -y manpages-zh >&2 ||
+	    { apt-get update >&2 && apt-get install -y manpages-zh >&2; } ||
+	    die "apt-get install manpages-zh failed"
+	[ -d "$mandir/zh_CN" ] ||
+	    die "$mandir/zh_CN still missing after install" \
+		"(is /usr/share/man excluded by a dpkg path-exclude?)"
+fi
+ls "$mandir"/man1 >/dev/null 2>&1 || die "no English man pages in $mandir/man1"
+
+mkdir -p "$dir" || die "cannot create $dir"
+work=$(mktemp -d "$dir/.work.XXXXXX") || die "cannot create work directory"
+trap 'rm -rf "$work"' EXIT
+trap 'exit 2' HUP INT TERM
+start=$(date +%s)
+
+# Render the pages named on the command line (paths below $mandir) into
+# $work/out/N, one "ID<TAB>TEXT" line each, where N is the page's position
+# in the list ($1 "N:PATH").  Runs under xargs, hence a separate script.
+cat >"$work/render.sh" <<'EOF'
+cd "$PAGEDIR" || exit 2
+# U+2500..U+257F in UTF-8, for sed in the C locale.
+box=$(printf '\342[\224\225][\200-\277]')
+for arg; do
+	n=${arg%%:*}
+	f=${arg#*:}
+	o=$OUT/$n
+	gzip -dc "$f" 2>/dev/null | head -n 5 | grep -q '^\.so ' && continue
+	{
+		printf '%s\t' "${f%.gz}"
+		if [ "$RENDER" = man ]; then
+			MANWIDTH=80 man --nh --nj -l -Tutf8 "$f"
+		else
+			mandoc -Tutf8 -Owidth=78 "$f"
+		fi 2>/dev/null | col -bx |
+		    LC_ALL=C sed "s/$box//g; s/___*_//g" |
+		    tr -d '\000-\010\016-\037\177' |
+		    tr '\011\012\013\014\015' '     ' | tr -s ' '
+		echo
+	} >"$o.tmp"
+	if iconv -f UTF-8 -t UTF-8 <"$o.tmp" >/dev/null 2>&1; then
+		mv "$o.tmp" "$o"
+	else
+		echo "$f" >"$o.bad"
+		rm -f "$o.tmp"
+	fi
+done
+EOF
+
+# build NAME LIMIT < list: render the pages of the sorted list, keep the
+# first LIMIT that pass, write $dir/NAME.txt.
+build() {
+	rm -rf "$work/out"
+	mkdir "$work/out"
+	awk '{ print NR ":" $0 }' >"$work/list"
+	PAGEDIR=$mandir OUT=$work/out RENDER=$render \
+	    xargs -n 20 -P "$jobs" sh "$work/render.sh" <"$work/list" ||
+	    die "rendering failed"
+	nbad=$(cat "$work/out"/*.bad 2>/dev/null | wc -l)
+	# Reassemble in list order; trim, apply the size floor and limit.
+	awk -F: '{ print $1 }' "$work/list" | while read -r n; do
+		[ -f "$work/out/$n" ] && cat "$work/out/$n"
+	done | LC_ALL=C awk -v min="$minbytes" -v max="$2" '
+	{
+		t = index($0, "\t")
+		text = substr($0, t + 1)
+		sub(/^ /, "", text)
+		sub(/ $/, "", text)
+		if (length(text) < min)
+			next
+		print substr($0, 1, t) text
+		if (++n == max)
+			exit
+	}' >"$dir/$1.txt.tmp"
+	mv "$dir/$1.txt.tmp" "$dir/$1.txt"
+	[ "$nbad" -eq 0 ] ||
+	    echo "$prog: $1: $nbad pages skipped: invalid UTF-8" >&2
+}
+
+# Regular files only: symbolic links duplicate their target.
+(cd "$mandir" && find zh_CN/man1 zh_CN/man2 zh_CN/man3 zh_CN/man4 \
+    zh_CN/man5 zh_CN/man6 zh_CN/man7 zh_CN/man8 -type f -name '*.gz' \
+    2>/dev/null) | sort | build zh 1000000000
+
+(cd "$mandir" && find man1 man2 man3 man4 man5 man6 man7 man8 \
+    -type f -name '*.gz' 2>/dev/null) | sort |
+    awk -v cap="$en_family" '{
+	name = $0
+	sub(/^[^\/]*\//, "", name)
+	sub(/[-_.].*/, "", name)
+	if (++seen[name] <= cap)
+		print
+    }' | build en "$en_max"
+
+for c in zh en; do
+	wc -lc <"$dir/$c.txt" | awk -v f="$dir/$c.txt" \
+	    '{ printf "%s: %d docs, %.1f MB\n", f, $1, $2 / 1e6 }'
+done
+echo "$prog: $(($(date +%s) - start)) s ($render, $jobs jobs)"
