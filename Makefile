@@ -45,7 +45,7 @@ bin/sh-fp: cmd/sh-fp.c
 bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 
-$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h
+$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 tests/unit/hash_test: tests/unit/hash_test.c

@@ -83,12 +83,10 @@ dist_stream(FILE *in, const char *name, int *found)
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r == SH_EIO)
-		warn("%s", name);
-	else if (r < 0)
+	if (r < 0) {
 		warnx("%s: %s", name, sh_strerror(r));
-	if (r < 0)
 		status = 2;
+	}
 	sh_reader_free(&rd);
 	return status;
 }

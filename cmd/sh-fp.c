@@ -78,9 +78,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, int mode, int prefix)
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r == SH_EIO)
-		warn("%s", name);
-	else if (r < 0)
+	if (r < 0)
 		warnx("%s: %s", name, sh_strerror(r));
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;

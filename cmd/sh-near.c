@@ -71,12 +71,10 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 				err(2, "stdout");
 		}
 	}
-	if (r == SH_EIO)
-		warn("%s", name);
-	else if (r < 0)
+	if (r < 0) {
 		warnx("%s: %s", name, sh_strerror(r));
-	if (r < 0)
 		status = 2;
+	}
 	sh_reader_free(&rd);
 	if (in != stdin)
 		fclose(in);

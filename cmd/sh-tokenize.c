@@ -72,9 +72,7 @@ tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r == SH_EIO)
-		warn("%s", name);
-	else if (r < 0)
+	if (r < 0)
 		warnx("%s: %s", name, sh_strerror(r));
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;

@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <string.h>
+
 #include "errors.h"
 
 const char *
@@ -6,7 +9,7 @@ sh_strerror(int e)
 	switch (e) {
 	case SH_OK:		return "success";
 	case SH_ENOMEM:		return "out of memory";
-	case SH_EIO:		return "i/o error";
+	case SH_EIO:		return strerror(errno);
 	case SH_EFORMAT:	return "malformed line";
 	case SH_ERANGE:		return "number out of range";
 	case SH_ETAB:		return "missing TAB after ID";

@@ -21,7 +21,8 @@ enum {
 	SH_EINVAL = -10		/* invalid option value */
 };
 
-/* Message for code e; never NULL.  Static storage. */
+/* Message for code e; never NULL.  Static storage.  For SH_EIO it is
+ * strerror(errno), so call it before errno can change. */
 const char *sh_strerror(int e);
 
 #endif

@@ -13,19 +13,9 @@
 #include "hex.h"
 #include "join.h"
 #include "plan.h"
+#include "rng.h"
 #include "tap.h"
 
-static uint64_t rng = 42;
-
-static uint64_t
-next(void)
-{
-	uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ z >> 27) * 0x94D049BB133111EBULL;
-	return z ^ z >> 31;
-}
 
 /* Flip d distinct random bits of x. */
 static uint64_t

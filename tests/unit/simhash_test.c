@@ -4,20 +4,9 @@
  * documents long enough to exercise every spill and carry.
  */
 #include "simhash.h"
+#include "rng.h"
 #include "tap.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-/* splitmix64 */
-static uint64_t
-next(void)
-{
-	uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ z >> 27) * 0x94D049BB133111EBULL;
-	return z ^ z >> 31;
-}
 
 struct ref {
 	long long v[64];
