@@ -69,7 +69,8 @@ cmp64(const void *a, const void *b)
 void
 sh_pairs_sort(struct sh_pairs *p)
 {
-	qsort(p->v, p->n, sizeof(*p->v), cmp64);
+	if (p->n > 1)
+		qsort(p->v, p->n, sizeof(*p->v), cmp64);
 }
 
 struct job {

@@ -91,6 +91,9 @@ sh_plan_key(const struct sh_plan *p, int t, uint64_t fp)
 	uint32_t set = p->tblocks[t];
 	int i;
 
+	/* A single block of 64 bits (k = 0) is the whole fingerprint. */
+	if (p->nblocks == 1)
+		return fp;
 	for (i = 0; i < p->nblocks; i++)
 		if (set >> i & 1)
 			key = key << p->blen[i] | (fp & p->bmask[i]) >>
