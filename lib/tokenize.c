@@ -6,6 +6,8 @@
 #include "unicode.h"
 #include "utf8.h"
 
+#define CLUSTER 16
+
 struct buf {
 	char *p;
 	size_t len, cap;
@@ -28,8 +30,9 @@ struct sh_tok {
 	size_t sstart[SH_TOK_MAX];
 	int swords, semitted;
 
-	/* N-gram run: bytes of its last o.ngram characters. */
-	char g[4 * SH_TOK_MAX + 4];
+	/* N-gram run: bytes of its last o.ngram characters, each a base and
+	 * the marks that did not compose with it, at most CLUSTER bytes. */
+	char g[CLUSTER * (SH_TOK_MAX + 1)];
 	size_t glen, gclen[SH_TOK_MAX + 1];
 	int gchars;
 	uint32_t gprev;
@@ -199,6 +202,17 @@ put(struct sh_tok *t, uint32_t cp)
 			t->glen += n;
 			t->gclen[t->gchars - 1] = n;
 			t->gprev = c;
+			return;
+		}
+		/* Any other mark (a Thai tone mark, say) stays with its base
+		 * in the n-gram; marks past CLUSTER bytes are dropped. */
+		if (t->gchars > 0 && sh_uc_ccc(cp) != 0) {
+			n = sh_utf8_encode(cp, enc);
+			if (t->gclen[t->gchars - 1] + n <= CLUSTER) {
+				memcpy(t->g + t->glen, enc, n);
+				t->glen += n;
+				t->gclen[t->gchars - 1] += n;
+			}
 			return;
 		}
 	}

@@ -8,7 +8,9 @@
  *   - a maximal run of SH_UC_WORD characters is a word;
  *   - a maximal run of SH_UC_GRAM characters (Han, kana, Hangul, Thai, ...)
  *     gives its overlapping character n-grams; a run shorter than n gives
- *     one feature, the whole run;
+ *     one feature, the whole run; a combining mark that does not compose
+ *     stays with the character before it (up to 16 bytes a character,
+ *     further marks are dropped);
  *   - separators end words and runs and are dropped.
  * With shingle size w > 1, each feature from words is w consecutive words
  * joined by '_' (which never occurs inside a word); the window runs over the

@@ -312,3 +312,8 @@ USAGE='usage: sh-tokenize [-Fl] [-n ngram] [-W weight] [-w shingle] [file ...]'
 	sh-tokenize -W logtf "$BATS_TEST_TMPDIR/corpus" >"$BATS_TEST_TMPDIR/2"
 	same_files "$BATS_TEST_TMPDIR/1" "$BATS_TEST_TMPDIR/2"
 }
+
+@test "a mark that does not compose stays with its base in n-grams" {
+	run -0 sh -c 'printf "t\tยง่าย\n" | sh-tokenize'
+	eq "$output" "$(printf 't\tยง่^1 ง่า^1 าย^1')"
+}
