@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "fplist.h"
 #include "hex.h"
 #include "num.h"
 #include "record.h"
@@ -39,16 +40,16 @@ put_dist(int d)
 static int
 line_dist(const char *p, size_t len, int *d)
 {
-	const char *t1, *t2;
+	const char *rest, *tab;
 	uint64_t a, b;
-	size_t n2;
+	size_t n;
+	int r;
 
-	if ((t1 = memchr(p, '\t', len)) == NULL)
-		return SH_EFIELDS;
-	t2 = memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - p));
-	n2 = (t2 ? (size_t)(t2 - t1 - 1) : len - (size_t)(t1 + 1 - p));
-	if (sh_hex_parse(p, (size_t)(t1 - p), &a) != 0 ||
-	    sh_hex_parse(t1 + 1, n2, &b) != 0)
+	if ((r = sh_fpline_parse(p, len, &a, &rest, &n)) != 0)
+		return r;
+	if ((tab = memchr(rest, '	', n)) != NULL)
+		n = (size_t)(tab - rest);
+	if (sh_hex_parse(rest, n, &b) != 0)
 		return SH_EHEX;
 	*d = sh_hamming(a, b);
 	return 0;

@@ -10,7 +10,6 @@ sh_strerror(int e)
 	case SH_OK:		return "success";
 	case SH_ENOMEM:		return "out of memory";
 	case SH_EIO:		return strerror(errno);
-	case SH_EFORMAT:	return "malformed line";
 	case SH_ERANGE:		return "number out of range";
 	case SH_ETAB:		return "missing TAB after ID";
 	case SH_EHEX:		return "fingerprint is not 16 hex digits";

@@ -11,7 +11,6 @@ enum {
 	SH_OK = 0,
 	SH_ENOMEM = -1,		/* out of memory */
 	SH_EIO = -2,		/* read or write error; errno holds the cause */
-	SH_EFORMAT = -3,	/* malformed input line */
 	SH_ERANGE = -4,		/* number out of range */
 	SH_ETAB = -5,		/* record has no TAB after its ID */
 	SH_EHEX = -6,		/* field is not 16 hex digits */

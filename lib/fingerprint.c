@@ -37,7 +37,7 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 		o->weight = r;
 		return 0;
 	}
-	return SH_EFIELDS;
+	return SH_EINVAL;
 }
 
 struct sh_fp *

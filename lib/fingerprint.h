@@ -18,8 +18,7 @@
 
 #include "bag.h"
 #include "tokenize.h"
-
-#define SH_FP_VERSION 1
+#include "weight.h"
 
 struct sh_fpopt {
 	struct sh_tokopt tok;
@@ -27,13 +26,13 @@ struct sh_fpopt {
 };
 
 /* Defaults: bigrams, single words, term frequency. */
-#define SH_FPOPT_DEFAULT { { 2, 1 }, 0 }
+#define SH_FPOPT_DEFAULT { { 2, 1 }, SH_W_TF }
 
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
- * 1..SH_TOK_MAX), 'W' weight scheme name.  Return 0, SH_EINVAL or
- * SH_ERANGE for a bad value, or SH_EFIELDS for a letter not handled here.
+ * 1..SH_TOK_MAX), 'W' weight scheme name.  Return 0, or SH_EINVAL or
+ * SH_ERANGE for a bad value (SH_EINVAL too for a letter not handled here).
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 

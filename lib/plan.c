@@ -21,17 +21,6 @@ mask(int len)
 	return len >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << len) - 1;
 }
 
-double
-sh_plan_candidates(const struct sh_plan *p, uint64_t n)
-{
-	double c = 0;
-	int t;
-
-	for (t = 0; t < p->ntables; t++)
-		c += (double)n / pow(2, p->keybits[t]);
-	return c;
-}
-
 int
 sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
 {

@@ -54,7 +54,4 @@ uint32_t sh_plan_agree(const struct sh_plan *p, uint64_t a, uint64_t b);
  */
 int sh_plan_owner(const struct sh_plan *p, int t, uint32_t agree);
 
-/* Expected candidates per query against n random fingerprints. */
-double sh_plan_candidates(const struct sh_plan *p, uint64_t n);
-
 #endif
