@@ -9,7 +9,7 @@
 # Without operands: zh.txt and en.txt of bench/corpus.sh in
 # ${TMPDIR:-/tmp}/sh-eval, built first if missing.
 # environment: FPFLAGS (extra sh-fp options), BIN (bin: where sh-fp is),
-# BENCH (bench: where edit and evalstat are, built with $CC if missing),
+# BENCH (bench: where edit and evalstat are, built by make eval),
 # SEED (1), COPIES (1: copies per edit kind and rate), KS ("3 6": the
 # distances reported), PAIRS (5: closest unrelated pairs listed).
 
@@ -31,10 +31,7 @@ die() {
 
 [ -x "$bin/sh-fp" ] || die "$bin/sh-fp not found: build it first"
 for t in edit evalstat; do
-	if [ ! -x "$bench/$t" ]; then
-		${CC:-cc} -std=c99 -O2 -o "$bench/$t" "$bench/$t.c" ||
-		    die "cannot build $bench/$t"
-	fi
+	[ -x "$bench/$t" ] || die "$bench/$t not found: run make eval"
 done
 kflags=
 for k in $ks; do

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fplist.h"
+#include "hex.h"
+
 #define MAXK		16
 #define MAXPAIRS	1000
 #define ALLPAIRS	20000		/* up to this many sources: all pairs */
@@ -64,16 +67,6 @@ xrealloc(void *p, size_t n, size_t size)
 	return p;
 }
 
-static int
-popcount64(uint64_t x)
-{
-	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-	x = (x & UINT64_C(0x3333333333333333)) +
-	    ((x >> 2) & UINT64_C(0x3333333333333333));
-	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
-
 static uint64_t
 splitmix64(uint64_t *s)
 {
@@ -95,28 +88,6 @@ below(uint64_t *s, uint64_t n)
 		r = splitmix64(s);
 	while (r < min);
 	return r % n;
-}
-
-/* Parse "HEX<TAB>": 16 hex digits then a tab.  Returns 0 or -1. */
-static int
-parsefp(const char *p, size_t n, uint64_t *fp)
-{
-	uint64_t v = 0;
-	int i, d;
-
-	if (n < 17 || p[16] != '\t')
-		return -1;
-	for (i = 0; i < 16; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			d = p[i] - '0';
-		else if (p[i] >= 'a' && p[i] <= 'f')
-			d = p[i] - 'a' + 10;
-		else
-			return -1;
-		v = v << 4 | (uint64_t)d;
-	}
-	*fp = v;
-	return 0;
 }
 
 /* Parse a source number p[0, n) ending at '|' or the end.  -1: bad. */
@@ -166,7 +137,8 @@ static void
 readfp(const char *file, int copies, uint64_t *nocopysrc)
 {
 	FILE *fp;
-	char *line = NULL, *id, *bar;
+	char *line = NULL;
+	const char *id, *bar;
 	size_t cap = 0, num, used, idn, c;
 	ssize_t n;
 	uintmax_t lineno = 0;
@@ -181,12 +153,10 @@ readfp(const char *file, int copies, uint64_t *nocopysrc)
 		lineno++;
 		if (n > 0 && line[n - 1] == '\n')
 			n--;
-		if (parsefp(line, (size_t)n, &v) == -1) {
+		if (sh_fpline_parse(line, (size_t)n, &v, &id, &idn) != 0) {
 			bad(file, lineno, "not a fingerprint line");
 			continue;
 		}
-		id = line + 17;
-		idn = (size_t)n - 17;
 		if (parsenum(id, idn, &num, &used) == -1 ||
 		    (!copies && used != idn) || (copies && used == idn)) {
 			bad(file, lineno, copies ?
@@ -224,7 +194,7 @@ readfp(const char *file, int copies, uint64_t *nocopysrc)
 			continue;
 		}
 		g = group(id, (size_t)(bar - id));
-		g->hist[popcount64(v ^ srcfp[num])]++;
+		g->hist[sh_hamming(v, srcfp[num])]++;
 		g->n++;
 	}
 	if (ferror(fp)) {
@@ -339,7 +309,7 @@ report(const int *ks, int nk, uint64_t nocopysrc)
 	if (m <= ALLPAIRS) {
 		for (i = 0; i < m; i++)
 			for (j = i + 1; j < m; j++) {
-				d = popcount64(fps[i] ^ fps[j]);
+				d = sh_hamming(fps[i], fps[j]);
 				hist[d]++;
 				if (nbest < maxbest ||
 				    (nbest > 0 && d < best[nbest - 1].d))
@@ -355,7 +325,7 @@ report(const int *ks, int nk, uint64_t nocopysrc)
 			j = (size_t)below(&s, m - 1);
 			if (j >= i)
 				j++;
-			d = popcount64(fps[i] ^ fps[j]);
+			d = sh_hamming(fps[i], fps[j]);
 			hist[d]++;
 			if (nbest < maxbest ||
 			    (nbest > 0 && d < best[nbest - 1].d))
