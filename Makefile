@@ -12,14 +12,14 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/errors.h lib/fingerprint.h \
-	lib/fplist.h lib/hash.h lib/hex.h lib/join.h lib/num.h lib/plan.h \
-	lib/record.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
+	lib/fplist.h lib/hash.h lib/hex.h lib/index.h lib/join.h lib/num.h lib/plan.h \
+	lib/record.h lib/segment.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
 	lib/weight.h
 LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/errors.o lib/fingerprint.o \
-	lib/fplist.o lib/hash.o lib/hex.o lib/join.o lib/num.o lib/plan.o \
-	lib/record.o lib/simhash.o lib/tokenize.o lib/unitab.o \
+	lib/fplist.o lib/hash.o lib/hex.o lib/index.o lib/join.o lib/num.o lib/plan.o \
+	lib/record.o lib/segment.o lib/simhash.o lib/tokenize.o lib/unitab.o \
 	lib/utf8.o lib/weight.o
-BIN = bin/sh-dist bin/sh-fp bin/sh-near bin/sh-tokenize
+BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-near.1 man/sh-tokenize.1
 UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/near_test \
 	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test
@@ -43,6 +43,7 @@ $(BIN): lib/libsh.a $(HDR)
 		lib/libsh.a $(SH_LIBS)
 bin/sh-dist: cmd/sh-dist.c
 bin/sh-fp: cmd/sh-fp.c
+bin/sh-index: cmd/sh-index.c
 bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 

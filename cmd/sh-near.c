@@ -1,7 +1,8 @@
 /*
  * sh-near: find the fingerprints within Hamming distance k of each other:
  * every pair (the default), the near-duplicate clusters (-c), or the
- * input lines with no near neighbour earlier in the stream (-u).
+ * input lines with no near neighbour earlier in the stream (-u); or, with
+ * an index (-i), the indexed fingerprints near each input line.
  */
 #include <err.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "errors.h"
 #include "fplist.h"
 #include "hex.h"
+#include "index.h"
 #include "join.h"
 #include "num.h"
 #include "plan.h"
@@ -22,16 +24,50 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-near [-c | -u] [-j threads] [-k max] "
-	    "[-r blocks] [file ...]\n");
+	fprintf(stderr, "usage: sh-near [-c | -u] [-i index] [-j threads] "
+	    "[-k max] [-r blocks] [file ...]\n");
 	exit(2);
 }
 
-static int status;
+static int status, found;
+static struct sh_index *ix;	/* with -i */
+static int qk;			/* its query distance */
+static struct sh_hits hits;
 
 /*
- * Read the fingerprint lines of one operand: append them to list, or with
- * a filter d pass through those that have no near neighbour.
+ * Look fp up in the index: print its matches unless quiet.  Return the
+ * number of matches.
+ */
+static size_t
+query(uint64_t fp, const char *qid, size_t qlen, int quiet)
+{
+	char where[SH_WHERE];
+	const char *p, *nl;
+	size_t i, len;
+	int e;
+
+	hits.n = 0;
+	if ((e = sh_index_search(ix, fp, qk, &hits, where)) != 0)
+		errx(2, "%s: %s", where, sh_strerror(e));
+	for (i = 0; i < hits.n && !quiet; i++) {
+		if ((e = sh_seg_ids(&ix->seg[hits.v[i].seg], hits.v[i].pos,
+		    &p, &len)) != 0)
+			errx(2, "%s: %s", ix->path, sh_strerror(e));
+		for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
+			nl = memchr(p, '\n', len);
+			fwrite(qid, 1, qlen, stdout);
+			putchar('\t');
+			fwrite(p, 1, (size_t)(nl - p), stdout);
+			printf("\t%d\n", hits.v[i].dist);
+		}
+	}
+	return hits.n;
+}
+
+/*
+ * Read the fingerprint lines of one operand: append them to list, look
+ * them up in the index, or with a filter d pass through those that have
+ * no near neighbour (in the index or earlier in the stream).
  */
 static void
 read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
@@ -58,6 +94,12 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 			status = 2;
 			continue;
 		}
+		if (ix != NULL && d == NULL) {
+			found |= query(fp, id, idlen, 0) > 0;
+			continue;
+		}
+		if (ix != NULL && query(fp, id, idlen, 1) > 0)
+			continue;
 		if (d != NULL)
 			r = sh_dedup_add(d, fp);
 		else
@@ -67,9 +109,9 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 		if (d != NULL && r == 0) {
 			fwrite(p, 1, len, stdout);
 			putchar('\n');
-			if (ferror(stdout))
-				err(2, "stdout");
 		}
+		if (ferror(stdout))
+			err(2, "stdout");
 	}
 	if (r < 0) {
 		warnx("%s: %s", name, sh_strerror(r));
@@ -97,19 +139,25 @@ main(int argc, char *argv[])
 	struct sh_pairs pairs = { 0 };
 	struct sh_plan plan;
 	struct sh_dedup *d = NULL;
+	struct sh_index index;
+	char where[SH_WHERE];
+	const char *ipath = NULL;
 	uint32_t *rep;
-	long long k = 3, r = 0, nthreads;
+	long long k = -1, r = 0, nthreads;
 	size_t i, a, b;
 	int ch, e, mode = 0;
 
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "cj:k:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "ci:j:k:r:u")) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'u':
 			if (mode && mode != ch)
 				usage();
 			mode = ch;
+			break;
+		case 'i':
+			ipath = optarg;
 			break;
 		case 'j':
 			if ((e = sh_strtonum(optarg, 1, 64, &nthreads)) != 0)
@@ -131,6 +179,18 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
+	if (ipath != NULL) {
+		if (mode == 'c')
+			usage();
+		if ((e = sh_index_open(&index, ipath, where)) != 0)
+			errx(2, "%s: %s", where, sh_strerror(e));
+		ix = &index;
+		if (k < 0)
+			k = index.k;
+	}
+	if (k < 0)
+		k = SH_INDEX_K;
+	qk = (int)k;
 
 	sh_fplist_init(&list);
 	if (mode == 'u') {
@@ -143,6 +203,13 @@ main(int argc, char *argv[])
 	for (i = 0; i == 0 || i < (size_t)argc; i++)
 		read_stream(argc ? argv[i] : "-", &list, d);
 	sh_dedup_free(d);
+	if (ix != NULL) {
+		sh_index_close(ix);
+		free(hits.v);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			err(2, "stdout");
+		return status ? status : mode ? 0 : !found;
+	}
 
 	if (mode != 'u') {
 		if ((e = sh_plan_init(&plan, (int)k, (int)r, list.n)) != 0)

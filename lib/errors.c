@@ -17,6 +17,12 @@ sh_strerror(int e)
 	case SH_EFIELDS:	return "too few fields";
 	case SH_EEMPTYTOK:	return "empty token";
 	case SH_EINVAL:		return "invalid value";
+	case SH_EMAGIC:		return "not an sh index";
+	case SH_EVERSION:	return "unsupported index format version";
+	case SH_ETRUNC:		return "truncated index file";
+	case SH_ECORRUPT:	return "corrupt index file";
+	case SH_EEXIST:		return "index exists (use -f to replace it)";
+	case SH_EKMISMATCH:	return "index was built for another -k";
 	}
 	return "unknown error";
 }

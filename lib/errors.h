@@ -17,7 +17,13 @@ enum {
 	SH_EWEIGHT = -7,	/* bad token weight */
 	SH_EFIELDS = -8,	/* too few fields */
 	SH_EEMPTYTOK = -9,	/* empty token */
-	SH_EINVAL = -10		/* invalid option value */
+	SH_EINVAL = -10,	/* invalid option value */
+	SH_EMAGIC = -11,	/* not an index file */
+	SH_EVERSION = -12,	/* index format version not supported */
+	SH_ETRUNC = -13,	/* index file truncated */
+	SH_ECORRUPT = -14,	/* index file corrupt (checksum or structure) */
+	SH_EEXIST = -15,	/* index exists */
+	SH_EKMISMATCH = -16	/* index serves another distance */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -35,17 +35,3 @@ sh_hex_format(uint64_t v, char out[SH_HEX_LEN])
 	for (i = SH_HEX_LEN - 1; i >= 0; i--, v >>= 4)
 		out[i] = digits[v & 15];
 }
-
-int
-sh_hamming(uint64_t a, uint64_t b)
-{
-	uint64_t x = a ^ b;
-	int n;
-
-	/* SWAR popcount: portable, and compilers turn it into popcnt. */
-	x = x - (x >> 1 & 0x5555555555555555ULL);
-	x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-	n = (int)((x * 0x0101010101010101ULL) >> 56);
-	return n;
-}

@@ -17,7 +17,18 @@ int sh_hex_parse(const char *p, size_t n, uint64_t *v);
 /* Write v as 16 lowercase hex digits into out (not NUL-terminated). */
 void sh_hex_format(uint64_t v, char out[SH_HEX_LEN]);
 
-/* Hamming distance between two fingerprints, 0..64. */
-int sh_hamming(uint64_t a, uint64_t b);
+/* Hamming distance between two fingerprints, 0..64.  Inline: searches
+ * call it once per candidate. */
+static inline int
+sh_hamming(uint64_t a, uint64_t b)
+{
+	uint64_t x = a ^ b;
+
+	/* SWAR popcount: portable, and a popcnt where the target has one. */
+	x = x - (x >> 1 & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+}
 
 #endif

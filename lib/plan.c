@@ -4,6 +4,9 @@
 #include "hex.h"
 #include "plan.h"
 
+/* A random access costs about as much as scanning this many entries. */
+#define PROBE_COST 32
+
 static double
 choose(int n, int r)
 {
@@ -22,38 +25,22 @@ mask(int len)
 }
 
 int
-sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
+sh_plan_blocks(struct sh_plan *p, int b, int r)
 {
-	double cost, best = 0;
 	uint32_t set;
-	int b, i, t, bits, start;
+	int i, t, bits, top;
 
-	if (k < 0 || k > SH_PLAN_KMAX || r < 0 || k + r > SH_PLAN_BMAX)
+	if (b < 1 || b > SH_PLAN_BMAX || r < 1 || r > b ||
+	    choose(b, r) > SH_PLAN_TMAX)
 		return SH_ERANGE;
-	if (r == 0) {
-		for (i = 1; k + i <= SH_PLAN_BMAX; i++) {
-			if (choose(k + i, i) > SH_PLAN_TMAX)
-				break;
-			/* Key bits are about 64 i / (k + i). */
-			cost = choose(k + i, i) * (1 + (double)n /
-			    pow(2, 64.0 * i / (k + i)));
-			if (r == 0 || cost < best) {
-				best = cost;
-				r = i;
-			}
-		}
-	}
-	b = k + r;
-	if (choose(b, r) > SH_PLAN_TMAX)
-		return SH_ERANGE;
-	p->k = k;
+	p->k = b - r;
 	p->nblocks = b;
 	p->nkey = r;
-	for (i = 0, start = 0; i < b; i++) {
-		p->bstart[i] = start;
+	for (i = 0, top = 64; i < b; i++) {
 		p->blen[i] = 64 / b + (i < 64 % b);
-		p->bmask[i] = mask(p->blen[i]) << start;
-		start += p->blen[i];
+		top -= p->blen[i];
+		p->bshift[i] = top;
+		p->bmask[i] = mask(p->blen[i]) << top;
 	}
 	/* Tables: every r-subset of the blocks, in increasing order. */
 	p->ntables = 0;
@@ -73,6 +60,134 @@ sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
 	return 0;
 }
 
+int
+sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
+{
+	double cost, best = 0;
+	int i;
+
+	if (k < 0 || k > SH_PLAN_KMAX || r < 0 || k + r > SH_PLAN_BMAX)
+		return SH_ERANGE;
+	if (r == 0) {
+		for (i = 1; k + i <= SH_PLAN_BMAX; i++) {
+			if (choose(k + i, i) > SH_PLAN_TMAX)
+				break;
+			/* Key bits are about 64 i / (k + i). */
+			cost = choose(k + i, i) * (1 + (double)n /
+			    pow(2, 64.0 * i / (k + i)));
+			if (r == 0 || cost < best) {
+				best = cost;
+				r = i;
+			}
+		}
+	}
+	if (sh_plan_blocks(p, k + r, r) != 0)
+		return SH_ERANGE;
+	p->k = k;
+	return 0;
+}
+
+int
+sh_plan_dirbits(uint64_t n, int keybits)
+{
+	int d = 0;
+
+	while (d < 30 && n >> (d + 2) != 0)
+		d++;
+	return d < keybits ? d : keybits;
+}
+
+int
+sh_plan_radius(const struct sh_plan *p, int k)
+{
+	int q = k / p->nblocks, m = k % p->nblocks;
+	int extra = p->nkey - (p->nblocks - m);
+
+	/*
+	 * The distance is spread over the blocks; the r least differing
+	 * blocks differ the most when it is spread evenly: m blocks by
+	 * q + 1 and the others by q.
+	 */
+	return p->nkey * q + (extra > 0 ? extra : 0);
+}
+
+double
+sh_plan_probes(int d, int rho)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i <= rho && i <= d; i++)
+		s += choose(d, i);
+	return s;
+}
+
+int
+sh_plan_index(struct sh_plan *p, int k, uint64_t n)
+{
+	struct sh_plan c;
+	double cost, best = 0;
+	int b, r, d, bb = 0, br = 0;
+
+	if (k < 0 || k > SH_PLAN_KMAX)
+		return SH_ERANGE;
+	for (b = 1; b <= SH_PLAN_BMAX; b++)
+		for (r = 1; r <= b; r++) {
+			if (choose(b, r) > SH_PLAN_IXTABLES)
+				continue;
+			sh_plan_blocks(&c, b, r);
+			/* The shortest key decides. */
+			d = sh_plan_dirbits(n, c.keybits[c.ntables - 1]);
+			cost = c.ntables * sh_plan_probes(d,
+			    sh_plan_radius(&c, k)) * (PROBE_COST +
+			    (double)n / pow(2, d));
+			if (bb == 0 || cost < best) {
+				best = cost;
+				bb = b;
+				br = r;
+			}
+		}
+	sh_plan_blocks(p, bb, br);
+	p->k = k;
+	return 0;
+}
+
+uint64_t
+sh_plan_perm(const struct sh_plan *p, int t, uint64_t fp)
+{
+	uint64_t v = 0;
+	uint32_t set = p->tblocks[t];
+	int i, pass;
+
+	if (t == 0)
+		return fp;
+	for (pass = 1; pass >= 0; pass--)
+		for (i = 0; i < p->nblocks; i++)
+			if ((int)(set >> i & 1) == pass)
+				v = v << p->blen[i] | (fp & p->bmask[i]) >>
+				    p->bshift[i];
+	return v;
+}
+
+uint64_t
+sh_plan_unperm(const struct sh_plan *p, int t, uint64_t v)
+{
+	uint64_t fp = 0;
+	uint32_t set = p->tblocks[t];
+	int i, pass, top = 64;
+
+	if (t == 0)
+		return v;
+	for (pass = 1; pass >= 0; pass--)
+		for (i = 0; i < p->nblocks; i++)
+			if ((int)(set >> i & 1) == pass) {
+				top -= p->blen[i];
+				fp |= (v >> top & mask(p->blen[i])) <<
+				    p->bshift[i];
+			}
+	return fp;
+}
+
 uint64_t
 sh_plan_key(const struct sh_plan *p, int t, uint64_t fp)
 {
@@ -80,13 +195,12 @@ sh_plan_key(const struct sh_plan *p, int t, uint64_t fp)
 	uint32_t set = p->tblocks[t];
 	int i;
 
-	/* A single block of 64 bits (k = 0) is the whole fingerprint. */
-	if (p->nblocks == 1)
-		return fp;
+	if (t == 0)
+		return fp >> (64 - p->keybits[0]);
 	for (i = 0; i < p->nblocks; i++)
 		if (set >> i & 1)
 			key = key << p->blen[i] | (fp & p->bmask[i]) >>
-			    p->bstart[i];
+			    p->bshift[i];
 	return key;
 }
 

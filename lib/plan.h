@@ -1,8 +1,13 @@
 /*
  * Table plans for exact Hamming-distance search (Manku, Jain and Das
- * Sarma, WWW 2007).
+ * Sarma, WWW 2007; multi-index hashing, Norouzi, Punjani and Fleet, 2012).
  *
- * The 64 bits are cut into b = k + r blocks.  Two fingerprints within
+ * The 64 bits are cut into b blocks, block 0 holding the top bits.  Each
+ * table is keyed by r of the blocks; its permutation moves the key blocks
+ * to the top (in block order), the other blocks following in order, so
+ * table 0 is the identity.  Permuting preserves Hamming distance.
+ *
+ * For the join and the streaming filter, b = k + r.  Two fingerprints within
  * distance k differ in at most k blocks, so they agree exactly on at least
  * r blocks: on the key of one of the C(b, r) tables whose key is r of the
  * blocks.  Searching every table for exact key matches and checking the
@@ -22,11 +27,12 @@
 #define SH_PLAN_TMAX 4096	/* most tables */
 
 struct sh_plan {
-	int k;			/* distance served */
+	int k;			/* distance served (b = k + r plans) */
 	int nblocks;		/* b */
 	int nkey;		/* r, blocks per key */
 	int ntables;		/* C(b, r) */
-	int bstart[SH_PLAN_BMAX], blen[SH_PLAN_BMAX];	/* block bits, from bit 0 */
+	int bshift[SH_PLAN_BMAX], blen[SH_PLAN_BMAX];	/* block i is bits
+				 * bshift[i] .. bshift[i] + blen[i] - 1 */
 	uint64_t bmask[SH_PLAN_BMAX];	/* block bits in place */
 	uint32_t tblocks[SH_PLAN_TMAX];	/* key blocks of each table, a bit set */
 	int keybits[SH_PLAN_TMAX];	/* key width of each table */
@@ -42,7 +48,44 @@ struct sh_plan {
  */
 int sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n);
 
-/* The key of fingerprint fp in table t: its key blocks, concatenated. */
+/*
+ * Fill *p with b blocks (1..SH_PLAN_BMAX) and r key blocks per table
+ * (1..b), for searching with probes (see sh_plan_radius); p->k is set to
+ * b - r.  Return 0 or SH_ERANGE.
+ */
+int sh_plan_blocks(struct sh_plan *p, int b, int r);
+
+/*
+ * The plan an index of n fingerprints uses for distance k: the b and r
+ * that minimise the expected work of a query, tables * probes * (cost of
+ * a random access + candidates per probe), among plans of at most
+ * SH_PLAN_IXTABLES tables, the index costing 8 bytes per fingerprint per
+ * table.  dirbits(n) is the directory width used to count probes.
+ */
+#define SH_PLAN_IXTABLES 8
+int sh_plan_index(struct sh_plan *p, int k, uint64_t n);
+
+/*
+ * Directory bits of a table of n entries whose key is keybits wide:
+ * about log2(n) - 1, at most keybits and 30.
+ */
+int sh_plan_dirbits(uint64_t n, int keybits);
+
+/*
+ * Probe radius of plan p for distance k: two fingerprints within k agree,
+ * on the key of some table, within this many bits.  0 when b >= k + r.
+ */
+int sh_plan_radius(const struct sh_plan *p, int k);
+
+/* Number of keys within radius rho of a key of d bits (the probes). */
+double sh_plan_probes(int d, int rho);
+
+/* fp permuted for table t, and back. */
+uint64_t sh_plan_perm(const struct sh_plan *p, int t, uint64_t fp);
+uint64_t sh_plan_unperm(const struct sh_plan *p, int t, uint64_t v);
+
+/* The key of fingerprint fp in table t: the top keybits[t] bits of its
+ * permutation. */
 uint64_t sh_plan_key(const struct sh_plan *p, int t, uint64_t fp);
 
 /* The blocks on which a and b agree, as a bit set. */

@@ -1,0 +1,207 @@
+/*
+ * sh-index: build, grow, describe, print and check a persistent
+ * fingerprint index (see sh-index(5) for the files).
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "fplist.h"
+#include "hex.h"
+#include "index.h"
+#include "num.h"
+#include "plan.h"
+#include "record.h"
+
+static char where[SH_WHERE];
+static int status;
+
+static void
+usage(void)
+{
+	fprintf(stderr,
+	    "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] "
+	    "index [file ...]\n"
+	    "       sh-index add [-k max] index [file ...]\n"
+	    "       sh-index info | dump | verify index\n");
+	exit(2);
+}
+
+static void
+fail(int e)
+{
+	errx(2, "%s: %s", where, sh_strerror(e));
+}
+
+/* Append the fingerprint lines of one operand to list. */
+static void
+read_list(const char *name, struct sh_fplist *list)
+{
+	struct sh_reader rd;
+	const char *p, *id;
+	size_t len, idlen;
+	uint64_t fp;
+	FILE *in;
+	int r;
+
+	if (strcmp(name, "-") == 0) {
+		in = stdin;
+		name = "<stdin>";
+	} else if ((in = fopen(name, "r")) == NULL) {
+		warn("%s", name);
+		status = 2;
+		return;
+	}
+	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
+	while ((r = sh_reader_line(&rd, &p, &len)) > 0) {
+		if ((r = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0) {
+			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
+			status = 2;
+		} else if ((r = sh_fplist_add(list, fp, id, idlen)) != 0)
+			errx(2, "%s", sh_strerror(r));
+	}
+	if (r < 0) {
+		warnx("%s: %s", name, sh_strerror(r));
+		status = 2;
+	}
+	sh_reader_free(&rd);
+	if (in != stdin)
+		fclose(in);
+}
+
+static void
+info(struct sh_index *ix)
+{
+	uint64_t nfp = 0, nid = 0, bytes = 0;
+	double cand = 0;
+	struct sh_seg *s;
+	int i;
+
+	for (i = 0; i < ix->nseg; i++) {
+		nfp += ix->seg[i].nfp;
+		nid += ix->seg[i].nid;
+		bytes += ix->seg[i].size;
+		cand += sh_seg_candidates(&ix->seg[i], ix->k);
+	}
+	printf("index\t%s\nk\t%d\nfingerprints\t%llu\nids\t%llu\n"
+	    "segments\t%d\nbytes\t%llu\nbytes_per_fingerprint\t%.1f\n"
+	    "candidates_per_query\t%.3g\n", ix->path, ix->k,
+	    (unsigned long long)nfp, (unsigned long long)nid, ix->nseg,
+	    (unsigned long long)bytes, nfp ? (double)bytes / nfp : 0.0, cand);
+	for (i = 0; i < ix->nseg; i++) {
+		s = &ix->seg[i];
+		printf("segment\t%s\tfingerprints=%llu\tids=%llu\tblocks=%d\t"
+		    "keyblocks=%d\ttables=%d\tdirbits=%d\tbytes=%llu\n",
+		    *ix->name[i] ? ix->name[i] : ix->path,
+		    (unsigned long long)s->nfp, (unsigned long long)s->nid,
+		    s->plan.nblocks, s->plan.nkey, s->plan.ntables,
+		    s->dirbits, (unsigned long long)s->size);
+	}
+}
+
+static void
+dump(struct sh_index *ix)
+{
+	char hex[SH_HEX_LEN];
+	const char *p, *nl;
+	uint64_t j, fp;
+	size_t len;
+	int i, e;
+
+	for (i = 0; i < ix->nseg; i++)
+		for (j = 0; j < ix->seg[i].nfp; j++) {
+			if ((e = sh_seg_fp(&ix->seg[i], j, &fp)) != 0 ||
+			    (e = sh_seg_ids(&ix->seg[i], j, &p, &len)) != 0)
+				errx(2, "%s/%s: %s", ix->path, ix->name[i],
+				    sh_strerror(e));
+			sh_hex_format(fp, hex);
+			for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
+				nl = memchr(p, '\n', len);
+				fwrite(hex, 1, SH_HEX_LEN, stdout);
+				putchar('\t');
+				fwrite(p, 1, (size_t)(nl + 1 - p), stdout);
+			}
+			if (ferror(stdout))
+				err(2, "stdout");
+		}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sh_ixopt o = { -1, 0, 0, 0, 0 };
+	struct sh_fplist list;
+	struct sh_index ix;
+	const char *verb;
+	long long v;
+	int ch, e, i, *opt;
+
+	if (argc < 2)
+		usage();
+	verb = argv[1];
+	argc--;
+	argv++;
+	while ((ch = getopt(argc, argv, "b:fk:r:")) != -1) {
+		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
+		switch (ch) {
+		case 'f':
+			o.force = 1;
+			break;
+		case 'b':
+		case 'k':
+		case 'r':
+			if ((e = sh_strtonum(optarg, ch == 'k' ? 0 : 1, ch ==
+			    'k' ? SH_PLAN_KMAX : SH_PLAN_BMAX, &v)) != 0)
+				errx(2, "-%c %s: %s", ch, optarg,
+				    sh_strerror(e));
+			*opt = (int)v;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	if (strcmp(verb, "build") == 0 || strcmp(verb, "add") == 0) {
+		o.replace = verb[0] == 'b';
+		if ((!o.replace && (o.force || o.b || o.r)) || !o.b != !o.r)
+			usage();
+		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,
+		    o.r)) != 0)
+			errx(2, "-b %d -r %d: %s", o.b, o.r, sh_strerror(e));
+		sh_fplist_init(&list);
+		for (i = 1; i == 1 || i < argc; i++)
+			read_list(argc > 1 ? argv[i] : "-", &list);
+		if (status)
+			errx(2, "%s: not written: the input has errors",
+			    argv[0]);
+		if ((e = sh_index_write(argv[0], &list, &o, where)) != 0)
+			fail(e);
+		sh_fplist_free(&list);
+		return 0;
+	}
+	if (argc != 1 || o.force || o.b || o.r || o.k >= 0)
+		usage();
+	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
+		fail(e);
+	if (strcmp(verb, "info") == 0)
+		info(&ix);
+	else if (strcmp(verb, "dump") == 0)
+		dump(&ix);
+	else if (strcmp(verb, "verify") == 0) {
+		for (i = 0; i < ix.nseg; i++)
+			if ((e = sh_seg_verify(&ix.seg[i])) != 0)
+				errx(2, "%s/%s: %s", ix.path, ix.name[i],
+				    sh_strerror(e));
+	} else
+		usage();
+	sh_index_close(&ix);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(2, "stdout");
+	return 0;
+}

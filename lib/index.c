@@ -1,0 +1,663 @@
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "hash.h"
+#include "hex.h"
+#include "index.h"
+
+#define MANIFEST_MAX (64 << 20)
+
+/* Longest index path: room is left for "/seg-NNN.tmp" names. */
+#define DIRMAX (SH_WHERE - 64)
+
+/* out = dir "/" name suffix, cut to SH_WHERE - 1 bytes; name and suffix
+ * may be NULL. */
+static void
+join(char *out, const char *dir, const char *name, const char *suffix)
+{
+	const char *part[4];
+	size_t n = 0, len;
+	int i;
+
+	part[0] = dir;
+	part[1] = name != NULL ? "/" : NULL;
+	part[2] = name;
+	part[3] = suffix;
+	for (i = 0; i < 4; i++) {
+		if (part[i] == NULL)
+			continue;
+		len = strlen(part[i]);
+		if (len > SH_WHERE - 1 - n)
+			len = SH_WHERE - 1 - n;
+		memcpy(out + n, part[i], len);
+		n += len;
+	}
+	out[n] = '\0';
+}
+
+static int
+fail(char *where, const char *dir, const char *name, int e)
+{
+	int saved = errno;
+
+	join(where, dir, name, NULL);
+	errno = saved;
+	return e;
+}
+
+static void
+free_names(struct sh_index *ix)
+{
+	free(ix->name);
+	free(ix->nfp);
+	free(ix->nid);
+	ix->name = NULL;
+	ix->nfp = ix->nid = NULL;
+	ix->nseg = 0;
+}
+
+static int
+add_name(struct sh_index *ix, const char *name, uint64_t nfp, uint64_t nid)
+{
+	void *a, *b, *c;
+	size_t n = (size_t)ix->nseg + 1;
+
+	a = realloc(ix->name, n * sizeof(*ix->name));
+	if (a != NULL)
+		ix->name = a;
+	b = realloc(ix->nfp, n * sizeof(*ix->nfp));
+	if (b != NULL)
+		ix->nfp = b;
+	c = realloc(ix->nid, n * sizeof(*ix->nid));
+	if (c != NULL)
+		ix->nid = c;
+	if (a == NULL || b == NULL || c == NULL)
+		return SH_ENOMEM;
+	snprintf(ix->name[ix->nseg], sizeof(*ix->name), "%s", name);
+	ix->nfp[ix->nseg] = nfp;
+	ix->nid[ix->nseg] = nid;
+	ix->nseg++;
+	return 0;
+}
+
+/* A segment name: "seg-" and 1 to 20 digits. */
+static int
+segname(const char *s)
+{
+	size_t n = strspn(s + 4, "0123456789");
+
+	return strncmp(s, "seg-", 4) == 0 && n >= 1 && n <= 20 &&
+	    s[4 + n] == '\0';
+}
+
+/* Parse the MANIFEST text p[0..len): its last line is "end " and the
+ * XXH64 of everything before it. */
+static int
+parse_manifest(struct sh_index *ix, char *p, size_t len)
+{
+	char *line, *last, *nl, name[32];
+	unsigned long long a, b;
+	uint64_t sum;
+	int n, v, i;
+
+	if (len < 9 || memcmp(p, "sh-index ", 9) != 0)
+		return SH_EMAGIC;
+	if (p[len - 1] != '\n')
+		return SH_ETRUNC;
+	for (last = p + len - 1; last > p && last[-1] != '\n'; last--)
+		;
+	if (strncmp(last, "end ", 4) != 0)
+		return SH_ETRUNC;
+	if (sh_hex_parse(last + 4, (size_t)(p + len - 1 - (last + 4)),
+	    &sum) != 0 || sum != sh_hash64(p, (size_t)(last - p), 0))
+		return SH_ECORRUPT;
+	for (line = p, i = 0; line < last; line = nl + 1, i++) {
+		nl = memchr(line, '\n', (size_t)(last - line));
+		*nl = '\0';
+		n = -1;
+		if (i == 0) {
+			if (sscanf(line, "sh-index %d%n", &v, &n) != 1 ||
+			    line[n] != '\0')
+				return SH_ECORRUPT;
+			if (v != 1)
+				return SH_EVERSION;
+		} else if (i == 1) {
+			if (sscanf(line, "k %d plan %d %d next %llu%n", &ix->k,
+			    &ix->b, &ix->r, &a, &n) != 4 || line[n] != '\0' ||
+			    ix->k < 0 || ix->k > SH_PLAN_KMAX || ix->b < 0 ||
+			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b)
+				return SH_ECORRUPT;
+			ix->next = a;
+		} else if (sscanf(line, "%31s %llu %llu%n", name, &a, &b,
+		    &n) != 3 || line[n] != '\0' || !segname(name))
+			return SH_ECORRUPT;
+		else if (add_name(ix, name, a, b) != 0)
+			return SH_ENOMEM;
+	}
+	return i >= 2 ? 0 : SH_ECORRUPT;
+}
+
+/* Read DIR/MANIFEST into ix.  SH_EIO with errno ENOENT when absent. */
+static int
+read_manifest(struct sh_index *ix, const char *dir, char *where)
+{
+	char path[SH_WHERE], *buf = NULL, *nb;
+	size_t len = 0, cap = 0, got;
+	FILE *f;
+	int e;
+
+	free_names(ix);
+	join(path, dir, "MANIFEST", NULL);
+	if ((f = fopen(path, "r")) == NULL)
+		return fail(where, path, NULL, SH_EIO);
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 4096;
+			if (cap > MANIFEST_MAX ||
+			    (nb = realloc(buf, cap)) == NULL) {
+				free(buf);
+				fclose(f);
+				return fail(where, path, NULL, cap >
+				    MANIFEST_MAX ? SH_ECORRUPT : SH_ENOMEM);
+			}
+			buf = nb;
+		}
+		if ((got = fread(buf + len, 1, cap - len, f)) == 0)
+			break;
+		len += got;
+	}
+	e = ferror(f) ? SH_EIO : parse_manifest(ix, buf, len);
+	fclose(f);
+	free(buf);
+	return e ? fail(where, path, NULL, e) : 0;
+}
+
+void
+sh_index_close(struct sh_index *ix)
+{
+	int i;
+
+	for (i = 0; ix->seg != NULL && i < ix->nseg; i++)
+		sh_seg_close(&ix->seg[i]);
+	free(ix->seg);
+	free_names(ix);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* Open the segments ix names; an absent one is SH_EIO with ENOENT. */
+static int
+open_segments(struct sh_index *ix, const char *dir, char *where)
+{
+	char path[SH_WHERE];
+	int i, e;
+
+	if ((ix->seg = calloc((size_t)ix->nseg + 1, sizeof(*ix->seg))) == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < ix->nseg; i++) {
+		join(path, dir, ix->name[i], NULL);
+		if ((e = sh_seg_open(&ix->seg[i], path)) != 0)
+			return fail(where, path, NULL, e);
+		if (ix->seg[i].nfp != ix->nfp[i] ||
+		    ix->seg[i].nid != ix->nid[i])
+			return fail(where, path, NULL, SH_ECORRUPT);
+	}
+	return 0;
+}
+
+int
+sh_index_open(struct sh_index *ix, const char *path, char *where)
+{
+	struct stat st;
+	int tries, e;
+
+	memset(ix, 0, sizeof(*ix));
+	if (strlen(path) > DIRMAX) {
+		errno = ENAMETOOLONG;
+		return fail(where, path, NULL, SH_EIO);
+	}
+	join(ix->path, path, NULL, NULL);
+	if (stat(path, &st) != 0)
+		return fail(where, path, NULL, SH_EIO);
+	if (S_ISREG(st.st_mode)) {
+		if ((ix->seg = calloc(1, sizeof(*ix->seg))) == NULL)
+			return SH_ENOMEM;
+		if ((e = sh_seg_open(&ix->seg[0], path)) != 0) {
+			sh_index_close(ix);
+			return fail(where, path, NULL, e);
+		}
+		ix->k = ix->seg[0].k;
+		return add_name(ix, "", ix->seg[0].nfp, ix->seg[0].nid);
+	}
+	/* A writer may remove a segment between MANIFEST and open. */
+	for (tries = 0; tries < 100; tries++) {
+		sh_index_close(ix);
+		join(ix->path, path, NULL, NULL);
+		e = read_manifest(ix, path, where);
+		if (e == SH_EIO && errno == ENOENT)
+			return fail(where, path, NULL, SH_EMAGIC);
+		if (e == 0 && (e = open_segments(ix, path, where)) == 0)
+			return 0;
+		if (e != SH_EIO || errno != ENOENT)
+			break;
+	}
+	sh_index_close(ix);
+	return e;
+}
+
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct sh_hit *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	if (x->fp != y->fp)
+		return x->fp < y->fp ? -1 : 1;
+	return (x->seg > y->seg) - (x->seg < y->seg);
+}
+
+int
+sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
+    char *where)
+{
+	size_t first = h->n;
+	int i, e;
+
+	for (i = 0; i < ix->nseg; i++)
+		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0)
+			return fail(where, ix->path, *ix->name[i] ?
+			    ix->name[i] : NULL, e);
+	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
+	return 0;
+}
+
+/* Merging: the sources are segments, oldest first, then the batch. */
+struct merge {
+	struct sh_seg *seg;
+	int nseg;
+	const struct sh_fplist *batch;
+	uint64_t *order;	/* batch entries by (fp, input order) */
+	uint64_t *head;		/* next entry of each source */
+	uint64_t *fp, *idoff;	/* the result */
+	char *ids;
+	size_t n, nid, idlen, idcap;
+};
+
+static const struct sh_fplist *sort_list;
+
+static int
+cmp_batch(const void *a, const void *b)
+{
+	uint64_t i = *(const uint64_t *)a, j = *(const uint64_t *)b;
+	uint64_t x = sort_list->fp[i], y = sort_list->fp[j];
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+static int
+put_ids(struct merge *m, const char *p, size_t len, int newline)
+{
+	size_t cap;
+	char *nb;
+
+	if (m->idlen + len + 1 > m->idcap) {
+		for (cap = m->idcap ? m->idcap : 4096; cap < m->idlen + len +
+		    1; cap *= 2)
+			;
+		if ((nb = realloc(m->ids, cap)) == NULL)
+			return SH_ENOMEM;
+		m->ids = nb;
+		m->idcap = cap;
+	}
+	memcpy(m->ids + m->idlen, p, len);
+	m->idlen += len;
+	if (newline) {
+		m->ids[m->idlen++] = '\n';
+		m->nid++;
+	}
+	return 0;
+}
+
+/* Head fingerprint of source s into *fp; 0 when s is exhausted. */
+static int
+head(struct merge *m, int s, uint64_t *fp, int *err)
+{
+	if (s < m->nseg) {
+		if (m->head[s] >= m->seg[s].nfp)
+			return 0;
+		return (*err = sh_seg_fp(&m->seg[s], m->head[s], fp)) == 0;
+	}
+	if (m->head[s] >= m->batch->n)
+		return 0;
+	*fp = m->batch->fp[m->order[m->head[s]]];
+	return 1;
+}
+
+/* Append the IDs source s has for fp, and move past them. */
+static int
+take(struct merge *m, int s, uint64_t fp)
+{
+	const char *p;
+	size_t len;
+	uint64_t i;
+	int e;
+
+	if (s < m->nseg) {
+		if ((e = sh_seg_ids(&m->seg[s], m->head[s]++, &p, &len)) != 0)
+			return e;
+		for (i = 0; i < len; i++)
+			m->nid += p[i] == '\n';
+		return put_ids(m, p, len, 0);
+	}
+	for (; m->head[s] < m->batch->n; m->head[s]++) {
+		i = m->order[m->head[s]];
+		if (m->batch->fp[i] != fp)
+			break;
+		p = sh_fplist_id(m->batch, (size_t)i, &len);
+		if ((e = put_ids(m, p, len, 1)) != 0)
+			return e;
+	}
+	return 0;
+}
+
+/* Merge the sources into m->fp, m->idoff, m->ids.  Return 0, SH_ENOMEM,
+ * or SH_ECORRUPT with *bad the failing segment. */
+static int
+merge(struct merge *m, int *bad)
+{
+	uint64_t total = m->batch->n, i, fp, min = 0;
+	int s, any, e = 0;
+
+	for (s = 0; s < m->nseg; s++)
+		total += m->seg[s].nfp;
+	m->order = malloc(m->batch->n * sizeof(*m->order) + 1);
+	m->head = calloc((size_t)m->nseg + 1, sizeof(*m->head));
+	m->fp = malloc(total * sizeof(*m->fp) + 1);
+	m->idoff = malloc((total + 1) * sizeof(*m->idoff));
+	if (m->order == NULL || m->head == NULL || m->fp == NULL ||
+	    m->idoff == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < m->batch->n; i++)
+		m->order[i] = i;
+	sort_list = m->batch;
+	qsort(m->order, m->batch->n, sizeof(*m->order), cmp_batch);
+	m->idoff[0] = 0;
+	for (;;) {
+		for (s = 0, any = 0; s <= m->nseg; s++)
+			if (head(m, s, &fp, &e) && (!any || fp < min)) {
+				min = fp;
+				any = 1;
+			} else if (e != 0) {
+				*bad = s;
+				return e;
+			}
+		if (!any)
+			return 0;
+		for (s = 0; s <= m->nseg; s++)
+			if (head(m, s, &fp, &e) && fp == min &&
+			    (e = take(m, s, min)) != 0) {
+				*bad = s;
+				return e;
+			}
+		m->fp[m->n++] = min;
+		m->idoff[m->n] = m->idlen;
+	}
+}
+
+static void
+merge_free(struct merge *m)
+{
+	free(m->order);
+	free(m->head);
+	free(m->fp);
+	free(m->idoff);
+	free(m->ids);
+}
+
+static int
+sync_dir(const char *dir)
+{
+	int fd, e;
+
+	if ((fd = open(dir, O_RDONLY)) < 0)
+		return SH_EIO;
+	e = fsync(fd) != 0 && errno != EINVAL ? SH_EIO : 0;
+	close(fd);
+	return e;
+}
+
+/* Write data to DIR/NAME.tmp, sync it, rename it to DIR/NAME. */
+static int
+put_file(const char *dir, const char *name, const struct sh_plan *plan,
+    const struct sh_segdata *d, const char *text, size_t len, char *where)
+{
+	char tmp[SH_WHERE], path[SH_WHERE];
+	int fd, e = 0;
+
+	join(path, dir, name, NULL);
+	join(tmp, dir, name, ".tmp");
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+		return fail(where, tmp, NULL, SH_EIO);
+	if (d != NULL)
+		e = sh_seg_write(fd, plan, d);
+	else if (write(fd, text, len) != (ssize_t)len)
+		e = SH_EIO;
+	if (e == 0 && fsync(fd) != 0)
+		e = SH_EIO;
+	if (close(fd) != 0 && e == 0)
+		e = SH_EIO;
+	if (e == 0 && rename(tmp, path) != 0)
+		e = SH_EIO;
+	if (e == 0 && (e = sync_dir(dir)) == 0)
+		return 0;
+	fail(where, tmp, NULL, e);
+	unlink(tmp);
+	return e;
+}
+
+static int
+put_manifest(const char *dir, const struct sh_index *ix, char *where)
+{
+	size_t cap = 128 + 80 * (size_t)ix->nseg, len;
+	char *buf;
+	int i, e;
+
+	if ((buf = malloc(cap)) == NULL)
+		return SH_ENOMEM;
+	len = (size_t)snprintf(buf, cap, "sh-index 1\nk %d plan %d %d "
+	    "next %llu\n", ix->k, ix->b, ix->r, (unsigned long long)ix->next);
+	for (i = 0; i < ix->nseg; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%s %llu %llu\n",
+		    ix->name[i], (unsigned long long)ix->nfp[i],
+		    (unsigned long long)ix->nid[i]);
+	len += (size_t)snprintf(buf + len, cap - len, "end ");
+	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
+	len += SH_HEX_LEN;
+	buf[len++] = '\n';
+	e = put_file(dir, "MANIFEST", NULL, NULL, buf, len, where);
+	free(buf);
+	return e;
+}
+
+/*
+ * Remove what the MANIFEST of ix does not name: temporary files and
+ * segments left by a killed writer.  With check, remove nothing but fail
+ * with SH_EMAGIC if dir holds anything an index does not (it is not an
+ * index).
+ */
+static int
+tidy(const char *dir, const struct sh_index *ix, int check)
+{
+	char path[SH_WHERE];
+	struct dirent *de;
+	size_t len;
+	DIR *d;
+	int i, live;
+
+	if ((d = opendir(dir)) == NULL)
+		return SH_EIO;
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		for (i = 0, live = 0; i < ix->nseg; i++)
+			live |= strcmp(ix->name[i], de->d_name) == 0;
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0 ||
+		    strcmp(de->d_name, "LOCK") == 0 ||
+		    strcmp(de->d_name, "MANIFEST") == 0 || live)
+			continue;
+		if (!segname(de->d_name) && (len < 4 ||
+		    strcmp(de->d_name + len - 4, ".tmp") != 0)) {
+			if (check) {
+				closedir(d);
+				return SH_EMAGIC;
+			}
+			continue;
+		}
+		if (check)
+			continue;
+		join(path, dir, de->d_name, NULL);
+		unlink(path);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Settings of a new or replaced index. */
+static void
+settings(struct sh_index *ix, const struct sh_ixopt *o)
+{
+	ix->k = o->k >= 0 ? o->k : SH_INDEX_K;
+	ix->b = o->b;
+	ix->r = o->r;
+	if (ix->next == 0)
+		ix->next = 1;
+}
+
+/* Under the lock: merge the batch with the newest segments of ix (or
+ * replace them all), write the result and the new MANIFEST. */
+static int
+rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
+    int replace, char *where)
+{
+	struct merge m;
+	struct sh_plan plan;
+	struct sh_segdata sd;
+	char path[SH_WHERE], name[32], (*drop)[32] = NULL;
+	uint64_t size;
+	int i, j = 0, keep, ndrop, bad = -1, e;
+
+	memset(&m, 0, sizeof(m));
+	if (!replace)
+		for (size = batch->n; j < ix->nseg &&
+		    ix->nfp[ix->nseg - 1 - j] < 4 * size; j++)
+			size += ix->nfp[ix->nseg - 1 - j];
+	keep = replace ? 0 : ix->nseg - j;
+	ndrop = ix->nseg - keep;
+	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL ||
+	    (drop = malloc((size_t)ndrop * sizeof(*drop) + 1)) == NULL) {
+		e = SH_ENOMEM;
+		goto out;
+	}
+	memcpy(drop, ix->name + keep, (size_t)ndrop * sizeof(*drop));
+	for (m.nseg = 0; m.nseg < j; m.nseg++) {
+		join(path, dir, drop[m.nseg], NULL);
+		if ((e = sh_seg_open(&m.seg[m.nseg], path)) != 0) {
+			fail(where, path, NULL, e);
+			goto out;
+		}
+	}
+	m.batch = batch;
+	if ((e = merge(&m, &bad)) != 0) {
+		if (bad >= 0 && bad < j)
+			fail(where, dir, drop[bad], e);
+		goto out;
+	}
+	if (ix->b != 0)
+		e = sh_plan_blocks(&plan, ix->b, ix->r);
+	else
+		e = sh_plan_index(&plan, ix->k, m.n);
+	plan.k = ix->k;
+	ix->nseg = keep;
+	if (e == 0 && m.n > 0) {
+		snprintf(name, sizeof(name), "seg-%06llu",
+		    (unsigned long long)ix->next++);
+		sd.fp = m.fp;
+		sd.idoff = m.idoff;
+		sd.ids = m.ids;
+		sd.nfp = m.n;
+		sd.nid = m.nid;
+		if ((e = put_file(dir, name, &plan, &sd, NULL, 0, where)) ==
+		    0)
+			e = add_name(ix, name, m.n, m.nid);
+	}
+	if (e == 0 && (e = put_manifest(dir, ix, where)) == 0)
+		for (i = 0; i < ndrop; i++) {
+			join(path, dir, drop[i], NULL);
+			unlink(path);
+		}
+out:
+	for (i = 0; i < m.nseg; i++)
+		sh_seg_close(&m.seg[i]);
+	free(m.seg);
+	free(drop);
+	merge_free(&m);
+	return e;
+}
+
+int
+sh_index_write(const char *dir, const struct sh_fplist *batch,
+    const struct sh_ixopt *o, char *where)
+{
+	struct sh_index ix;
+	char lock[SH_WHERE];
+	int fd, e, fresh;
+
+	memset(&ix, 0, sizeof(ix));
+	if (strlen(dir) > DIRMAX)
+		errno = ENAMETOOLONG;
+	if (strlen(dir) > DIRMAX || (mkdir(dir, 0777) != 0 &&
+	    errno != EEXIST))
+		return fail(where, dir, NULL, SH_EIO);
+	join(lock, dir, "LOCK", NULL);
+	if (tidy(dir, &ix, 1) != 0 && access(lock, F_OK) != 0)
+		return fail(where, dir, NULL, SH_EMAGIC);
+	if ((fd = open(lock, O_RDWR | O_CREAT, 0666)) < 0)
+		return fail(where, lock, NULL, SH_EIO);
+	while ((e = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+		;
+	if (e != 0) {
+		e = fail(where, lock, NULL, SH_EIO);
+		goto out;
+	}
+	e = read_manifest(&ix, dir, where);
+	if ((fresh = e == SH_EIO && errno == ENOENT)) {
+		settings(&ix, o);
+		e = 0;
+	} else if (e != 0)
+		goto out;
+	else if (o->replace && !o->force)
+		e = fail(where, dir, NULL, SH_EEXIST);
+	else if (o->replace)
+		settings(&ix, o);
+	else if (o->k >= 0 && o->k != ix.k)
+		e = fail(where, dir, NULL, SH_EKMISMATCH);
+	if (e == 0 && (e = tidy(dir, &ix, 0)) != 0)
+		fail(where, dir, NULL, e);
+	if (e == 0 && (fresh || o->replace || batch->n > 0))
+		e = rewrite(dir, &ix, batch, o->replace, where);
+out:
+	sh_index_close(&ix);
+	close(fd);
+	return e;
+}

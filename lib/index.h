@@ -1,0 +1,82 @@
+/*
+ * A persistent fingerprint index: a directory holding immutable segment
+ * files (segment.h) and a MANIFEST naming the live ones (sh-index(5)).
+ *
+ * Writers take an exclusive flock(2) on the directory's LOCK file, so
+ * concurrent writers run one after the other.  A writer never changes a
+ * file in place: it writes a new segment and a new MANIFEST, each to a
+ * temporary name, fsyncs them and renames them into place; only then are
+ * replaced segments unlinked.  Killed at any moment, it leaves the
+ * previous index whole (a later writer removes its leftovers).  Readers
+ * take no lock: they open the segments the MANIFEST names, and read it
+ * again if a writer removed one in between.
+ *
+ * New fingerprints go into a new segment; the newest segments are merged
+ * with it while the older neighbour holds fewer than 4 times the
+ * fingerprints merged so far (size-tiered, as in an LSM tree), so each
+ * fingerprint is rewritten O(log n) times and there are O(log n)
+ * segments.  Segments stay in the order their fingerprints were added,
+ * and the IDs of a fingerprint stay in that order too.
+ *
+ * Functions that fail on a file write its path into where[SH_WHERE].
+ */
+#ifndef SH_INDEX_H
+#define SH_INDEX_H
+
+#include <stdint.h>
+
+#include "fplist.h"
+#include "segment.h"
+
+#define SH_WHERE 4096
+#define SH_INDEX_K 3		/* distance served by default */
+
+struct sh_index {
+	char path[SH_WHERE];
+	int k;			/* distance the index serves */
+	int b, r;		/* forced plan, or 0 */
+	uint64_t next;		/* number of the next segment */
+	int nseg;
+	char (*name)[32];	/* segment file names, oldest first ("" for
+				 * a lone segment file) */
+	uint64_t *nfp, *nid;	/* their counts, per the MANIFEST */
+	struct sh_seg *seg;	/* the open segments */
+};
+
+/*
+ * Open the index at path: a directory, or a single segment file.
+ * Return 0, SH_EIO (errno set), SH_EMAGIC, SH_EVERSION, SH_ETRUNC,
+ * SH_ECORRUPT or SH_ENOMEM.
+ */
+int sh_index_open(struct sh_index *ix, const char *path, char *where);
+void sh_index_close(struct sh_index *ix);
+
+/*
+ * Append to *h every indexed fingerprint within k (0..64) of fp, ordered
+ * by distance, then fingerprint, then segment.  Return 0, SH_ENOMEM or
+ * SH_ECORRUPT (where names the segment).
+ */
+int sh_index_search(struct sh_index *ix, uint64_t fp, int k,
+    struct sh_hits *h, char *where);
+
+/* How to write: the distance served (-1: the index's, or SH_INDEX_K for
+ * a new one), a forced plan (b, r; 0 to choose by size), and whether to
+ * replace the whole index (build) rather than add to it. */
+struct sh_ixopt {
+	int k;
+	int b, r;
+	int replace;
+	int force;		/* replace even an existing index */
+};
+
+/*
+ * Add the fingerprints of batch to the index at dir, creating it when
+ * absent.  With o->replace the index holds the batch alone afterwards;
+ * an existing index is then replaced only with o->force (else
+ * SH_EEXIST).  Return 0, SH_EEXIST, SH_EKMISMATCH (o->k differs from the
+ * index's), or an error of sh_index_open or of writing (SH_EIO).
+ */
+int sh_index_write(const char *dir, const struct sh_fplist *batch,
+    const struct sh_ixopt *o, char *where);
+
+#endif
