@@ -20,7 +20,9 @@ LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/errors.o lib/fingerprint.o \
 	lib/record.o lib/segment.o lib/simhash.o lib/tokenize.o lib/unitab.o \
 	lib/utf8.o lib/weight.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
-MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-near.1 man/sh-tokenize.1
+MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
+	man/sh-tokenize.1
+MAN5 = man/sh-index.5
 UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/near_test \
 	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat
@@ -78,16 +80,19 @@ eval: $(BIN) bench/edit bench/evalstat
 	bench/eval.sh
 
 lint:
-	mandoc -Tlint -W warning $(MAN1)
+	mandoc -Tlint -W warning $(MAN1) $(MAN5)
 
 install: $(BIN)
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/
 	cp -f $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	cp -f $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 
 uninstall:
-	cd $(DESTDIR)$(BINDIR) && rm -f sh-dist sh-fp sh-near sh-tokenize
-	cd $(DESTDIR)$(MANDIR)/man1 && rm -f sh-dist.1 sh-fp.1 sh-near.1 sh-tokenize.1
+	for f in $(BIN); do rm -f $(DESTDIR)$(BINDIR)/$${f#bin/}; done
+	for f in $(MAN1); do rm -f $(DESTDIR)$(MANDIR)/man1/$${f#man/}; done
+	for f in $(MAN5); do rm -f $(DESTDIR)$(MANDIR)/man5/$${f#man/}; done
 
 clean:
 	rm -f $(LIBOBJ) lib/libsh.a $(BIN) $(UNIT) $(BENCH)

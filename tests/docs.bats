@@ -34,6 +34,10 @@ check_examples() {
 	check_examples README.md
 }
 
+@test "sh-index(1) examples" {
+	check_examples man/sh-index.1
+}
+
 @test "sh-tokenize(1) examples" {
 	check_examples man/sh-tokenize.1
 }
