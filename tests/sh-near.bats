@@ -7,32 +7,6 @@ setup() {
 	printf '0000000000000000\ta\n0000000000000007\tb\n000000000000000f\tc\nffffffffffffffff\td\n' >"$BATS_TEST_TMPDIR/n.fp"
 }
 
-# rand_fps FILE N SEED: N fingerprints, a third of them planted near an
-# earlier one (1 to 5 bits flipped), IDs f1..fN.
-rand_fps() {
-	awk -v n="$2" -v seed="$3" 'BEGIN {
-		srand(seed)
-		for (i = 1; i <= n; i++) {
-			if (i > 1 && rand() < 0.34) {
-				s = fp[int(rand() * (i - 1)) + 1]
-				for (f = int(rand() * 5) + 1; f > 0; f--) {
-					p = int(rand() * 16) + 1
-					c = index("0123456789abcdef", substr(s, p, 1)) - 1
-					b = 2 ^ int(rand() * 4)
-					c += int(c / b) % 2 ? -b : b
-					s = substr(s, 1, p - 1) substr("0123456789abcdef", c + 1, 1) substr(s, p + 1)
-				}
-			} else {
-				s = ""
-				for (j = 0; j < 16; j++)
-					s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
-			}
-			fp[i] = s
-			printf "%s\tf%d\n", s, i
-		}
-	}' >"$1"
-}
-
 @test "pairs within 3, each once, earlier ID first" {
 	run -0 --separate-stderr sh-near "$BATS_TEST_TMPDIR/n.fp"
 	eq "$output" "$(printf 'a\tb\t3\nb\tc\t1')"

@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# sh-index under damage and accidents: corrupt, truncated and foreign
+# files, a writer killed at any moment, concurrent writers, a full disk.
+
+load helper
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	rand_fps "$D/base.fp" 500 21
+	sh-index build "$D/ix" "$D/base.fp"
+	SEG=$(ls "$D"/ix/seg-*)
+	LC_ALL=C sort "$D/base.fp" >"$D/base.sorted"
+}
+
+# big FILE N PREFIX: N random fingerprint lines with IDs PREFIX0...
+big() {
+	awk -v n="$2" -v p="$3" 'BEGIN { srand(n); for (i = 0; i < n; i++) {
+		s = ""
+		for (j = 0; j < 4; j++)
+			s = s sprintf("%04x", int(rand() * 65536))
+		print s "\t" p i } }' >"$1"
+}
+
+# poke FILE OFFSET: overwrite one byte of FILE at OFFSET.
+poke() {
+	printf 'Z' | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# Every way of reading the whole index fails with message $1 (info reads
+# headers only: with $2, it must fail too).
+all_fail() {
+	local cmd
+	for cmd in "sh-index verify" "sh-index dump" ${2:+"sh-index info"}; do
+		run -2 --separate-stderr $cmd "$D/ix"
+		eq "$stderr" "sh-index: $1"
+	done
+	run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
+	eq "$stderr" "sh-near: $1"
+}
+
+@test "a corrupt byte anywhere in a segment is an error, never an answer" {
+	local size off
+	size=$(wc -c <"$SEG")
+	cp "$SEG" "$D/good"
+	# Header, table 0, table 1, the ID offsets, the checksums.
+	for off in 0 100 128 1000 5000 $((size - 5500)) $((size - 9)) \
+	    $((size - 1)); do
+		cp "$D/good" "$SEG"
+		poke "$SEG" "$off"
+		if [ "$off" -eq 0 ]; then
+			all_fail "$SEG: not an sh index"
+		elif [ "$off" -eq 5000 ]; then
+			# dump reads table 0 and the IDs only: it recovers them.
+			run -2 --separate-stderr sh-index verify "$D/ix"
+			eq "$stderr" "sh-index: $SEG: corrupt index file"
+			run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
+			eq "$stderr" "sh-near: $SEG: corrupt index file"
+			sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
+			same_files "$D/base.sorted" "$D/got"
+		else
+			all_fail "$SEG: corrupt index file"
+		fi
+	done
+}
+
+@test "a truncated or foreign segment is rejected" {
+	cp "$SEG" "$D/good"
+	head -c 100 "$D/good" >"$SEG"
+	all_fail "$SEG: truncated index file" info
+	head -c 5000 "$D/good" >"$SEG"
+	all_fail "$SEG: truncated index file" info
+	: >"$SEG"
+	all_fail "$SEG: truncated index file" info
+	echo 'just some text' >"$SEG"
+	all_fail "$SEG: not an sh index" info
+	rm "$SEG"
+	all_fail "$SEG: No such file or directory" info
+}
+
+@test "a damaged MANIFEST is rejected" {
+	local m="$D/ix/MANIFEST"
+	cp "$m" "$D/good"
+	sed 's/ 500$/ 501/' "$D/good" >"$m"
+	all_fail "$m: corrupt index file" info
+	head -n 2 "$D/good" >"$m"
+	all_fail "$m: truncated index file" info
+	sed 's/^sh-index 1$/sh-index 2/' "$D/good" >"$m"
+	all_fail "$m: corrupt index file" info
+	echo hello >"$m"
+	all_fail "$m: not an sh index" info
+	rm "$m"
+	all_fail "$D/ix: not an sh index" info
+}
+
+@test "a segment swapped for another one is rejected" {
+	printf '1111111111111111\tx\n' | sh-index build "$D/other"
+	cp "$D"/other/seg-* "$SEG"
+	all_fail "$SEG: corrupt index file" info
+}
+
+# wait_tmp DIR: wait (up to 20 s) until a writer's temporary file shows
+# in DIR.
+wait_tmp() {
+	local i
+	for i in $(seq 2000); do
+		ls "$1" | grep -q '\.tmp$' && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+@test "kill -9 at any moment of an add leaves an index that is old or new" {
+	local when got midwrite=0
+	big "$D/new.fp" 1000000 n
+	LC_ALL=C sort "$D/base.fp" "$D/new.fp" >"$D/both.sorted"
+	# While reading the input, then while writing (when the temporary
+	# file appears, and later), then perhaps after the rename.
+	for when in 0.05 0.2 tmp tmp+0.05 tmp+0.1 tmp+0.2 tmp+0.4 tmp+0.8; do
+		sh-index add "$D/ix" "$D/new.fp" &
+		case $when in
+		tmp*)	wait_tmp "$D/ix" && midwrite=$((midwrite + 1))
+			sleep "${when#tmp+}" 2>/dev/null || true ;;
+		*)	sleep "$when" ;;
+		esac
+		kill -9 $! 2>/dev/null || true
+		wait $! || true
+		sh-index verify "$D/ix"
+		sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
+		if cmp -s "$D/got" "$D/both.sorted"; then
+			got=new
+			sh-index build -f "$D/ix" "$D/base.fp"
+		else
+			same_files "$D/base.sorted" "$D/got"
+			got=old
+		fi
+		echo "killed at $when: $got index"
+	done
+	[ "$midwrite" -gt 0 ]
+	# The next writer removes what killed ones left.
+	printf '2222222222222222\tlast\n' | sh-index add "$D/ix"
+	run -0 ls "$D/ix"
+	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^seg-' <<<"$output")" -eq "$(($(wc -l <"$D/ix/MANIFEST") - 3))" ]
+}
+
+@test "concurrent adds are serialized and all batches land" {
+	local i
+	for i in 1 2 3 4; do
+		big "$D/b$i.fp" 20000 "b$i-"
+	done
+	for i in 1 2 3 4; do
+		sh-index add "$D/ix" "$D/b$i.fp" &
+	done
+	wait
+	sh-index verify "$D/ix"
+	dump_sorted() { sh-index dump "$D/ix" | LC_ALL=C sort; }
+	dump_sorted >"$D/got"
+	LC_ALL=C sort "$D/base.fp" "$D"/b?.fp >"$D/want"
+	same_files "$D/want" "$D/got"
+}
+
+@test "readers keep working while a writer replaces segments" {
+	local i
+	big "$D/new.fp" 20000 w
+	head -n 50 "$D/base.fp" >"$D/q.fp"
+	sh-near -i "$D/ix" "$D/q.fp" >"$D/want"
+	(for i in 1 2 3 4 5 6; do
+		sh-index build -f "$D/ix" "$D/base.fp"
+		sh-index add "$D/ix" "$D/new.fp"
+	done) &
+	for i in $(seq 40); do
+		sh-near -i "$D/ix" "$D/q.fp" | grep -v $'\tw[0-9]*\t' >"$D/got"
+		same_files "$D/want" "$D/got"
+	done
+	wait
+}
+
+@test "a full disk: add fails cleanly, the index is unchanged" {
+	big "$D/new.fp" 100000 f
+	run -2 --separate-stderr sh -c "ulimit -f 200; trap '' XFSZ; exec sh-index add '$D/ix' '$D/new.fp'"
+	[[ "$stderr" == "sh-index: $D/ix/seg-"*".tmp: File too large" ]]
+	sh-index verify "$D/ix"
+	sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
+	same_files "$D/base.sorted" "$D/got"
+	[ "$(ls "$D/ix" | grep -c tmp)" -eq 0 ]
+}

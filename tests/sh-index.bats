@@ -1,0 +1,196 @@
+#!/usr/bin/env bats
+# sh-index and sh-near -i: the persistent index, its queries, its safety.
+
+load helper
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	printf '0000000000000000\ta\n0000000000000007\tb\n0000000000000000\tdup\nffffffffffffffff\td\n' >"$D/small.fp"
+}
+
+# dump_sorted INDEX: the index's lines, sorted.
+dump_sorted() {
+	sh-index dump "$1" | LC_ALL=C sort
+}
+
+@test "build, dump: the same lines as the input, as a set" {
+	rand_fps "$D/r.fp" 3000 11
+	cat "$D/small.fp" >>"$D/r.fp"
+	run -0 --separate-stderr sh-index build "$D/ix" "$D/r.fp"
+	eq "$output$stderr" ""
+	dump_sorted "$D/ix" >"$D/got"
+	LC_ALL=C sort "$D/r.fp" >"$D/want"
+	same_files "$D/want" "$D/got"
+	run -0 sh-index verify "$D/ix"
+	eq "$output" ""
+}
+
+@test "an exact duplicate is stored once, with its IDs in input order" {
+	sh-index build "$D/ix" "$D/small.fp"
+	run -0 sh-index dump "$D/ix"
+	eq "$output" "$(printf '0000000000000000\ta\n0000000000000000\tdup\n0000000000000007\tb\nffffffffffffffff\td')"
+	run -0 sh-index info "$D/ix"
+	eq "${lines[2]}" "$(printf 'fingerprints\t3')"
+	eq "${lines[3]}" "$(printf 'ids\t4')"
+}
+
+@test "queries: every match once, ordered by distance, exit 0; none exits 1" {
+	sh-index build "$D/ix" "$D/small.fp"
+	printf '0000000000000001\tq1\n00000000ffff0000\tq2\nfffffffffffffff0\tq3\n' >"$D/q.fp"
+	run -0 --separate-stderr sh-near -i "$D/ix" "$D/q.fp"
+	eq "$output" "$(printf 'q1\ta\t1\nq1\tdup\t1\nq1\tb\t2\nq3\td\t4' | head -3)"
+	run -0 sh-near -i "$D/ix" -k 4 "$D/q.fp"
+	eq "$output" "$(printf 'q1\ta\t1\nq1\tdup\t1\nq1\tb\t2\nq3\td\t4')"
+	run -1 sh-near -i "$D/ix" -k 0 "$D/q.fp"
+	eq "$output" ""
+}
+
+@test "queries agree with brute force for k = 0..8, plans and segments" {
+	rand_fps "$D/r.fp" 1200 5
+	head -n 600 "$D/r.fp" >"$D/a.fp"
+	tail -n 600 "$D/r.fp" >"$D/b.fp"
+	# Queries: indexed lines, their planted neighbours, strangers.
+	rand_fps "$D/q.fp" 300 9
+	sed -n '1~4p' "$D/r.fp" | sed 's/\t/\tq/' >>"$D/q.fp"
+	sh-index build "$D/one" "$D/r.fp"
+	sh-index build -b 6 -r 2 "$D/forced" "$D/r.fp"
+	split -l 100 "$D/a.fp" "$D/part.a"
+	split -l 100 "$D/b.fp" "$D/part.b"
+	for f in "$D"/part.*; do
+		sh-index add "$D/many" "$f"
+	done
+	for k in 0 1 2 3 4 5 6 7 8; do
+		brute_query "$k" "$D/r.fp" "$D/q.fp" >"$D/want"
+		[ "$k" -lt 3 ] || [ -s "$D/want" ]
+		for ix in one forced many; do
+			sh-near -i "$D/$ix" -k "$k" "$D/q.fp" | LC_ALL=C sort >"$D/got"
+			same_files "$D/want" "$D/got"
+		done
+	done
+}
+
+@test "the output does not depend on how the index was grown" {
+	rand_fps "$D/r.fp" 2000 3
+	sh-index build "$D/one" "$D/r.fp"
+	split -l 150 "$D/r.fp" "$D/part."
+	for f in "$D"/part.*; do
+		sh-index add "$D/many" "$f"
+	done
+	run -0 sh-index info "$D/many"
+	[ "$(grep -c $'^segment\t' <<<"$output")" -gt 1 ]
+	head -n 400 "$D/r.fp" >"$D/q.fp"
+	sh-near -i "$D/one" -k 5 "$D/q.fp" >"$D/got.one"
+	sh-near -i "$D/many" -k 5 "$D/q.fp" >"$D/got.many"
+	[ -s "$D/got.one" ]
+	same_files "$D/got.one" "$D/got.many"
+}
+
+@test "add merges segments by size: few segments, all lines kept" {
+	rand_fps "$D/r.fp" 3200 8
+	split -l 100 "$D/r.fp" "$D/part."
+	for f in "$D"/part.*; do
+		sh-index add "$D/ix" "$f"
+	done
+	run -0 sh-index info "$D/ix"
+	n=$(grep -c $'^segment\t' <<<"$output")
+	[ "$n" -ge 1 ] && [ "$n" -le 5 ]
+	[ "$(ls "$D/ix" | grep -c '^seg-')" -eq "$n" ]
+	dump_sorted "$D/ix" >"$D/got"
+	LC_ALL=C sort "$D/r.fp" >"$D/want"
+	same_files "$D/want" "$D/got"
+	sh-index verify "$D/ix"
+}
+
+@test "build refuses an existing index unless -f; -f replaces it" {
+	sh-index build "$D/ix" "$D/small.fp"
+	run -2 --separate-stderr sh-index build "$D/ix" "$D/small.fp"
+	eq "$stderr" "sh-index: $D/ix: index exists (use -f to replace it)"
+	printf '1111111111111111\tnew\n' | sh-index build -f "$D/ix"
+	run -0 sh-index dump "$D/ix"
+	eq "$output" "$(printf '1111111111111111\tnew')"
+	[ "$(ls "$D/ix" | grep -c '^seg-')" -eq 1 ]
+}
+
+@test "a directory that is not an index is never touched" {
+	mkdir "$D/docs"
+	echo keep >"$D/docs/notes.txt"
+	for verb in build add; do
+		run -2 --separate-stderr sh-index "$verb" "$D/docs" "$D/small.fp"
+		eq "$stderr" "sh-index: $D/docs: not an sh index"
+	done
+	eq "$(ls "$D/docs")" notes.txt
+	run -2 --separate-stderr sh-near -i "$D/docs" "$D/small.fp"
+	eq "$stderr" "sh-near: $D/docs: not an sh index"
+	run -2 --separate-stderr sh-near -i "$D/nothing" "$D/small.fp"
+	eq "$stderr" "sh-near: $D/nothing: No such file or directory"
+}
+
+@test "empty input: an empty index that answers nothing" {
+	run -0 sh-index build "$D/ix" </dev/null
+	run -0 sh-index info "$D/ix"
+	eq "${lines[2]}" "$(printf 'fingerprints\t0')"
+	eq "${lines[4]}" "$(printf 'segments\t0')"
+	run -0 sh-index dump "$D/ix"
+	eq "$output" ""
+	run -1 sh-near -i "$D/ix" "$D/small.fp"
+	eq "$output" ""
+	run -0 sh-index add "$D/ix" </dev/null
+	run -0 sh-near -i "$D/ix" -u "$D/small.fp"
+	eq "$output" "$(printf '0000000000000000\ta\nffffffffffffffff\td')"
+	run -1 sh-near -i "$D/ix" </dev/null
+}
+
+@test "bad input lines: reported, nothing written" {
+	sh-index build "$D/ix" "$D/small.fp"
+	dump_sorted "$D/ix" >"$D/before"
+	printf '2222222222222222\tok\nnot hex\tx\n22\ty\n' >"$D/bad.fp"
+	run -2 --separate-stderr sh-index add "$D/ix" "$D/bad.fp" "$D/missing"
+	eq "$stderr" "$(printf '%s\n' \
+	    "sh-index: $D/bad.fp:2: fingerprint is not 16 hex digits" \
+	    "sh-index: $D/bad.fp:3: fingerprint is not 16 hex digits" \
+	    "sh-index: $D/missing: No such file or directory" \
+	    "sh-index: $D/ix: not written: the input has errors")"
+	dump_sorted "$D/ix" >"$D/after"
+	same_files "$D/before" "$D/after"
+}
+
+@test "-k: served distance is the query default; add must agree" {
+	printf '000000000000001f\tfive\n' | sh-index build -k 5 "$D/ix"
+	run -0 sh-near -i "$D/ix" "$D/small.fp"
+	eq "$output" "$(printf 'a\tfive\t5\nb\tfive\t2\ndup\tfive\t5')"
+	run -2 --separate-stderr sh-index add -k 3 "$D/ix" "$D/small.fp"
+	eq "$stderr" "sh-index: $D/ix: index was built for another -k"
+	run -0 sh-index add -k 5 "$D/ix" "$D/small.fp"
+}
+
+@test "-u with -i drops lines near the index or near a passed line" {
+	sh-index build "$D/ix" "$D/small.fp"
+	printf '000000000000000f\tnear-b\n0f0f0f0f0f0f0f0f\tnew\n0f0f0f0f0f0f0f0e\tnew-copy\n' >"$D/in.fp"
+	run -0 sh-near -u -i "$D/ix" "$D/in.fp"
+	eq "$output" "$(printf '0f0f0f0f0f0f0f0f\tnew')"
+}
+
+@test "a lone segment file is an index too" {
+	sh-index build "$D/ix" "$D/small.fp"
+	seg=$(ls "$D"/ix/seg-*)
+	run -0 sh-near -i "$seg" -k 0 "$D/small.fp"
+	eq "${lines[0]}" "$(printf 'a\ta\t0')"
+	run -0 sh-index verify "$seg"
+}
+
+@test "usage errors exit 2" {
+	run -2 --separate-stderr sh-index
+	eq "${stderr_lines[0]}" "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] index [file ...]"
+	run -2 sh-index frobnicate "$D/ix"
+	run -2 sh-index build
+	run -2 sh-index add -f "$D/ix"
+	run -2 sh-index build -b 4 "$D/ix"
+	run -2 sh-index info -k 3 "$D/ix"
+	run -2 sh-index info "$D/ix" extra
+	run -2 --separate-stderr sh-index build -k 17 "$D/ix"
+	eq "$stderr" "sh-index: -k 17: number out of range"
+	run -2 --separate-stderr sh-index build -b 20 -r 10 "$D/ix"
+	eq "$stderr" "sh-index: -b 20 -r 10: number out of range"
+	run -2 sh-near -c -i "$D/ix"
+	[ ! -e "$D/ix" ]
+}
