@@ -276,7 +276,8 @@ sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
 		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0)
 			return fail(where, ix->path, *ix->name[i] ?
 			    ix->name[i] : NULL, e);
-	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
+	if (h->n > first)
+		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	return 0;
 }
 
@@ -569,7 +570,8 @@ rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
 		e = SH_ENOMEM;
 		goto out;
 	}
-	memcpy(drop, ix->name + keep, (size_t)ndrop * sizeof(*drop));
+	if (ndrop > 0)
+		memcpy(drop, ix->name + keep, (size_t)ndrop * sizeof(*drop));
 	for (m.nseg = 0; m.nseg < j; m.nseg++) {
 		join(path, dir, drop[m.nseg], NULL);
 		if ((e = sh_seg_open(&m.seg[m.nseg], path)) != 0) {

@@ -592,6 +592,8 @@ sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
 	}
 	if (e != 0 || (e = scan(&pr)) != 0)
 		return e;
+	if (h->n == first)
+		return 0;
 	/* Several tables find the same entry: keep one of each. */
 	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	for (i = n = first; i < h->n; i++)
