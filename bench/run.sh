@@ -5,9 +5,11 @@
 # from bench/gen into a temporary directory removed on exit.
 # Environment: BIN (directory of the tools, default bin), RUNS (timed
 # runs per case, default 5), DOCS (documents per kind, default 20000),
-# CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options).
+# CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
+# NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
+# runs there), QUERIES (queries per index run, default 1000000).
 
-sections='fp near'
+sections='fp near index'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -23,6 +25,7 @@ GEN=$root/bench/gen
 GENFP=$root/bench/genfp
 NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
+QUERIES=${QUERIES:-1000000}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
 CPU=${CPU:-0}
@@ -156,6 +159,7 @@ tools()
 	case $1 in
 	fp)	echo sh-fp ;;
 	near)	echo sh-near ;;
+	index)	echo sh-index sh-near ;;
 	esac
 }
 
@@ -199,6 +203,44 @@ bench_near()
 		printf '%-6s %10d %9.3f %12.0f %10s\n' dedup "$n" "$s" \
 		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" -
 		rm -f "$f"
+	done
+}
+
+# sh-index: build an index of random fingerprints with 10 % planted near
+# copies (one core), then query it at k = 3 (one core) with QUERIES
+# lines: 90 % new random fingerprints, 10 % indexed ones.
+bench_index()
+{
+	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
+	echo
+	echo "index: sh-index build; sh-near -i INDEX QUERIES, k = 3," \
+	    "one core, median of $NEAR_RUNS runs"
+	printf '%-10s %9s %8s %8s %9s %12s %9s\n' fps 'build s' 'disk B/fp' \
+	    'RSS B/fp' 'query s' 'queries/s' matches
+	for n in $NEAR_SIZES; do
+		f=$tmp/fp.$n
+		q=$tmp/q.$n
+		ix=$tmp/ix.$n
+		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
+		{ "$GENFP" -s 2 $((QUERIES - QUERIES / 10)); head -n \
+		    $((QUERIES / 10)) "$f"; } >"$q" || die "queries failed"
+		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -f "$ix" "$f") ||
+		    exit 2
+		b=$(du -k "$ix" | awk '{ print $1 * 1024 }')
+		rss=-
+		if [ -x /usr/bin/time ]; then
+			rss=$(/usr/bin/time -f %M "$BIN/sh-near" -i "$ix" "$q" \
+			    2>&1 >/dev/null | tail -n 1)
+		fi
+		m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
+		t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" "$q") ||
+		    exit 2
+		echo "$n $s $b $rss $t $QUERIES $m" | awk '{
+			printf "%-10d %9.3f %8.1f %8s %9.3f %12.0f %9d\n",
+			    $1, $2, $3 / $1,
+			    ($4 == "-" ? "-" : sprintf("%.1f", $4 * 1024 / $1)),
+			    $5, ($5 > 0 ? $6 / $5 : 0), $7 }'
+		rm -rf "$f" "$q" "$ix"
 	done
 }
 
