@@ -23,7 +23,8 @@ BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
-UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/near_test \
+UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/index_test \
+	tests/unit/near_test \
 	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat
 
@@ -49,10 +50,12 @@ bin/sh-index: cmd/sh-index.c
 bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 
-$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h
+$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
+		tests/unit/fpsets.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 tests/unit/hash_test: tests/unit/hash_test.c
+tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c

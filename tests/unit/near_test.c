@@ -13,49 +13,9 @@
 #include "hex.h"
 #include "join.h"
 #include "plan.h"
+#include "fpsets.h"
 #include "rng.h"
 #include "tap.h"
-
-
-/* Flip d distinct random bits of x. */
-static uint64_t
-flip(uint64_t x, int d)
-{
-	uint64_t m = 0, b;
-
-	while (d > 0) {
-		b = (uint64_t)1 << (next() % 64);
-		if (!(m & b)) {
-			m |= b;
-			d--;
-		}
-	}
-	return x ^ m;
-}
-
-/* n fingerprints of the given kind. */
-static void
-make_set(uint64_t *fp, size_t n, int kind, int k)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		switch (kind) {
-		case 0:		/* uniform random */
-			fp[i] = next();
-			break;
-		case 1:		/* planted: neighbours at 0..k+1 of earlier */
-			fp[i] = i > 0 && next() % 2 ? flip(fp[next() % i],
-			    (int)(next() % (unsigned)(k + 2))) : next();
-			break;
-		default:	/* all share their low 16 bits, some planted */
-			fp[i] = i > 0 && next() % 3 == 0 ? flip(fp[next() % i],
-			    (int)(next() % (unsigned)(k + 2))) :
-			    (next() & ~(uint64_t)0xFFFF) | 0x1234;
-			break;
-		}
-	}
-}
 
 static int
 brute_pairs(const uint64_t *fp, size_t n, int k, struct sh_pairs *out)
