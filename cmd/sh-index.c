@@ -114,9 +114,10 @@ dump(struct sh_index *ix)
 	for (i = 0; i < ix->nseg; i++)
 		for (j = 0; j < ix->seg[i].nfp; j++) {
 			if ((e = sh_seg_fp(&ix->seg[i], j, &fp)) != 0 ||
-			    (e = sh_seg_ids(&ix->seg[i], j, &p, &len)) != 0)
-				errx(2, "%s/%s: %s", ix->path, ix->name[i],
-				    sh_strerror(e));
+			    (e = sh_seg_ids(&ix->seg[i], j, &p, &len)) != 0) {
+				sh_index_segpath(ix, i, where);
+				fail(e);
+			}
 			sh_hex_format(fp, hex);
 			for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
 				nl = memchr(p, '\n', len);
@@ -195,9 +196,10 @@ main(int argc, char *argv[])
 		dump(&ix);
 	else if (strcmp(verb, "verify") == 0) {
 		for (i = 0; i < ix.nseg; i++)
-			if ((e = sh_seg_verify(&ix.seg[i])) != 0)
-				errx(2, "%s/%s: %s", ix.path, ix.name[i],
-				    sh_strerror(e));
+			if ((e = sh_seg_verify(&ix.seg[i])) != 0) {
+				sh_index_segpath(&ix, i, where);
+				fail(e);
+			}
 	} else
 		usage();
 	sh_index_close(&ix);

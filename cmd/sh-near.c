@@ -51,8 +51,10 @@ query(uint64_t fp, const char *qid, size_t qlen, int quiet)
 		errx(2, "%s: %s", where, sh_strerror(e));
 	for (i = 0; i < hits.n && !quiet; i++) {
 		if ((e = sh_seg_ids(&ix->seg[hits.v[i].seg], hits.v[i].pos,
-		    &p, &len)) != 0)
-			errx(2, "%s: %s", ix->path, sh_strerror(e));
+		    &p, &len)) != 0) {
+			sh_index_segpath(ix, hits.v[i].seg, where);
+			errx(2, "%s: %s", where, sh_strerror(e));
+		}
 		for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
 			nl = memchr(p, '\n', len);
 			fwrite(qid, 1, qlen, stdout);

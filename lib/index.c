@@ -253,6 +253,12 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 	return e;
 }
 
+void
+sh_index_segpath(const struct sh_index *ix, int i, char *where)
+{
+	join(where, ix->path, *ix->name[i] ? ix->name[i] : NULL, NULL);
+}
+
 static int
 cmp_hit(const void *a, const void *b)
 {
@@ -273,9 +279,10 @@ sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
 	int i, e;
 
 	for (i = 0; i < ix->nseg; i++)
-		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0)
-			return fail(where, ix->path, *ix->name[i] ?
-			    ix->name[i] : NULL, e);
+		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0) {
+			sh_index_segpath(ix, i, where);
+			return e;
+		}
 	if (h->n > first)
 		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	return 0;
@@ -286,24 +293,23 @@ struct merge {
 	struct sh_seg *seg;
 	int nseg;
 	const struct sh_fplist *batch;
-	uint64_t *order;	/* batch entries by (fp, input order) */
+	struct entry {
+		uint64_t fp, i;
+	} *order;		/* batch entries by (fp, input order) */
 	uint64_t *head;		/* next entry of each source */
 	uint64_t *fp, *idoff;	/* the result */
 	char *ids;
 	size_t n, nid, idlen, idcap;
 };
 
-static const struct sh_fplist *sort_list;
-
 static int
-cmp_batch(const void *a, const void *b)
+cmp_entry(const void *a, const void *b)
 {
-	uint64_t i = *(const uint64_t *)a, j = *(const uint64_t *)b;
-	uint64_t x = sort_list->fp[i], y = sort_list->fp[j];
+	const struct entry *x = a, *y = b;
 
-	if (x != y)
-		return x < y ? -1 : 1;
-	return (i > j) - (i < j);
+	if (x->fp != y->fp)
+		return x->fp < y->fp ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
 static int
@@ -341,7 +347,7 @@ head(struct merge *m, int s, uint64_t *fp, int *err)
 	}
 	if (m->head[s] >= m->batch->n)
 		return 0;
-	*fp = m->batch->fp[m->order[m->head[s]]];
+	*fp = m->order[m->head[s]].fp;
 	return 1;
 }
 
@@ -362,8 +368,8 @@ take(struct merge *m, int s, uint64_t fp)
 		return put_ids(m, p, len, 0);
 	}
 	for (; m->head[s] < m->batch->n; m->head[s]++) {
-		i = m->order[m->head[s]];
-		if (m->batch->fp[i] != fp)
+		i = m->order[m->head[s]].i;
+		if (m->order[m->head[s]].fp != fp)
 			break;
 		p = sh_fplist_id(m->batch, (size_t)i, &len);
 		if ((e = put_ids(m, p, len, 1)) != 0)
@@ -389,10 +395,11 @@ merge(struct merge *m, int *bad)
 	if (m->order == NULL || m->head == NULL || m->fp == NULL ||
 	    m->idoff == NULL)
 		return SH_ENOMEM;
-	for (i = 0; i < m->batch->n; i++)
-		m->order[i] = i;
-	sort_list = m->batch;
-	qsort(m->order, m->batch->n, sizeof(*m->order), cmp_batch);
+	for (i = 0; i < m->batch->n; i++) {
+		m->order[i].fp = m->batch->fp[i];
+		m->order[i].i = i;
+	}
+	qsort(m->order, m->batch->n, sizeof(*m->order), cmp_entry);
 	m->idoff[0] = 0;
 	for (;;) {
 		for (s = 0, any = 0; s <= m->nseg; s++)

@@ -51,6 +51,9 @@ struct sh_index {
 int sh_index_open(struct sh_index *ix, const char *path, char *where);
 void sh_index_close(struct sh_index *ix);
 
+/* The path of segment i of ix, into where. */
+void sh_index_segpath(const struct sh_index *ix, int i, char *where);
+
 /*
  * Append to *h every indexed fingerprint within k (0..64) of fp, ordered
  * by distance, then fingerprint, then segment.  Return 0, SH_ENOMEM or

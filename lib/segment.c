@@ -639,11 +639,11 @@ sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
 }
 
 /* Table t: prefixes in order and agreeing with the directory; every
- * entry a fingerprint of table 0, the same multiset. */
+ * entry a fingerprint of table 0, the sum of their hashes sum0. */
 static int
-verify_table(struct sh_seg *s, int t)
+verify_table(struct sh_seg *s, int t, uint64_t sum0)
 {
-	uint64_t p, lo, hi, i, v, fp, pos, sum = 0, sum0 = 0;
+	uint64_t p, lo, hi, i, v, fp, pos, sum = 0;
 	int e;
 
 	for (p = 0, i = 0; p < (uint64_t)1 << s->dirbits; p++) {
@@ -655,40 +655,34 @@ verify_table(struct sh_seg *s, int t)
 			v = rd64(s->body + s->tables + 8 * (t * s->nfp + i));
 			fp = sh_plan_unperm(&s->plan, t, v);
 			if (prefix(v, s->dirbits) != p ||
-			    (e = locate(s, fp, &pos)) != 0)
+			    locate(s, fp, &pos) != 0)
 				return SH_ECORRUPT;
 			sum += sh_hash64(&fp, 8, 0);
-			sum0 += sh_hash64(&v, 8, 0);
 		}
 	}
-	if (i != s->nfp)
-		return SH_ECORRUPT;
-	if (t == 0) {
-		for (i = 1; i < s->nfp; i++)
-			if (rd64(s->body + s->tables + 8 * i) <=
-			    rd64(s->body + s->tables + 8 * (i - 1)))
-				return SH_ECORRUPT;
-	} else {
-		for (i = 0, sum0 = 0; i < s->nfp; i++) {
-			fp = rd64(s->body + s->tables + 8 * i);
-			sum0 += sh_hash64(&fp, 8, 0);
-		}
-	}
-	return sum == sum0 ? 0 : SH_ECORRUPT;
+	return i == s->nfp && sum == sum0 ? 0 : SH_ECORRUPT;
 }
 
 int
 sh_seg_verify(struct sh_seg *s)
 {
-	uint64_t i, nl = 0;
+	uint64_t i, nl = 0, fp, prev = 0, sum = 0;
 	const char *p;
 	size_t len, j;
 	int t, e;
 
 	if ((e = need(s, 0, s->bodylen)) != 0)
 		return e;
+	/* Table 0 ascending; the others hold the same fingerprints. */
+	for (i = 0; i < s->nfp; i++) {
+		fp = rd64(s->body + s->tables + 8 * i);
+		if (i > 0 && fp <= prev)
+			return SH_ECORRUPT;
+		sum += sh_hash64(&fp, 8, 0);
+		prev = fp;
+	}
 	for (t = 0; t < s->plan.ntables; t++)
-		if ((e = verify_table(s, t)) != 0)
+		if ((e = verify_table(s, t, sum)) != 0)
 			return e;
 	if (rd64(s->body + s->idoff) != 0 ||
 	    rd64(s->body + s->idoff + 8 * s->nfp) != s->idbytes)
