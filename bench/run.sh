@@ -7,7 +7,8 @@
 # runs per case, default 5), DOCS (documents per kind, default 20000),
 # CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
-# runs there), QUERIES (queries per index run, default 1000000).
+# runs there), QUERIES (queries per index run, default 1000000),
+# INDEX_PLANS (forced index plans to compare, as B/R).
 
 sections='fp near index'
 kinds='en zh mixed'
@@ -26,6 +27,7 @@ GENFP=$root/bench/genfp
 NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
 QUERIES=${QUERIES:-1000000}
+INDEX_PLANS=${INDEX_PLANS:-}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
 CPU=${CPU:-0}
@@ -208,15 +210,16 @@ bench_near()
 
 # sh-index: build an index of random fingerprints with 10 % planted near
 # copies (one core), then query it at k = 3 (one core) with QUERIES
-# lines: 90 % new random fingerprints, 10 % indexed ones.
+# lines: 90 % new random fingerprints, 10 % indexed ones.  INDEX_PLANS
+# lists plans B/R to force besides the automatic one ("auto").
 bench_index()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
 	echo
 	echo "index: sh-index build; sh-near -i INDEX QUERIES, k = 3," \
 	    "one core, median of $NEAR_RUNS runs"
-	printf '%-10s %9s %8s %8s %9s %12s %9s\n' fps 'build s' 'disk B/fp' \
-	    'RSS B/fp' 'query s' 'queries/s' matches
+	printf '%-10s %-5s %6s %8s %9s %9s %9s %11s %8s\n' fps plan tables \
+	    'build s' 'disk B/fp' 'RSS B/fp' 'query s' 'queries/s' matches
 	for n in $NEAR_SIZES; do
 		f=$tmp/fp.$n
 		q=$tmp/q.$n
@@ -224,22 +227,31 @@ bench_index()
 		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
 		{ "$GENFP" -s 2 $((QUERIES - QUERIES / 10)); head -n \
 		    $((QUERIES / 10)) "$f"; } >"$q" || die "queries failed"
-		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -f "$ix" "$f") ||
-		    exit 2
-		b=$(du -k "$ix" | awk '{ print $1 * 1024 }')
-		rss=-
-		if [ -x /usr/bin/time ]; then
-			rss=$(/usr/bin/time -f %M "$BIN/sh-near" -i "$ix" "$q" \
-			    2>&1 >/dev/null | tail -n 1)
-		fi
-		m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
-		t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" "$q") ||
-		    exit 2
-		echo "$n $s $b $rss $t $QUERIES $m" | awk '{
-			printf "%-10d %9.3f %8.1f %8s %9.3f %12.0f %9d\n",
-			    $1, $2, $3 / $1,
-			    ($4 == "-" ? "-" : sprintf("%.1f", $4 * 1024 / $1)),
-			    $5, ($5 > 0 ? $6 / $5 : 0), $7 }'
+		for plan in auto $INDEX_PLANS; do
+			case $plan in
+			auto)	popt= ;;
+			*/*)	popt="-b ${plan%/*} -r ${plan#*/}" ;;
+			*)	die "INDEX_PLANS: $plan is not B/R" ;;
+			esac
+			s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -f \
+			    $popt "$ix" "$f") || exit 2
+			b=$(du -k "$ix" | awk '{ print $1 * 1024 }')
+			tables=$("$BIN/sh-index" info "$ix" |
+			    sed -n 's/.*tables=\([0-9]*\).*/\1/p' | head -n 1)
+			rss=-
+			if [ -x /usr/bin/time ]; then
+				rss=$(/usr/bin/time -f %M "$BIN/sh-near" -i \
+				    "$ix" "$q" 2>&1 >/dev/null | tail -n 1)
+			fi
+			m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
+			t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" \
+			    "$q") || exit 2
+			echo "$n $plan $tables $s $b $rss $t $QUERIES $m" | awk '{
+				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d\n",
+				    $1, $2, $3, $4, $5 / $1,
+				    ($6 == "-" ? "-" : sprintf("%.1f", $6 * 1024 / $1)),
+				    $7, ($7 > 0 ? $8 / $7 : 0), $9 }'
+		done
 		rm -rf "$f" "$q" "$ix"
 	done
 }
