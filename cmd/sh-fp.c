@@ -17,36 +17,43 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-Flt] [-n ngram] [-W weight] "
-	    "[-w shingle] [file ...]\n");
+	fprintf(stderr, "usage: sh-fp [-FHlst] [-f format] [-I idfield] "
+	    "[-n ngram] [-T textfield]\n"
+	    "             [-W weight] [-w shingle] [-y types] [file ...]\n");
 	exit(2);
 }
 
 struct run {
 	struct sh_fp *fp;
+	struct sh_recopt ro;
 	int tokens;
-	unsigned long long nbad, nempty;
+	unsigned long long nbad, nempty, nskip;
 };
 
 /* Fingerprint every record of one stream; return 0 or 2. */
 static int
-fp_stream(struct run *rn, FILE *in, const char *name, int mode, int prefix)
+fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 {
 	struct sh_reader rd;
-	struct sh_rec rec;
+	struct sh_rec rec = { 0 };
 	char hex[SH_HEX_LEN + 1];
 	uint64_t fp, total;
 	size_t col;
 	int r, bad, status = 0;
 
-	sh_reader_init(&rd, in, mode, name, prefix);
+	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (strcmp(name, "-") == 0)
 		name = "<stdin>";
 	hex[SH_HEX_LEN] = '\t';
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
-		if (r == SH_ETAB) {
-			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
-			status = 2;
+		if (sh_rec_skippable(r)) {
+			if (rn->ro.skip)
+				rn->nskip++;
+			else {
+				warnx("%s:%llu: %s", name, rec.line,
+				    sh_strerror(r));
+				status = 2;
+			}
 			continue;
 		}
 		if (r < 0)
@@ -78,7 +85,9 @@ fp_stream(struct run *rn, FILE *in, const char *name, int mode, int prefix)
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r < 0)
+	if (r == SH_EWARC)
+		warnx("%s:%llu: %s", name, rec.line, sh_strerror(r));
+	else if (r < 0)
 		warnx("%s: %s", name, sh_strerror(r));
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;
@@ -90,15 +99,22 @@ main(int argc, char *argv[])
 	struct sh_fpopt o = SH_FPOPT_DEFAULT;
 	struct run rn = { 0 };
 	FILE *in;
-	int ch, r, mode = SH_REC_TAB, status = 0, i;
+	int ch, r, status = 0, i;
 
-	while ((ch = getopt(argc, argv, "FlW:n:tw:")) != -1) {
+	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
+	while ((ch = getopt(argc, argv, "FHI:T:W:f:ln:stw:y:")) != -1) {
 		switch (ch) {
 		case 'F':
-			mode = SH_REC_FILE;
-			break;
+		case 'H':
+		case 'I':
+		case 'T':
+		case 'f':
 		case 'l':
-			mode = SH_REC_LINE;
+		case 's':
+		case 'y':
+			if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
+				errx(2, "-%c %s: %s", ch, optarg,
+				    sh_strerror(r));
 			break;
 		case 't':
 			rn.tokens = 1;
@@ -116,7 +132,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (rn.tokens && mode != SH_REC_TAB)
+	if (rn.tokens && rn.ro.mode != SH_REC_TAB)
 		usage();
 	if ((rn.fp = sh_fp_new(&o)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
@@ -131,12 +147,14 @@ main(int argc, char *argv[])
 			status = 2;
 			continue;
 		}
-		r = fp_stream(&rn, in, name, mode, argc > 1);
+		r = fp_stream(&rn, in, name, argc > 1);
 		if (r > status)
 			status = r;
 		if (in != stdin)
 			fclose(in);
 	}
+	if (rn.nskip)
+		warnx("skipped %llu bad record(s)", rn.nskip);
 	if (rn.nbad)
 		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
 	if (rn.nempty)

@@ -17,8 +17,10 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-Fl] [-n ngram] [-W weight] "
-	    "[-w shingle] [file ...]\n");
+	fprintf(stderr, "usage: sh-tokenize [-FHls] [-f format] [-I idfield] "
+	    "[-n ngram] [-T textfield]\n"
+	    "                   [-W weight] [-w shingle] [-y types] "
+	    "[file ...]\n");
 	exit(2);
 }
 
@@ -47,20 +49,26 @@ print_bag(const struct sh_rec *rec, const struct sh_bag *bag, int scheme)
 /* Tokenize every record of one stream; return 0 or 2. */
 static int
 tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
-    int mode, int prefix, unsigned long long *nbad)
+    const struct sh_recopt *ro, int prefix, unsigned long long *nbad,
+    unsigned long long *nskip)
 {
 	const struct sh_bag *bag;
 	struct sh_reader rd;
-	struct sh_rec rec;
+	struct sh_rec rec = { 0 };
 	int r, bad, status = 0;
 
-	sh_reader_init(&rd, in, mode, name, prefix);
+	sh_reader_open(&rd, in, ro, name, prefix);
 	if (strcmp(name, "-") == 0)
 		name = "<stdin>";
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
-		if (r == SH_ETAB) {
-			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
-			status = 2;
+		if (sh_rec_skippable(r)) {
+			if (ro->skip)
+				(*nskip)++;
+			else {
+				warnx("%s:%llu: %s", name, rec.line,
+				    sh_strerror(r));
+				status = 2;
+			}
 			continue;
 		}
 		bad = 0;
@@ -72,7 +80,9 @@ tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r < 0)
+	if (r == SH_EWARC)
+		warnx("%s:%llu: %s", name, rec.line, sh_strerror(r));
+	else if (r < 0)
 		warnx("%s: %s", name, sh_strerror(r));
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;
@@ -83,17 +93,24 @@ main(int argc, char *argv[])
 {
 	struct sh_fpopt o = SH_FPOPT_DEFAULT;
 	struct sh_fp *fp;
-	unsigned long long nbad = 0;
+	struct sh_recopt ro = SH_RECOPT_DEFAULT;
+	unsigned long long nbad = 0, nskip = 0;
 	FILE *in;
-	int ch, r, mode = SH_REC_TAB, status = 0, i;
+	int ch, r, status = 0, i;
 
-	while ((ch = getopt(argc, argv, "FlW:n:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "FHI:T:W:f:ln:sw:y:")) != -1) {
 		switch (ch) {
 		case 'F':
-			mode = SH_REC_FILE;
-			break;
+		case 'H':
+		case 'I':
+		case 'T':
+		case 'f':
 		case 'l':
-			mode = SH_REC_LINE;
+		case 's':
+		case 'y':
+			if ((r = sh_recopt_set(&ro, ch, optarg)) != 0)
+				errx(2, "-%c %s: %s", ch, optarg,
+				    sh_strerror(r));
 			break;
 		case 'W':
 		case 'n':
@@ -121,12 +138,15 @@ main(int argc, char *argv[])
 			status = 2;
 			continue;
 		}
-		r = tok_stream(fp, o.weight, in, name, mode, argc > 1, &nbad);
+		r = tok_stream(fp, o.weight, in, name, &ro, argc > 1, &nbad,
+		    &nskip);
 		if (r > status)
 			status = r;
 		if (in != stdin)
 			fclose(in);
 	}
+	if (nskip)
+		warnx("skipped %llu bad record(s)", nskip);
 	if (nbad)
 		warnx("%llu document(s) with invalid UTF-8", nbad);
 	sh_fp_free(fp);

@@ -23,6 +23,10 @@ sh_strerror(int e)
 	case SH_ECORRUPT:	return "corrupt index file";
 	case SH_EEXIST:		return "index exists (use -f to replace it)";
 	case SH_EKMISMATCH:	return "index was built for another -k";
+	case SH_EJSON:		return "malformed JSON";
+	case SH_ENOID:		return "no ID field";
+	case SH_ENOTEXT:	return "no text field";
+	case SH_EWARC:		return "malformed WARC record";
 	}
 	return "unknown error";
 }

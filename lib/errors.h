@@ -23,7 +23,11 @@ enum {
 	SH_ETRUNC = -13,	/* index file truncated */
 	SH_ECORRUPT = -14,	/* index file corrupt (checksum or structure) */
 	SH_EEXIST = -15,	/* index exists */
-	SH_EKMISMATCH = -16	/* index serves another distance */
+	SH_EKMISMATCH = -16,	/* index serves another distance */
+	SH_EJSON = -17,		/* malformed JSON */
+	SH_ENOID = -18,		/* record has no ID field */
+	SH_ENOTEXT = -19,	/* record has no text field */
+	SH_EWARC = -20		/* malformed WARC record */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

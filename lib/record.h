@@ -1,10 +1,28 @@
 /*
- * Document records read from a stream, in one of three framings:
+ * Document records read from a stream, in one of these framings:
  *   SH_REC_TAB   one record per line, "ID<TAB>TEXT": the ID is everything
  *                before the first TAB, the text everything after it;
  *   SH_REC_LINE  one record per line, the whole line is the text and the
  *                ID is the 1-based line number ("NAME:N" with a prefix);
- *   SH_REC_FILE  the whole stream is one record whose ID is its name.
+ *   SH_REC_FILE  the whole stream is one record whose ID is its name;
+ *   SH_REC_NUL   "ID<TAB>TEXT" records ending in a NUL byte, so that the
+ *                text may hold newlines;
+ *   SH_REC_PARA  paragraphs: runs of lines separated by blank lines (only
+ *                spaces and tabs); the ID is the line number of the
+ *                first line (with "NAME:" as for SH_REC_LINE), the text
+ *                the lines joined by '\n';
+ *   SH_REC_JSON  JSON Lines: one object per line, the ID and the text
+ *                taken from the members named by idfield and textfield
+ *                (dotted paths; default "id" and "text"); the ID may be
+ *                a string or a number, the text must be a string;
+ *   SH_REC_WARC  WARC records (WARC/1.0 and 1.1, as in Common Crawl WARC
+ *                and WET files), framed by Content-Length; only the types
+ *                in types (default "conversion,response") are returned,
+ *                the ID is the header idfield (default WARC-Target-URI),
+ *                the text the block, without its HTTP headers for a
+ *                response.
+ * With html set, the text of every record is reduced from HTML to text
+ * (html.h).
  * Lines end at '\n'; one '\r' before it is dropped (CRLF input); a last
  * line without '\n' counts.  Lines may hold any bytes, NUL included, and
  * have no length limit.
@@ -14,7 +32,37 @@
 
 #include <stdio.h>
 
-enum { SH_REC_TAB, SH_REC_LINE, SH_REC_FILE };
+enum {
+	SH_REC_TAB, SH_REC_LINE, SH_REC_FILE, SH_REC_NUL, SH_REC_PARA,
+	SH_REC_JSON, SH_REC_WARC
+};
+
+/* The mode named s ("tab", "line", "file", "nul", "para", "jsonl",
+ * "warc"), or SH_EINVAL. */
+int sh_rec_mode(const char *s);
+
+/* How the documents are read, from the options of the commands that read
+ * them. */
+struct sh_recopt {
+	int mode;
+	const char *idfield, *textfield, *types;	/* NULL: defaults */
+	int html;
+	int skip;		/* skip bad records instead of failing */
+};
+
+#define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0 }
+
+/*
+ * Set the option of letter ch from arg: -F (whole files), -l (numbered
+ * lines), -f FORMAT (a mode name), -H (HTML to text), -I FIELD (the ID's
+ * field or header), -T FIELD (the text's field), -y TYPES (WARC types),
+ * -s (skip bad records).  Return 0 or SH_EINVAL.
+ */
+int sh_recopt_set(struct sh_recopt *o, int ch, const char *arg);
+
+/* Whether reading may go on after error e of sh_reader_next (a bad
+ * record, skipped), rather than stop. */
+int sh_rec_skippable(int e);
 
 struct sh_rec {
 	const char *id, *text;	/* not NUL-terminated; valid until next */
@@ -27,8 +75,11 @@ struct sh_reader {
 	int mode;
 	const char *name;	/* not copied */
 	int prefix;
-	char *buf, *idbuf;
-	size_t cap, idcap;
+	/* Set after sh_reader_init; NULL for the defaults (not copied). */
+	const char *idfield, *textfield, *types;
+	int html;
+	char *buf, *idbuf, *tbuf;
+	size_t cap, idcap, tcap;
 	unsigned long long line;
 	int done;
 };
@@ -39,10 +90,15 @@ struct sh_reader {
 void sh_reader_init(struct sh_reader *r, FILE *fp, int mode,
     const char *name, int prefix);
 
+/* The same, with the mode and fields of o (not copied). */
+void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
+    const char *name, int prefix);
+
 /*
- * Next record into *rec.  Return 1, 0 at the end, or an error: SH_ETAB
- * (SH_REC_TAB line without TAB; rec->line tells which, and reading may go
- * on), SH_EIO (errno set) or SH_ENOMEM.
+ * Next record into *rec.  Return 1, 0 at the end, or an error: a bad
+ * record that is skipped (sh_rec_skippable; rec->line tells where):
+ * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT; or one that ends the
+ * stream: SH_EWARC (framing lost), SH_EIO (errno set) or SH_ENOMEM.
  */
 int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
 

@@ -3,15 +3,15 @@
 
 load helper
 
-USAGE='usage: sh-fp [-Flt] [-n ngram] [-W weight] [-w shingle] [file ...]'
+USAGE=$'usage: sh-fp [-FHlst] [-f format] [-I idfield] [-n ngram] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-fp -z </dev/null
 	eq "$output" ""
-	eq "${stderr_lines[-1]}" "$USAGE"
-	[ "${#stderr_lines[@]}" -le 2 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -le 3 ]
 }
 
 @test "-t with -l or -F: usage, exit 2" {

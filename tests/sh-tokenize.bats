@@ -3,21 +3,21 @@
 
 load helper
 
-USAGE='usage: sh-tokenize [-Fl] [-n ngram] [-W weight] [-w shingle] [file ...]'
+USAGE=$'usage: sh-tokenize [-FHls] [-f format] [-I idfield] [-n ngram] [-T textfield]\n                   [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-tokenize -z </dev/null
 	eq "$output" ""
-	eq "${stderr_lines[-1]}" "$USAGE"
-	[ "${#stderr_lines[@]}" -le 2 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -le 3 ]
 }
 
 @test "option without its argument: usage, exit 2" {
 	run -2 --separate-stderr sh-tokenize -n </dev/null
 	eq "$output" ""
-	eq "${stderr_lines[-1]}" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
 }
 
 @test "-n out of range" {

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# Record formats shared by sh-tokenize and sh-fp: -f nul, para, jsonl,
+# warc, and -H.
+
+load helper
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+}
+
+# warc_record TYPE HEADERS BODY: one WARC record; HEADERS are extra
+# "Name: value" lines separated by \n.
+warc_record() {
+	local len
+	len=$(printf '%s' "$3" | wc -c)
+	printf 'WARC/1.0\r\nWARC-Type: %s\r\n' "$1"
+	[ -z "$2" ] || printf '%s\n' "$2" | sed 's/$/\r/'
+	printf 'Content-Length: %d\r\n\r\n%s\r\n\r\n' "$len" "$3"
+}
+
+@test "jsonl: id and text members, escapes and surrogate pairs decoded" {
+	printf '%s\n' '{"id":"a1","text":"caf\u00e9 \ud83d\ude00 \u4e2d\u6587 tab\there \"q\" \\ \/"}' \
+	    '  {"text": "number id", "id": 42, "x": [1, {"y": null}], "z": -1.5e3}  ' >"$D/t.jsonl"
+	run -0 --separate-stderr sh-tokenize -f jsonl "$D/t.jsonl"
+	eq "$output" "$(printf 'a1\tcafé^1 中文^1 tab^1 here^1 q^1\n42\tnumber^1 id^1')"
+	eq "$stderr" ""
+}
+
+@test "jsonl: nested fields by dotted path; the first of repeated members" {
+	printf '%s\n' '{"meta":{"url":"http://x/1","id":"m1"},"body":{"text":"deep text"},"id":"top","id":"again"}' >"$D/t.jsonl"
+	run -0 sh-tokenize -f jsonl -I meta.url -T body.text "$D/t.jsonl"
+	eq "$output" "$(printf 'http://x/1\tdeep^1 text^1')"
+	run -0 sh-tokenize -f jsonl -T body.text "$D/t.jsonl"
+	eq "$output" "$(printf 'top\tdeep^1 text^1')"
+}
+
+@test "jsonl: bad records are errors with their line, or skipped with -s" {
+	printf '%s\n' '{"id":"ok1","text":"fine"}' '{"id":"x","text":"open' \
+	    '{"text":"no id"}' '{"id":"x","text":7}' '["id","text"]' \
+	    '{"id":"x","text":"a"} trailing' '{"id":"ok2","text":"fine too"}' >"$D/t.jsonl"
+	run -2 --separate-stderr sh-tokenize -f jsonl "$D/t.jsonl"
+	eq "$output" "$(printf 'ok1\tfine^1\nok2\tfine^1 too^1')"
+	eq "$stderr" "$(printf '%s\n' \
+	    "sh-tokenize: $D/t.jsonl:2: malformed JSON" \
+	    "sh-tokenize: $D/t.jsonl:3: no ID field" \
+	    "sh-tokenize: $D/t.jsonl:4: no text field" \
+	    "sh-tokenize: $D/t.jsonl:5: malformed JSON" \
+	    "sh-tokenize: $D/t.jsonl:6: malformed JSON")"
+	run -0 --separate-stderr sh-fp -f jsonl -s "$D/t.jsonl"
+	eq "${#lines[@]}" 2
+	eq "$stderr" "sh-fp: skipped 5 bad record(s)"
+}
+
+@test "jsonl: deep nesting and binary bytes do not crash" {
+	awk 'BEGIN { s = ""; for (i = 0; i < 100000; i++) s = s "["
+		print "{\"id\":\"d\",\"text\":\"x\",\"n\":" s }' >"$D/deep.jsonl"
+	head -c 20000 /dev/urandom >>"$D/deep.jsonl"
+	printf '\n{"id":"last","text":"ok"}\n' >>"$D/deep.jsonl"
+	run -2 --separate-stderr sh-tokenize -f jsonl "$D/deep.jsonl"
+	eq "${lines[${#lines[@]}-1]}" "$(printf 'last\tok^1')"
+	[[ "${stderr_lines[0]}" == "sh-tokenize: $D/deep.jsonl:1: malformed JSON" ]]
+}
+
+@test "jsonl gives the fingerprints of the same documents as TSV" {
+	gen_corpus "$D/c.tsv" 500
+	awk -F '\t' '{ t = $2; gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t)
+	    printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", $1, t }' "$D/c.tsv" >"$D/c.jsonl"
+	sh-fp "$D/c.tsv" >"$D/want" 2>/dev/null
+	sh-fp -f jsonl "$D/c.jsonl" >"$D/got" 2>/dev/null
+	[ -s "$D/want" ]
+	same_files "$D/want" "$D/got"
+}
+
+@test "nul: ID<TAB>TEXT records whose text holds newlines" {
+	printf 'a\tline one\nline two\0b\tthird\0c\tlast without NUL' >"$D/t.nul"
+	run -0 sh-tokenize -f nul "$D/t.nul"
+	eq "$output" "$(printf 'a\tline^2 one^1 two^1\nb\tthird^1\nc\tlast^1 without^1 nul^1')"
+}
+
+@test "para: blank-line separated paragraphs, ID the first line" {
+	printf 'one a\none b\n\n \t\ntwo\n\n\nthree\n' >"$D/p.txt"
+	cp "$D/p.txt" "$D/q.txt"
+	run -0 sh-tokenize -f para "$D/p.txt"
+	eq "$output" "$(printf '1\tone^2 a^1 b^1\n5\ttwo^1\n8\tthree^1')"
+	run -0 sh-tokenize -f para "$D/p.txt" "$D/q.txt"
+	eq "${lines[3]}" "$(printf '%s\tone^2 a^1 b^1' "$D/q.txt:1")"
+}
+
+@test "warc: conversion and response records, HTTP head dropped, -H" {
+	{
+		warc_record warcinfo '' 'software: test'
+		warc_record request 'WARC-Target-URI: http://a/' 'GET / HTTP/1.1'
+		warc_record response $'WARC-Target-URI: http://a/\nWARC-Record-ID: <urn:uuid:1>' \
+		    $'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><style>p{}</style><p>Caf&eacute; &amp; b&#228;r</p><!-- note --></html>'
+		warc_record conversion 'WARC-Target-URI: http://b/' $'plain text\nof a page'
+	} >"$D/t.warc"
+	run -0 --separate-stderr sh-tokenize -f warc -H "$D/t.warc"
+	eq "$output" "$(printf 'http://a/\tcafé^1 bär^1\nhttp://b/\tplain^1 text^1 of^1 a^1 page^1')"
+	run -0 sh-tokenize -f warc -H -I WARC-Record-ID -y response "$D/t.warc"
+	eq "$output" "$(printf '<urn:uuid:1>\tcafé^1 bär^1')"
+	run -0 sh-tokenize -f warc -y request "$D/t.warc"
+	eq "$output" "$(printf 'http://a/\tget^1 http^1 1^2')"
+	run -0 sh-tokenize -f warc -y conversion "$D/t.warc"
+	eq "$output" "$(printf 'http://b/\tplain^1 text^1 of^1 a^1 page^1')"
+}
+
+@test "warc: missing ID is skipped; broken framing stops the stream" {
+	{
+		warc_record conversion '' 'no uri here'
+		warc_record conversion 'WARC-Target-URI: http://ok/' 'fine'
+	} >"$D/t.warc"
+	run -2 --separate-stderr sh-tokenize -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://ok/\tfine^1')"
+	eq "$stderr" "sh-tokenize: $D/t.warc:1: no ID field"
+	head -c 150 "$D/t.warc" >"$D/cut.warc"
+	run -2 --separate-stderr sh-tokenize -f warc "$D/cut.warc"
+	eq "$stderr" "$(printf '%s\n' "sh-tokenize: $D/cut.warc:1: no ID field" \
+	    "sh-tokenize: $D/cut.warc:7: malformed WARC record")"
+	printf 'WARC/1.0\r\nWARC-Type: conversion\r\n\r\nbody\r\n' >"$D/nolen.warc"
+	run -2 --separate-stderr sh-fp -f warc "$D/nolen.warc"
+	eq "$stderr" "sh-fp: $D/nolen.warc:1: malformed WARC record"
+	printf 'not a warc file\n' | run -2 --separate-stderr sh-fp -f warc
+}
+
+@test "-H in any format: tags out, entities decoded" {
+	run -0 sh-tokenize -H <<<$'id\t<b>caf&eacute;</b>&nbsp;x &unknown; 1&lt;2 <script>hidden</script>&#x4e2d;&#25991;'
+	eq "$output" "$(printf 'id\tcafé^1 x^1 unknown^1 1^1 2^1 中文^1')"
+}
+
+@test "an unknown format is a usage error" {
+	run -2 --separate-stderr sh-fp -f csv /dev/null
+	eq "$stderr" "sh-fp: -f csv: invalid value"
+}
