@@ -28,7 +28,7 @@ MAN5 = man/sh-index.5
 UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/index_test \
 	tests/unit/near_test \
 	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test
-BENCH = bench/gen bench/genfp bench/edit bench/evalstat
+BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
 
 all: $(BIN)
 
@@ -71,6 +71,7 @@ bench/gen: bench/gen.c
 bench/genfp: bench/genfp.c
 bench/edit: bench/edit.c
 bench/evalstat: bench/evalstat.c
+bench/readrec: bench/readrec.c
 
 check: $(BIN) $(UNIT)
 	tests/run
@@ -78,7 +79,7 @@ check: $(BIN) $(UNIT)
 demo: $(BIN)
 	@tools/demo
 
-bench: $(BIN) bench/gen bench/genfp
+bench: $(BIN) bench/gen bench/genfp bench/readrec
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat

@@ -10,7 +10,7 @@
 # runs there), QUERIES (queries per index run, default 1000000),
 # INDEX_PLANS (forced index plans to compare, as B/R).
 
-sections='fp near index'
+sections='fp records near index'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -162,6 +162,7 @@ tools()
 	fp)	echo sh-fp ;;
 	near)	echo sh-near ;;
 	index)	echo sh-index sh-near ;;
+	records) echo sh-fp ;;
 	esac
 }
 
@@ -184,6 +185,41 @@ bench_fp()
 		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
 		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
 	done
+}
+
+# The record readers alone (bench/readrec), one core: the English
+# documents written as each format; then sh-fp on the WARC form.
+bench_records()
+{
+	data en
+	awk -F '\t' -v tmp="$tmp" '
+	function json(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
+	{
+		printf "{\"id\":\"%s\",\"meta\":{\"lang\":\"en\"},\"text\":\"%s\"}\n",
+		    $1, json($2) > (tmp "/r.jsonl")
+		printf "%s\t%s%c", $1, $2, 0 > (tmp "/r.nul")
+		printf "%s\n\n", $2 > (tmp "/r.para")
+		printf "WARC/1.0\r\nWARC-Type: conversion\r\n" \
+		    "WARC-Target-URI: http://example.org/%s\r\n" \
+		    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, length($2), $2 \
+		    > (tmp "/r.warc")
+	}' "$data" || die "cannot write the record files"
+	cp "$data" "$tmp/r.tab"
+	echo
+	echo "records: bench/readrec FORMAT FILE (reader only, single core)"
+	printf '%-8s %7s %8s %9s %8s\n' format records MB 'median s' MB/s
+	for f in tab nul para jsonl warc; do
+		set -- $("$root/bench/readrec" "$f" "$tmp/r.$f")
+		[ "$1" -eq "$DOCS" ] ||
+		    echo "$prog: warning: $f: $1 records for $DOCS" >&2
+		s=$(timeit "$root/bench/readrec" "$f" "$tmp/r.$f") || exit 2
+		awk -v f="$f" -v n="$DOCS" -v b="$(wc -c <"$tmp/r.$f")" \
+		    -v s="$s" 'BEGIN { printf "%-8s %7d %8.2f %9.3f %8.1f\n",
+		    f, n, b / 1e6, s, (s > 0 ? b / 1e6 / s : 0) }'
+	done
+	s=$(timeit "$BIN/sh-fp" -f warc "$tmp/r.warc") || exit 2
+	awk -v n="$DOCS" -v b="$(wc -c <"$tmp/r.warc")" -v s="$s" 'BEGIN {
+	    printf "sh-fp -f warc: %.3f s, %.1f MB/s\n", s, b / 1e6 / s }'
 }
 
 # sh-near: all-pairs join (k = 3, both cores) and streaming dedup (one
