@@ -17,7 +17,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-FHlst] [-f format] [-I idfield] "
+	fprintf(stderr, "usage: sh-fp [-eFHlt] [-f format] [-I idfield] "
 	    "[-n ngram] [-T textfield]\n"
 	    "             [-W weight] [-w shingle] [-y types] [file ...]\n");
 	exit(2);
@@ -102,15 +102,15 @@ main(int argc, char *argv[])
 	int ch, r, status = 0, i;
 
 	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
-	while ((ch = getopt(argc, argv, "FHI:T:W:f:ln:stw:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "FHI:T:W:ef:ln:tw:y:")) != -1) {
 		switch (ch) {
 		case 'F':
 		case 'H':
 		case 'I':
 		case 'T':
 		case 'f':
+		case 'e':
 		case 'l':
-		case 's':
 		case 'y':
 			if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
 				errx(2, "-%c %s: %s", ch, optarg,

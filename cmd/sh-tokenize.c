@@ -17,7 +17,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-FHls] [-f format] [-I idfield] "
+	fprintf(stderr, "usage: sh-tokenize [-eFHl] [-f format] [-I idfield] "
 	    "[-n ngram] [-T textfield]\n"
 	    "                   [-W weight] [-w shingle] [-y types] "
 	    "[file ...]\n");
@@ -98,15 +98,15 @@ main(int argc, char *argv[])
 	FILE *in;
 	int ch, r, status = 0, i;
 
-	while ((ch = getopt(argc, argv, "FHI:T:W:f:ln:sw:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "FHI:T:W:ef:ln:w:y:")) != -1) {
 		switch (ch) {
 		case 'F':
 		case 'H':
 		case 'I':
 		case 'T':
 		case 'f':
+		case 'e':
 		case 'l':
-		case 's':
 		case 'y':
 			if ((r = sh_recopt_set(&ro, ch, optarg)) != 0)
 				errx(2, "-%c %s: %s", ch, optarg,

@@ -48,7 +48,7 @@ sh_recopt_set(struct sh_recopt *o, int ch, const char *arg)
 	case 'y':
 		o->types = arg;
 		break;
-	case 's':
+	case 'e':
 		o->skip = 1;
 		break;
 	default:

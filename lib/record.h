@@ -56,7 +56,7 @@ struct sh_recopt {
  * Set the option of letter ch from arg: -F (whole files), -l (numbered
  * lines), -f FORMAT (a mode name), -H (HTML to text), -I FIELD (the ID's
  * field or header), -T FIELD (the text's field), -y TYPES (WARC types),
- * -s (skip bad records).  Return 0 or SH_EINVAL.
+ * -e (skip bad records).  Return 0 or SH_EINVAL.
  */
 int sh_recopt_set(struct sh_recopt *o, int ch, const char *arg);
 

@@ -34,7 +34,7 @@ warc_record() {
 	eq "$output" "$(printf 'top\tdeep^1 text^1')"
 }
 
-@test "jsonl: bad records are errors with their line, or skipped with -s" {
+@test "jsonl: bad records are errors with their line, or skipped with -e" {
 	printf '%s\n' '{"id":"ok1","text":"fine"}' '{"id":"x","text":"open' \
 	    '{"text":"no id"}' '{"id":"x","text":7}' '["id","text"]' \
 	    '{"id":"x","text":"a"} trailing' '{"id":"ok2","text":"fine too"}' >"$D/t.jsonl"
@@ -46,7 +46,7 @@ warc_record() {
 	    "sh-tokenize: $D/t.jsonl:4: no text field" \
 	    "sh-tokenize: $D/t.jsonl:5: malformed JSON" \
 	    "sh-tokenize: $D/t.jsonl:6: malformed JSON")"
-	run -0 --separate-stderr sh-fp -f jsonl -s "$D/t.jsonl"
+	run -0 --separate-stderr sh-fp -f jsonl -e "$D/t.jsonl"
 	eq "${#lines[@]}" 2
 	eq "$stderr" "sh-fp: skipped 5 bad record(s)"
 }
