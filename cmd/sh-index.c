@@ -24,8 +24,9 @@ usage(void)
 {
 	fprintf(stderr,
 	    "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] "
-	    "index [file ...]\n"
-	    "       sh-index add [-k max] index [file ...]\n"
+	    "[-P shard/shards]\n"
+	    "                      index [file ...]\n"
+	    "       sh-index add [-k max] [-P shard/shards] index [file ...]\n"
 	    "       sh-index info | dump | verify index\n");
 	exit(2);
 }
@@ -86,9 +87,10 @@ info(struct sh_index *ix)
 		bytes += ix->seg[i].size;
 		cand += sh_seg_candidates(&ix->seg[i], ix->k);
 	}
-	printf("index\t%s\nk\t%d\nfingerprints\t%llu\nids\t%llu\n"
-	    "segments\t%d\nbytes\t%llu\nbytes_per_fingerprint\t%.1f\n"
-	    "candidates_per_query\t%.3g\n", ix->path, ix->k,
+	printf("index\t%s\nk\t%d\nshard\t%u/%u\nfingerprints\t%llu\n"
+	    "ids\t%llu\nsegments\t%d\nbytes\t%llu\n"
+	    "bytes_per_fingerprint\t%.1f\ncandidates_per_query\t%.3g\n",
+	    ix->path, ix->k, ix->shard.i, ix->shard.n ? ix->shard.n : 1,
 	    (unsigned long long)nfp, (unsigned long long)nid, ix->nseg,
 	    (unsigned long long)bytes, nfp ? (double)bytes / nfp : 0.0, cand);
 	for (i = 0; i < ix->nseg; i++) {
@@ -133,23 +135,30 @@ dump(struct sh_index *ix)
 int
 main(int argc, char *argv[])
 {
-	struct sh_ixopt o = { -1, 0, 0, 0, 0 };
+	struct sh_ixopt o;
 	struct sh_fplist list;
 	struct sh_index ix;
 	const char *verb;
 	long long v;
 	int ch, e, i, *opt;
 
+	memset(&o, 0, sizeof(o));
+	o.k = -1;
 	if (argc < 2)
 		usage();
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "b:fk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "P:b:fk:r:")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch) {
 		case 'f':
 			o.force = 1;
+			break;
+		case 'P':
+			if (sh_shard_parse(optarg, &o.shard) != 0)
+				errx(2, "-P %s: %s", optarg,
+				    sh_strerror(SH_EINVAL));
 			break;
 		case 'b':
 		case 'k':
@@ -186,7 +195,7 @@ main(int argc, char *argv[])
 		sh_fplist_free(&list);
 		return 0;
 	}
-	if (argc != 1 || o.force || o.b || o.r || o.k >= 0)
+	if (argc != 1 || o.force || o.b || o.r || o.k >= 0 || o.shard.n)
 		usage();
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);

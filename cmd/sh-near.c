@@ -20,12 +20,14 @@
 #include "num.h"
 #include "plan.h"
 #include "record.h"
+#include "shard.h"
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: sh-near [-c | -u] [-i index] [-j threads] "
-	    "[-k max] [-r blocks] [file ...]\n");
+	    "[-k max] [-P shard/shards]\n"
+	    "               [-r blocks] [file ...]\n");
 	exit(2);
 }
 
@@ -142,6 +144,7 @@ main(int argc, char *argv[])
 	struct sh_plan plan;
 	struct sh_dedup *d = NULL;
 	struct sh_index index;
+	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
 	const char *ipath = NULL;
 	uint32_t *rep;
@@ -150,7 +153,7 @@ main(int argc, char *argv[])
 	int ch, e, mode = 0;
 
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "ci:j:k:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "P:ci:j:k:r:u")) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'u':
@@ -160,6 +163,11 @@ main(int argc, char *argv[])
 			break;
 		case 'i':
 			ipath = optarg;
+			break;
+		case 'P':
+			if (sh_shard_parse(optarg, &shard) != 0)
+				errx(2, "-P %s: %s", optarg,
+				    sh_strerror(SH_EINVAL));
 			break;
 		case 'j':
 			if ((e = sh_strtonum(optarg, 1, 64, &nthreads)) != 0)
@@ -181,6 +189,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
+	if (shard.n && (mode || ipath != NULL))
+		usage();
 	if (ipath != NULL) {
 		if (mode == 'c')
 			usage();
@@ -217,7 +227,7 @@ main(int argc, char *argv[])
 		if ((e = sh_plan_init(&plan, (int)k, (int)r, list.n)) != 0)
 			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
 		if ((e = sh_join(list.fp, list.n, &plan, (int)nthreads,
-		    &pairs)) != 0)
+		    shard.n ? &shard : NULL, &pairs)) != 0)
 			errx(2, "%s", sh_strerror(e));
 	}
 	if (mode == 'c') {

@@ -27,6 +27,7 @@ sh_strerror(int e)
 	case SH_ENOID:		return "no ID field";
 	case SH_ENOTEXT:	return "no text field";
 	case SH_EWARC:		return "malformed WARC record";
+	case SH_ESHARD:		return "index holds another shard";
 	}
 	return "unknown error";
 }

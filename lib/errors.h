@@ -27,7 +27,8 @@ enum {
 	SH_EJSON = -17,		/* malformed JSON */
 	SH_ENOID = -18,		/* record has no ID field */
 	SH_ENOTEXT = -19,	/* record has no text field */
-	SH_EWARC = -20		/* malformed WARC record */
+	SH_EWARC = -20,		/* malformed WARC record */
+	SH_ESHARD = -21		/* index holds another shard */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

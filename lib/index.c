@@ -131,10 +131,12 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			if (v != 1)
 				return SH_EVERSION;
 		} else if (i == 1) {
-			if (sscanf(line, "k %d plan %d %d next %llu%n", &ix->k,
-			    &ix->b, &ix->r, &a, &n) != 4 || line[n] != '\0' ||
+			if (sscanf(line, "k %d plan %d %d shard %u %u next %llu%n",
+			    &ix->k, &ix->b, &ix->r, &ix->shard.i, &ix->shard.n,
+			    &a, &n) != 6 || line[n] != '\0' ||
 			    ix->k < 0 || ix->k > SH_PLAN_KMAX || ix->b < 0 ||
-			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b)
+			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b ||
+			    ix->shard.n < 1 || ix->shard.i >= ix->shard.n)
 				return SH_ECORRUPT;
 			ix->next = a;
 		} else if (sscanf(line, "%31s %llu %llu%n", name, &a, &b,
@@ -293,9 +295,11 @@ struct merge {
 	struct sh_seg *seg;
 	int nseg;
 	const struct sh_fplist *batch;
+	const struct sh_shard *shard;
 	struct entry {
 		uint64_t fp, i;
 	} *order;		/* batch entries by (fp, input order) */
+	size_t nbatch;		/* those in the shard */
 	uint64_t *head;		/* next entry of each source */
 	uint64_t *fp, *idoff;	/* the result */
 	char *ids;
@@ -345,7 +349,7 @@ head(struct merge *m, int s, uint64_t *fp, int *err)
 			return 0;
 		return (*err = sh_seg_fp(&m->seg[s], m->head[s], fp)) == 0;
 	}
-	if (m->head[s] >= m->batch->n)
+	if (m->head[s] >= m->nbatch)
 		return 0;
 	*fp = m->order[m->head[s]].fp;
 	return 1;
@@ -367,7 +371,7 @@ take(struct merge *m, int s, uint64_t fp)
 			m->nid += p[i] == '\n';
 		return put_ids(m, p, len, 0);
 	}
-	for (; m->head[s] < m->batch->n; m->head[s]++) {
+	for (; m->head[s] < m->nbatch; m->head[s]++) {
 		i = m->order[m->head[s]].i;
 		if (m->order[m->head[s]].fp != fp)
 			break;
@@ -401,6 +405,10 @@ merge(struct merge *m, int *bad)
 	}
 	qsort(m->order, m->batch->n, sizeof(*m->order), cmp_entry);
 	m->idoff[0] = 0;
+	/* Entries outside the index's shard are not its own. */
+	for (i = m->nbatch = 0; i < m->batch->n; i++)
+		if (sh_shard_fp(m->shard, m->order[i].fp) == m->shard->i)
+			m->order[m->nbatch++] = m->order[i];
 	for (;;) {
 		for (s = 0, any = 0; s <= m->nseg; s++)
 			if (head(m, s, &fp, &e) && (!any || fp < min)) {
@@ -484,7 +492,8 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where)
 	if ((buf = malloc(cap)) == NULL)
 		return SH_ENOMEM;
 	len = (size_t)snprintf(buf, cap, "sh-index 1\nk %d plan %d %d "
-	    "next %llu\n", ix->k, ix->b, ix->r, (unsigned long long)ix->next);
+	    "shard %u %u next %llu\n", ix->k, ix->b, ix->r, ix->shard.i,
+	    ix->shard.n, (unsigned long long)ix->next);
 	for (i = 0; i < ix->nseg; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s %llu %llu\n",
 		    ix->name[i], (unsigned long long)ix->nfp[i],
@@ -548,6 +557,11 @@ settings(struct sh_index *ix, const struct sh_ixopt *o)
 	ix->k = o->k >= 0 ? o->k : SH_INDEX_K;
 	ix->b = o->b;
 	ix->r = o->r;
+	ix->shard = o->shard;
+	if (ix->shard.n == 0) {
+		ix->shard.i = 0;
+		ix->shard.n = 1;
+	}
 	if (ix->next == 0)
 		ix->next = 1;
 }
@@ -587,6 +601,7 @@ rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
 		}
 	}
 	m.batch = batch;
+	m.shard = &ix->shard;
 	if ((e = merge(&m, &bad)) != 0) {
 		if (bad >= 0 && bad < j)
 			fail(where, dir, drop[bad], e);
@@ -661,6 +676,9 @@ sh_index_write(const char *dir, const struct sh_fplist *batch,
 		settings(&ix, o);
 	else if (o->k >= 0 && o->k != ix.k)
 		e = fail(where, dir, NULL, SH_EKMISMATCH);
+	else if (o->shard.n != 0 && (o->shard.n != ix.shard.n ||
+	    o->shard.i != ix.shard.i))
+		e = fail(where, dir, NULL, SH_ESHARD);
 	if (e == 0 && (e = tidy(dir, &ix, 0)) != 0)
 		fail(where, dir, NULL, e);
 	if (e == 0 && (fresh || o->replace || batch->n > 0))

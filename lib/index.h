@@ -27,6 +27,7 @@
 
 #include "fplist.h"
 #include "segment.h"
+#include "shard.h"
 
 #define SH_WHERE 4096
 #define SH_INDEX_K 3		/* distance served by default */
@@ -35,6 +36,7 @@ struct sh_index {
 	char path[SH_WHERE];
 	int k;			/* distance the index serves */
 	int b, r;		/* forced plan, or 0 */
+	struct sh_shard shard;	/* the fingerprints it holds (shard.h) */
 	uint64_t next;		/* number of the next segment */
 	int nseg;
 	char (*name)[32];	/* segment file names, oldest first ("" for
@@ -63,11 +65,14 @@ int sh_index_search(struct sh_index *ix, uint64_t fp, int k,
     struct sh_hits *h, char *where);
 
 /* How to write: the distance served (-1: the index's, or SH_INDEX_K for
- * a new one), a forced plan (b, r; 0 to choose by size), and whether to
- * replace the whole index (build) rather than add to it. */
+ * a new one), a forced plan (b, r; 0 to choose by size), the shard a new
+ * index holds (fingerprints of other shards are left out, now and in
+ * every later add), and whether to replace the whole index (build)
+ * rather than add to it. */
 struct sh_ixopt {
 	int k;
 	int b, r;
+	struct sh_shard shard;	/* n = 0: the whole range */
 	int replace;
 	int force;		/* replace even an existing index */
 };
@@ -77,7 +82,8 @@ struct sh_ixopt {
  * absent.  With o->replace the index holds the batch alone afterwards;
  * an existing index is then replaced only with o->force (else
  * SH_EEXIST).  Return 0, SH_EEXIST, SH_EKMISMATCH (o->k differs from the
- * index's), or an error of sh_index_open or of writing (SH_EIO).
+ * index's), SH_ESHARD (so does o->shard), or an error of sh_index_open or
+ * of writing (SH_EIO).
  */
 int sh_index_write(const char *dir, const struct sh_fplist *batch,
     const struct sh_ixopt *o, char *where);

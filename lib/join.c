@@ -5,6 +5,7 @@
 #include "errors.h"
 #include "hex.h"
 #include "join.h"
+#include "shard.h"
 
 struct rec {
 	uint64_t key;
@@ -77,6 +78,7 @@ struct job {
 	const uint64_t *fp;
 	size_t n;
 	const struct sh_plan *plan;
+	const struct sh_shard *shard;
 	int first, step;	/* tables first, first + step, ... */
 	struct sh_pairs pairs;
 	int err;
@@ -120,6 +122,9 @@ work(void *arg)
 		goto out;
 	}
 	for (t = j->first; t < j->plan->ntables; t += j->step) {
+		if (j->shard != NULL && !sh_shard_table(j->shard, t,
+		    j->plan->ntables))
+			continue;
 		for (i = 0; i < j->n; i++) {
 			a[i].key = sh_plan_key(j->plan, t, j->fp[i]);
 			a[i].idx = i;
@@ -128,8 +133,11 @@ work(void *arg)
 		for (i = 0; i < j->n; i = e) {
 			for (e = i + 1; e < j->n && s[e].key == s[i].key; e++)
 				;
-			if (e - i > 1 && (j->err = run_pairs(j, t, s + i,
-			    e - i)) != 0)
+			if (e - i < 2 || (j->shard != NULL &&
+			    sh_shard_run(j->shard, t, j->plan->ntables,
+			    s[i].key) != j->shard->i))
+				continue;
+			if ((j->err = run_pairs(j, t, s + i, e - i)) != 0)
 				goto out;
 		}
 	}
@@ -141,7 +149,7 @@ out:
 
 int
 sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
-    int nthreads, struct sh_pairs *out)
+    int nthreads, const struct sh_shard *shard, struct sh_pairs *out)
 {
 	struct job *jobs;
 	pthread_t *tid;
@@ -165,6 +173,7 @@ sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
 		jobs[t].fp = fp;
 		jobs[t].n = n;
 		jobs[t].plan = plan;
+		jobs[t].shard = shard;
 		jobs[t].first = t;
 		jobs[t].step = nthreads;
 	}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "plan.h"
+#include "shard.h"
 
 /* Pairs (i, j) with i < j, packed as i << 32 | j. */
 struct sh_pairs {
@@ -22,13 +23,14 @@ struct sh_pairs {
 
 /*
  * Every pair i < j of fp[0..n) with distance at most plan->k, each once,
- * sorted by (i, j), appended to *out (whose memory the caller frees).
+ * sorted by (i, j), appended to *out (whose memory the caller frees);
+ * with a shard (else NULL), only the pairs of its runs (shard.h).
  * n must be below 2^32.  Runs the tables on nthreads threads (>= 1); the
  * result does not depend on it.  Return 0, SH_ENOMEM or SH_ERANGE (n too
  * large).
  */
 int sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
-    int nthreads, struct sh_pairs *out);
+    int nthreads, const struct sh_shard *shard, struct sh_pairs *out);
 
 /* Append one pair.  Return 0 or SH_ENOMEM. */
 int sh_pairs_add(struct sh_pairs *p, uint64_t v);

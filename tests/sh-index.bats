@@ -30,8 +30,8 @@ dump_sorted() {
 	run -0 sh-index dump "$D/ix"
 	eq "$output" "$(printf '0000000000000000\ta\n0000000000000000\tdup\n0000000000000007\tb\nffffffffffffffff\td')"
 	run -0 sh-index info "$D/ix"
-	eq "${lines[2]}" "$(printf 'fingerprints\t3')"
-	eq "${lines[3]}" "$(printf 'ids\t4')"
+	eq "${lines[3]}" "$(printf 'fingerprints\t3')"
+	eq "${lines[4]}" "$(printf 'ids\t4')"
 }
 
 @test "queries: every match once, ordered by distance, exit 0; none exits 1" {
@@ -128,8 +128,8 @@ dump_sorted() {
 @test "empty input: an empty index that answers nothing" {
 	run -0 sh-index build "$D/ix" </dev/null
 	run -0 sh-index info "$D/ix"
-	eq "${lines[2]}" "$(printf 'fingerprints\t0')"
-	eq "${lines[4]}" "$(printf 'segments\t0')"
+	eq "${lines[3]}" "$(printf 'fingerprints\t0')"
+	eq "${lines[5]}" "$(printf 'segments\t0')"
 	run -0 sh-index dump "$D/ix"
 	eq "$output" ""
 	run -1 sh-near -i "$D/ix" "$D/small.fp"
@@ -180,7 +180,7 @@ dump_sorted() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-index
-	eq "${stderr_lines[0]}" "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] index [file ...]"
+	eq "${stderr_lines[0]}" "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
 	run -2 sh-index frobnicate "$D/ix"
 	run -2 sh-index build
 	run -2 sh-index add -f "$D/ix"
