@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# Shards: the union of the shards' outputs is the one-process output, each
+# result once; run by hand, by GNU parallel on this machine, by GNU
+# parallel on stand-in remote hosts, and as Hadoop Streaming would.
+
+load helper
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	rand_fps "$D/all.fp" 3000 13
+	head -n 400 "$D/all.fp" | sed 's/\t/\tq/' >"$D/q.fp"
+	rand_fps "$D/other.fp" 100 14
+	cat "$D/other.fp" >>"$D/q.fp"
+}
+
+need_parallel() {
+	command -v parallel >/dev/null ||
+	    skip "GNU parallel is not installed (Debian package parallel)"
+}
+
+# sorted FILE: FILE's lines in byte order.
+sorted() {
+	LC_ALL=C sort "$@"
+}
+
+@test "join shards, 1 to 12 ways: every pair once" {
+	local n i
+	sh-near -k 4 "$D/all.fp" | sorted >"$D/want"
+	[ -s "$D/want" ]
+	for n in 1 2 3 4 5 7 10 12; do
+		for i in $(seq 0 $((n - 1))); do
+			sh-near -k 4 -P "$i/$n" "$D/all.fp" || [ $? -eq 1 ]
+		done | sorted >"$D/got"
+		same_files "$D/want" "$D/got"
+	done
+}
+
+@test "index shards: fingerprint ranges; queries fan out, union is exact" {
+	local i
+	sh-index build "$D/one" "$D/all.fp"
+	sh-near -i "$D/one" -k 5 "$D/q.fp" | sorted >"$D/want"
+	for i in 0 1 2 3; do
+		sh-index build -P "$i/4" "$D/s$i" "$D/all.fp"
+	done
+	for i in 0 1 2 3; do
+		sh-index dump "$D/s$i"
+	done | sorted >"$D/dump"
+	sorted "$D/all.fp" >"$D/all.sorted"
+	same_files "$D/all.sorted" "$D/dump"
+	for i in 0 1 2 3; do
+		sh-near -i "$D/s$i" -k 5 "$D/q.fp" || [ $? -eq 1 ]
+	done | sorted >"$D/got"
+	same_files "$D/want" "$D/got"
+	run -0 sh-index info "$D/s2"
+	eq "${lines[2]}" "$(printf 'shard\t2/4')"
+}
+
+@test "an index shard keeps its range on add; -P must match" {
+	sh-index build -P 1/2 "$D/s" </dev/null
+	sh-index add "$D/s" "$D/all.fp"
+	sh-index dump "$D/s" | cut -c 1 | sort -u | tr -d '\n' >"$D/firsts"
+	eq "$(cat "$D/firsts")" 89abcdef
+	run -2 --separate-stderr sh-index add -P 0/2 "$D/s" "$D/all.fp"
+	eq "$stderr" "sh-index: $D/s: index holds another shard"
+	run -0 sh-index add -P 1/2 "$D/s" "$D/other.fp"
+}
+
+@test "-P: bad specs and modes that cannot be sharded are usage errors" {
+	local spec
+	for spec in 4/4 -1/4 1 1/0 a/b 1/65537; do
+		run -2 --separate-stderr sh-near -P "$spec" "$D/all.fp"
+		eq "$stderr" "sh-near: -P $spec: invalid value"
+	done
+	run -2 sh-near -c -P 0/2 "$D/all.fp"
+	run -2 sh-near -u -P 0/2 "$D/all.fp"
+	run -2 sh-near -i "$D/x" -P 0/2 "$D/all.fp"
+	run -2 sh-index info -P 0/2 "$D/x"
+}
+
+@test "GNU parallel: fingerprint a dump in pieces, same bytes" {
+	need_parallel
+	gen_corpus "$D/docs.tsv" 2000
+	sh-fp "$D/docs.tsv" >"$D/want" 2>/dev/null
+	parallel --pipe -k -N 150 -j 2 sh-fp <"$D/docs.tsv" >"$D/got" 2>/dev/null
+	same_files "$D/want" "$D/got"
+}
+
+@test "GNU parallel: sharded index build, fan-out query, sharded join" {
+	need_parallel
+	sh-near -k 4 "$D/all.fp" | sorted >"$D/join.want"
+	parallel -j 2 sh-near -k 4 -P {}/6 "$D/all.fp" ::: 0 1 2 3 4 5 |
+	    sorted >"$D/join.got"
+	same_files "$D/join.want" "$D/join.got"
+	sh-index build "$D/one" "$D/all.fp"
+	sh-near -i "$D/one" "$D/q.fp" | sorted >"$D/q.want"
+	parallel -j 2 sh-index build -P {}/4 "$D/s{}" "$D/all.fp" ::: 0 1 2 3
+	parallel -j 2 sh-near -i "$D/s{}" "$D/q.fp" ::: 0 1 2 3 | sorted >"$D/q.got"
+	same_files "$D/q.want" "$D/q.got"
+}
+
+@test "GNU parallel on two stand-in remote hosts (--ssh)" {
+	need_parallel
+	cat >"$D/fakessh" <<-'EOF'
+	#!/bin/sh
+	# Stands in for ssh: notes the host, runs the command here.
+	echo "$1" >>"${FAKESSH_LOG:?}"
+	shift
+	[ "$1" = "--" ] && shift
+	exec sh -c "$*"
+	EOF
+	chmod +x "$D/fakessh"
+	export FAKESSH_LOG="$D/hosts"
+	sh-near -k 4 "$D/all.fp" | sorted >"$D/want"
+	parallel --ssh "$D/fakessh" -S 1/host1,1/host2 \
+	    "PATH='$PATH' sh-near -k 4 -P {}/4 '$D/all.fp'" ::: 0 1 2 3 |
+	    sorted >"$D/got"
+	same_files "$D/want" "$D/got"
+	eq "$(sort -u "$D/hosts" | tr '\n' ' ')" "host1 host2 "
+}
+
+@test "Hadoop Streaming contract: mapper and reducer on stdin and stdout" {
+	gen_corpus "$D/docs.tsv" 1500
+	# Mapper: documents to fingerprint lines; shuffle: sort by key;
+	# reducer: the join over what it receives.
+	sh-fp <"$D/docs.tsv" 2>/dev/null | LC_ALL=C sort -t "$(printf '\t')" -k 1,1 |
+	    sh-near -k 6 | awk -F '\t' '{ if ($1 > $2) { t = $1; $1 = $2; $2 = t }
+	    print $1 "\t" $2 "\t" $3 }' | sorted >"$D/got"
+	sh-fp "$D/docs.tsv" 2>/dev/null | sh-near -k 6 |
+	    awk -F '\t' '{ if ($1 > $2) { t = $1; $1 = $2; $2 = t }
+	    print $1 "\t" $2 "\t" $3 }' | sorted >"$D/want"
+	[ -s "$D/want" ]
+	same_files "$D/want" "$D/got"
+}
