@@ -8,9 +8,10 @@
 # CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
 # runs there), QUERIES (queries per index run, default 1000000),
-# INDEX_PLANS (forced index plans to compare, as B/R).
+# INDEX_PLANS (forced index plans to compare, as B/R), PAR_DOCS
+# (documents of the parallel section, default 500000: about 1 GB).
 
-sections='fp records near index'
+sections='fp records near index parallel'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -28,6 +29,7 @@ NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
 QUERIES=${QUERIES:-1000000}
 INDEX_PLANS=${INDEX_PLANS:-}
+PAR_DOCS=${PAR_DOCS:-500000}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
 CPU=${CPU:-0}
@@ -163,6 +165,7 @@ tools()
 	near)	echo sh-near ;;
 	index)	echo sh-index sh-near ;;
 	records) echo sh-fp ;;
+	parallel) echo sh-fp ;;
 	esac
 }
 
@@ -220,6 +223,42 @@ bench_records()
 	s=$(timeit "$BIN/sh-fp" -f warc "$tmp/r.warc") || exit 2
 	awk -v n="$DOCS" -v b="$(wc -c <"$tmp/r.warc")" -v s="$s" 'BEGIN {
 	    printf "sh-fp -f warc: %.3f s, %.1f MB/s\n", s, b / 1e6 / s }'
+}
+
+# GNU parallel: sh-fp over a dump of PAR_DOCS English documents (about
+# 2 KB each) by one process, then by 2 workers: byte-range shards of the
+# file (sh-fp -P), and parallel --pipepart, which copies the data through
+# pipes.
+bench_parallel()
+{
+	command -v parallel >/dev/null 2>&1 ||
+	    { echo; echo "parallel: GNU parallel not installed, skipped"; return; }
+	f=$tmp/dump.tsv
+	"$GEN" en "$PAR_DOCS" >"$f" || die "$GEN en $PAR_DOCS failed"
+	b=$(wc -c <"$f")
+	"$BIN/sh-fp" "$f" >"$tmp/one" 2>/dev/null
+	parallel -k -j 2 "$BIN/sh-fp" -P {}/2 "$f" ::: 0 1 >"$tmp/two" \
+	    2>/dev/null
+	cmp -s "$tmp/one" "$tmp/two" || die "sh-fp -P output differs"
+	parallel --pipepart -a "$f" --block 64M -k -j 2 "$BIN/sh-fp" \
+	    >"$tmp/two" 2>/dev/null
+	cmp -s "$tmp/one" "$tmp/two" || die "parallel --pipepart output differs"
+	s1=$(pin= timeit "$BIN/sh-fp" "$f") || exit 2
+	s2=$(pin= timeit parallel -k -j 2 "$BIN/sh-fp" -P {}/2 "$f" ::: 0 1) ||
+	    exit 2
+	s3=$(pin= timeit parallel --pipepart -a "$f" --block 64M -k -j 2 \
+	    "$BIN/sh-fp") || exit 2
+	echo
+	echo "parallel: sh-fp over $(awk -v b="$b" 'BEGIN { printf "%.2f", b / 1e9 }') GB," \
+	    "one process and 2 workers of GNU parallel (same output)"
+	awk -v b="$b" -v s1="$s1" -v s2="$s2" -v s3="$s3" 'BEGIN {
+		printf "%-22s %9s %8s %8s\n", "run", "median s", "MB/s", "speedup"
+		printf "%-22s %9.3f %8.1f %8.2f\n", "1 process", s1, b / 1e6 / s1, 1
+		printf "%-22s %9.3f %8.1f %8.2f\n", "2 workers, sh-fp -P", s2,
+		    b / 1e6 / s2, s1 / s2
+		printf "%-22s %9.3f %8.1f %8.2f\n", "2 workers, --pipepart", s3,
+		    b / 1e6 / s3, s1 / s3 }'
+	rm -f "$f" "$tmp/one" "$tmp/two"
 }
 
 # sh-near: all-pairs join (k = 3, both cores) and streaming dedup (one

@@ -18,14 +18,16 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: sh-fp [-eFHlt] [-f format] [-I idfield] "
-	    "[-n ngram] [-T textfield]\n"
-	    "             [-W weight] [-w shingle] [-y types] [file ...]\n");
+	    "[-n ngram] [-P shard/shards]\n"
+	    "             [-T textfield] [-W weight] [-w shingle] [-y types] "
+	    "[file ...]\n");
 	exit(2);
 }
 
 struct run {
 	struct sh_fp *fp;
 	struct sh_recopt ro;
+	struct sh_shard shard;	/* n = 0: whole files */
 	int tokens;
 	unsigned long long nbad, nempty, nskip;
 };
@@ -44,6 +46,12 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (strcmp(name, "-") == 0)
 		name = "<stdin>";
+	if (rn->shard.n && (r = sh_reader_shard(&rd, &rn->shard)) != 0) {
+		warnx("%s: -P: %s", name, r == SH_EINVAL ?
+		    "not with this format" : sh_strerror(r));
+		sh_reader_free(&rd);
+		return 2;
+	}
 	hex[SH_HEX_LEN] = '\t';
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (sh_rec_skippable(r)) {
@@ -102,7 +110,7 @@ main(int argc, char *argv[])
 	int ch, r, status = 0, i;
 
 	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
-	while ((ch = getopt(argc, argv, "FHI:T:W:ef:ln:tw:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "FHI:P:T:W:ef:ln:tw:y:")) != -1) {
 		switch (ch) {
 		case 'F':
 		case 'H':
@@ -115,6 +123,11 @@ main(int argc, char *argv[])
 			if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
 				errx(2, "-%c %s: %s", ch, optarg,
 				    sh_strerror(r));
+			break;
+		case 'P':
+			if (sh_shard_parse(optarg, &rn.shard) != 0)
+				errx(2, "-P %s: %s", optarg,
+				    sh_strerror(SH_EINVAL));
 			break;
 		case 't':
 			rn.tokens = 1;

@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +71,7 @@ sh_reader_init(struct sh_reader *r, FILE *fp, int mode, const char *name,
     int prefix)
 {
 	memset(r, 0, sizeof(*r));
+	r->end = -1;
 	r->fp = fp;
 	r->mode = mode;
 	r->name = name;
@@ -86,6 +89,38 @@ sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
 	r->html = o->html;
 }
 
+int
+sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
+{
+	struct stat st;
+	long long size, start;
+	int c, delim = r->mode == SH_REC_NUL ? '\0' : '\n';
+
+	if (r->mode != SH_REC_TAB && r->mode != SH_REC_NUL &&
+	    r->mode != SH_REC_JSON)
+		return SH_EINVAL;
+	if (fstat(fileno(r->fp), &st) != 0)
+		return SH_EIO;
+	if (!S_ISREG(st.st_mode)) {
+		errno = ESPIPE;
+		return SH_EIO;
+	}
+	size = (long long)st.st_size;
+	start = size / s->n * s->i + size % s->n * s->i / s->n;
+	r->end = size / s->n * (s->i + 1) + size % s->n * (s->i + 1) / s->n;
+	/* A record is ours when it starts in range: after a delimiter. */
+	if (start > 0) {
+		if (fseeko(r->fp, (off_t)(start - 1), SEEK_SET) != 0)
+			return SH_EIO;
+		for (r->off = start - 1; (c = getc(r->fp)) != EOF; )
+			if (r->off++, c == delim)
+				break;
+		if (ferror(r->fp))
+			return SH_EIO;
+	}
+	return 0;
+}
+
 void
 sh_reader_free(struct sh_reader *r)
 {
@@ -101,12 +136,15 @@ sh_reader_line(struct sh_reader *r, const char **p, size_t *len)
 	ssize_t n;
 
 	errno = 0;
+	if (r->end >= 0 && r->off >= r->end)
+		return 0;
 	if ((n = getdelim(&r->buf, &r->cap, r->mode == SH_REC_NUL ? '\0' :
 	    '\n', r->fp)) < 0) {
 		if (ferror(r->fp))
 			return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
 		return 0;
 	}
+	r->off += n;
 	r->line++;
 	if (r->mode == SH_REC_NUL) {
 		if (n > 0 && r->buf[n - 1] == '\0')

@@ -32,6 +32,8 @@
 
 #include <stdio.h>
 
+#include "shard.h"
+
 enum {
 	SH_REC_TAB, SH_REC_LINE, SH_REC_FILE, SH_REC_NUL, SH_REC_PARA,
 	SH_REC_JSON, SH_REC_WARC
@@ -82,6 +84,7 @@ struct sh_reader {
 	size_t cap, idcap, tcap;
 	unsigned long long line;
 	int done;
+	long long off, end;	/* bytes read; stop at end (-1: never) */
 };
 
 /* Read fp (not closed here) in framing mode; name is the stream's name,
@@ -101,6 +104,16 @@ void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
  * stream: SH_EWARC (framing lost), SH_EIO (errno set) or SH_ENOMEM.
  */
 int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
+
+/*
+ * Read only shard s->i of s->n of a regular file: the records that start
+ * in bytes [size * i / n, size * (i + 1) / n), so that the shards
+ * together read every record once, in order.  For the tab, nul and jsonl
+ * framings (the others number lines from the start or need a scan).
+ * Call before the first read.  Return 0, SH_EINVAL (another framing) or
+ * SH_EIO (not a regular file, or seeking failed; errno set).
+ */
+int sh_reader_shard(struct sh_reader *r, const struct sh_shard *s);
 
 /* Next raw line (no '\n', no final '\r') into *p, *len; same returns. */
 int sh_reader_line(struct sh_reader *r, const char **p, size_t *len);

@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-eFHlt] [-f format] [-I idfield] [-n ngram] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-fp [-eFHlt] [-f format] [-I idfield] [-n ngram] [-P shard/shards]\n             [-T textfield] [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 

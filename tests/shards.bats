@@ -131,3 +131,37 @@ sorted() {
 	[ -s "$D/want" ]
 	same_files "$D/want" "$D/got"
 }
+
+@test "sh-fp -P: byte-range shards of a file, in order, give the same bytes" {
+	local n i f
+	gen_corpus "$D/docs.tsv" 700
+	awk -F '\t' '{ printf "%s\t%s\n%s%c", $1, $2, "second line", 0 }' \
+	    "$D/docs.tsv" >"$D/docs.nul"
+	awk -F '\t' '{ t = $2; gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t)
+	    printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", $1, t }' \
+	    "$D/docs.tsv" >"$D/docs.jsonl"
+	printf 'a\tx\n' >"$D/tiny.tsv"
+	for f in tsv:tab nul:nul jsonl:jsonl tiny.tsv:tab; do
+		sh-fp -f "${f#*:}" "$D/docs.${f%%:*}" >"$D/want" 2>/dev/null ||
+		    true
+		[ "$f" != tiny.tsv:tab ] || sh-fp "$D/tiny.tsv" >"$D/want"
+		for n in 1 2 3 7; do
+			for i in $(seq 0 $((n - 1))); do
+				if [ "$f" = tiny.tsv:tab ]; then
+					sh-fp -P "$i/$n" "$D/tiny.tsv"
+				else
+					sh-fp -f "${f#*:}" -P "$i/$n" \
+					    "$D/docs.${f%%:*}" 2>/dev/null || true
+				fi
+			done >"$D/got"
+			same_files "$D/want" "$D/got"
+		done
+	done
+}
+
+@test "sh-fp -P: a pipe or a numbered framing is an error" {
+	run -2 --separate-stderr sh -c "cat '$FIXTURES/sample.tsv' | sh-fp -P 0/2"
+	eq "$stderr" "sh-fp: <stdin>: -P: Illegal seek"
+	run -2 --separate-stderr sh-fp -l -P 0/2 "$FIXTURES/sample.tsv"
+	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: not with this format"
+}
