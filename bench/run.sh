@@ -223,6 +223,24 @@ bench_records()
 	s=$(timeit "$BIN/sh-fp" -f warc "$tmp/r.warc") || exit 2
 	awk -v n="$DOCS" -v b="$(wc -c <"$tmp/r.warc")" -v s="$s" 'BEGIN {
 	    printf "sh-fp -f warc: %.3f s, %.1f MB/s\n", s, b / 1e6 / s }'
+	# Real text, when make eval has rendered its corpora: the Chinese
+	# and English man pages as one WET file.
+	real=${TMPDIR:-/tmp}/sh-eval
+	[ -s "$real/zh.txt" ] && [ -s "$real/en.txt" ] || return 0
+	cat "$real/zh.txt" "$real/en.txt" | LC_ALL=C awk -F '\t' '{
+		printf "WARC/1.0\r\nWARC-Type: conversion\r\n" \
+		    "WARC-Target-URI: file:///usr/share/man/%s\r\n" \
+		    "Content-Type: text/plain\r\n" \
+		    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, length($2), $2
+	}' >"$tmp/real.wet" || die "cannot write the WET file"
+	set -- $("$root/bench/readrec" warc "$tmp/real.wet")
+	b=$(wc -c <"$tmp/real.wet")
+	s=$(timeit "$root/bench/readrec" warc "$tmp/real.wet") || exit 2
+	t=$(timeit "$BIN/sh-fp" -f warc "$tmp/real.wet") || exit 2
+	awk -v n="$1" -v b="$b" -v s="$s" -v t="$t" 'BEGIN {
+	    printf "real WET (man pages, zh + en): %d records, %.2f MB: " \
+		"reader %.1f MB/s, sh-fp -f warc %.1f MB/s\n",
+		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
 }
 
 # GNU parallel: sh-fp over a dump of PAR_DOCS English documents (about
