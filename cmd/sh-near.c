@@ -14,27 +14,29 @@
 #include "dedup.h"
 #include "errors.h"
 #include "fplist.h"
+#include "fpstore.h"
 #include "hex.h"
 #include "index.h"
 #include "join.h"
 #include "num.h"
-#include "plan.h"
 #include "record.h"
 #include "shard.h"
+#include "xsort.h"
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: sh-near [-c | -u] [-i index] [-j threads] "
 	    "[-k max] [-P shard/shards]\n"
-	    "               [-r blocks] [file ...]\n");
+	    "               [-r blocks] [-S size] [file ...]\n");
 	exit(2);
 }
 
 static int status, found;
 static struct sh_index *ix;	/* with -i */
-static int qk;			/* its query distance */
+static long long k = -1;	/* the distance */
 static struct sh_hits hits;
+static struct sh_fpstore *store;	/* with -S */
 
 /*
  * Look fp up in the index: print its matches unless quiet.  Return the
@@ -49,14 +51,11 @@ query(uint64_t fp, const char *qid, size_t qlen, int quiet)
 	int e;
 
 	hits.n = 0;
-	if ((e = sh_index_search(ix, fp, qk, &hits, where)) != 0)
+	if ((e = sh_index_search(ix, fp, (int)k, &hits, where)) != 0)
 		errx(2, "%s: %s", where, sh_strerror(e));
 	for (i = 0; i < hits.n && !quiet; i++) {
-		if ((e = sh_seg_ids(&ix->seg[hits.v[i].seg], hits.v[i].pos,
-		    &p, &len)) != 0) {
-			sh_index_segpath(ix, hits.v[i].seg, where);
+		if ((e = sh_index_ids(ix, &hits.v[i], &p, &len, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
-		}
 		for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
 			nl = memchr(p, '\n', len);
 			fwrite(qid, 1, qlen, stdout);
@@ -106,10 +105,13 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 			continue;
 		if (d != NULL)
 			r = sh_dedup_add(d, fp);
+		else if (store != NULL)
+			r = sh_fpstore_add(store, fp, id, idlen);
 		else
 			r = sh_fplist_add(list, fp, id, idlen);
 		if (r < 0)
-			errx(2, "%s", sh_strerror(r));
+			errx(2, "%s%s", store != NULL && r == SH_EIO ?
+			    "temporary file: " : "", sh_strerror(r));
 		if (d != NULL && r == 0) {
 			fwrite(p, 1, len, stdout);
 			putchar('\n');
@@ -124,6 +126,35 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 	sh_reader_free(&rd);
 	if (in != stdin)
 		fclose(in);
+}
+
+/* The join within a memory budget: print the pairs. */
+static void
+join_ext(const struct sh_plan *plan, const struct sh_shard *shard,
+    size_t budget)
+{
+	struct sh_xsort *pairs = NULL;
+	struct sh_xrec p;
+	size_t cap = 0, len;
+	char *id = NULL;
+	int e, j;
+
+	e = sh_join_ext(store, plan, shard, budget, getenv("TMPDIR"), &pairs);
+	while (e == 0 && (e = sh_xsort_next(pairs, &p)) == 1) {
+		for (j = 0, e = 0; j < 2 && e == 0; j++)
+			if ((e = sh_fpstore_id(store, j ? p.a & 0xFFFFFFFF :
+			    p.a >> 32, &id, &cap, &len)) == 0) {
+				fwrite(id, 1, len, stdout);
+				putchar('\t');
+			}
+		printf("%d\n", (int)p.b);
+		found = 1;
+	}
+	if (e < 0)
+		errx(2, "%s%s", e == SH_EIO ? "temporary file: " : "",
+		    sh_strerror(e));
+	free(id);
+	sh_xsort_free(pairs);
 }
 
 static void
@@ -145,15 +176,16 @@ main(int argc, char *argv[])
 	struct sh_dedup *d = NULL;
 	struct sh_index index;
 	struct sh_shard shard = { 0, 0 };
+	struct sh_fpstore fps;
 	char where[SH_WHERE];
 	const char *ipath = NULL;
 	uint32_t *rep;
-	long long k = -1, r = 0, nthreads;
+	long long r = 0, nthreads, budget = 0;
 	size_t i, a, b;
 	int ch, e, mode = 0;
 
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "P:ci:j:k:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "P:S:ci:j:k:r:u")) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'u':
@@ -168,6 +200,10 @@ main(int argc, char *argv[])
 			if (sh_shard_parse(optarg, &shard) != 0)
 				errx(2, "-P %s: %s", optarg,
 				    sh_strerror(SH_EINVAL));
+			break;
+		case 'S':
+			if ((e = sh_strtosize(optarg, 1 << 20, &budget)) != 0)
+				errx(2, "-S %s: %s", optarg, sh_strerror(e));
 			break;
 		case 'j':
 			if ((e = sh_strtonum(optarg, 1, 64, &nthreads)) != 0)
@@ -189,11 +225,15 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
-	if (shard.n && (mode || ipath != NULL))
+	if (((shard.n || budget) && (mode || ipath != NULL)) ||
+	    (ipath != NULL && mode == 'c'))
 		usage();
+	if (budget) {
+		if ((e = sh_fpstore_open(&fps, getenv("TMPDIR"))) != 0)
+			err(2, "temporary file");
+		store = &fps;
+	}
 	if (ipath != NULL) {
-		if (mode == 'c')
-			usage();
 		if ((e = sh_index_open(&index, ipath, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
 		ix = &index;
@@ -202,7 +242,6 @@ main(int argc, char *argv[])
 	}
 	if (k < 0)
 		k = SH_INDEX_K;
-	qk = (int)k;
 
 	sh_fplist_init(&list);
 	if (mode == 'u') {
@@ -218,15 +257,15 @@ main(int argc, char *argv[])
 	if (ix != NULL) {
 		sh_index_close(ix);
 		free(hits.v);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			err(2, "stdout");
-		return status ? status : mode ? 0 : !found;
-	}
-
-	if (mode != 'u') {
-		if ((e = sh_plan_init(&plan, (int)k, (int)r, list.n)) != 0)
+	} else if (mode != 'u') {
+		if ((e = sh_plan_init(&plan, (int)k, (int)r, store != NULL ?
+		    fps.n : list.n)) != 0)
 			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
-		if ((e = sh_join(list.fp, list.n, &plan, (int)nthreads,
+		if (store != NULL) {
+			join_ext(&plan, shard.n ? &shard : NULL,
+			    (size_t)budget);
+			sh_fpstore_close(store);
+		} else if ((e = sh_join(list.fp, list.n, &plan, (int)nthreads,
 		    shard.n ? &shard : NULL, &pairs)) != 0)
 			errx(2, "%s", sh_strerror(e));
 	}
@@ -241,7 +280,7 @@ main(int argc, char *argv[])
 			putchar('\n');
 		}
 		free(rep);
-	} else if (mode == 0) {
+	} else if (mode == 0 && store == NULL && ix == NULL) {
 		for (i = 0; i < pairs.n; i++) {
 			a = (size_t)(pairs.v[i] >> 32);
 			b = (size_t)(pairs.v[i] & 0xFFFFFFFF);
@@ -250,12 +289,11 @@ main(int argc, char *argv[])
 			put_id(&list, b);
 			printf("\t%d\n", sh_hamming(list.fp[a], list.fp[b]));
 		}
+		found = pairs.n > 0;
 	}
 	free(pairs.v);
 	sh_fplist_free(&list);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
-	if (status || mode)
-		return status;
-	return pairs.n ? 0 : 1;
+	return status ? status : mode ? 0 : !found;
 }

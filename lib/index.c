@@ -255,6 +255,17 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 	return e;
 }
 
+int
+sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
+    size_t *len, char *where)
+{
+	int e;
+
+	if ((e = sh_seg_ids(&ix->seg[h->seg], h->pos, p, len)) != 0)
+		sh_index_segpath(ix, h->seg, where);
+	return e;
+}
+
 void
 sh_index_segpath(const struct sh_index *ix, int i, char *where)
 {

@@ -53,6 +53,10 @@ struct sh_index {
 int sh_index_open(struct sh_index *ix, const char *path, char *where);
 void sh_index_close(struct sh_index *ix);
 
+/* The IDs of hit h (sh_seg_ids); where names the segment on error. */
+int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
+    const char **p, size_t *len, char *where);
+
 /* The path of segment i of ix, into where. */
 void sh_index_segpath(const struct sh_index *ix, int i, char *where);
 

@@ -4,7 +4,9 @@
 
 #include "errors.h"
 #include "hex.h"
+#include "fpstore.h"
 #include "join.h"
+#include "xsort.h"
 #include "shard.h"
 
 struct rec {
@@ -200,4 +202,93 @@ sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
 	if (err == 0)
 		sh_pairs_sort(out);
 	return err;
+}
+
+/* One table of the external join: sort, then pairs within each run. */
+static int
+ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
+    const struct sh_shard *shard, size_t budget, const char *tmpdir,
+    struct sh_xsort *pairs)
+{
+	struct sh_xsort *x;
+	struct sh_xrec r, *run = NULL, *nr;	/* run: (fingerprint, index) */
+	size_t n = 0, cap = 0, a, b;
+	uint64_t fp, i, key = 0, fa, fb;
+	int shift = 64 - plan->keybits[t], e, more;
+
+	if ((x = sh_xsort_new(budget, tmpdir)) == NULL)
+		return SH_ENOMEM;
+	if ((e = sh_fpstore_rewind(st)) != 0)
+		goto out;
+	for (i = 0; (e = sh_fpstore_next(st, &fp)) == 1; i++)
+		if ((e = sh_xsort_add(x, sh_plan_perm(plan, t, fp), i)) != 0)
+			goto out;
+	if (e < 0)
+		goto out;
+	/* Runs of equal key: key is the top keybits of the permutation. */
+	do {
+		if ((more = sh_xsort_next(x, &r)) < 0) {
+			e = more;
+			goto out;
+		}
+		if (n > 0 && (!more || r.a >> shift != key)) {
+			for (a = 0; (shard == NULL || sh_shard_run(shard, t,
+			    plan->ntables, key) == shard->i) && a < n; a++)
+				for (b = a + 1; b < n; b++) {
+					fa = run[a].a;
+					fb = run[b].a;
+					if (sh_hamming(fa, fb) > plan->k ||
+					    !sh_plan_owner(plan, t,
+					    sh_plan_agree(plan, fa, fb)))
+						continue;
+					/* The run is in key order: put
+					 * the earlier index first. */
+					if ((e = sh_xsort_add(pairs, run[a].b <
+					    run[b].b ? run[a].b << 32 | run[b].b :
+					    run[b].b << 32 | run[a].b,
+					    (uint64_t)sh_hamming(fa, fb))) != 0)
+						goto out;
+				}
+			n = 0;
+		}
+		if (!more)
+			break;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			if ((nr = realloc(run, cap * sizeof(*run))) == NULL) {
+				e = SH_ENOMEM;
+				goto out;
+			}
+			run = nr;
+		}
+		key = r.a >> shift;
+		run[n].a = sh_plan_unperm(plan, t, r.a);
+		run[n++].b = r.b;
+	} while (more);
+	e = 0;
+out:
+	free(run);
+	sh_xsort_free(x);
+	return e;
+}
+
+int
+sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
+    const struct sh_shard *shard, size_t budget, const char *tmpdir,
+    struct sh_xsort **pairs)
+{
+	int t, e;
+
+	if (st->n >= (uint64_t)1 << 32)
+		return SH_ERANGE;
+	if ((*pairs = sh_xsort_new(budget / 2, tmpdir)) == NULL)
+		return SH_ENOMEM;
+	for (t = 0; t < plan->ntables; t++) {
+		if (shard != NULL && !sh_shard_table(shard, t, plan->ntables))
+			continue;
+		if ((e = ext_table(st, plan, t, shard, budget / 2, tmpdir,
+		    *pairs)) != 0)
+			return e;
+	}
+	return 0;
 }

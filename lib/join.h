@@ -32,6 +32,20 @@ struct sh_pairs {
 int sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
     int nthreads, const struct sh_shard *shard, struct sh_pairs *out);
 
+/*
+ * The same join within a memory budget, over the fingerprints of a store
+ * (fpstore.h): each table is an external sort (xsort.h) of (permuted
+ * fingerprint, index) records, its runs of equal key held in memory one
+ * at a time; the pairs go to *pairs, a new external sort of records (i <<
+ * 32 | j, distance), each half of the budget.  One thread.  Return 0,
+ * SH_ENOMEM, SH_EIO or SH_ERANGE.
+ */
+struct sh_fpstore;
+struct sh_xsort;
+int sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
+    const struct sh_shard *shard, size_t budget, const char *tmpdir,
+    struct sh_xsort **pairs);
+
 /* Append one pair.  Return 0 or SH_ENOMEM. */
 int sh_pairs_add(struct sh_pairs *p, uint64_t v);
 

@@ -9,4 +9,9 @@
  * SH_EINVAL (not a number) or SH_ERANGE (outside the range). */
 int sh_strtonum(const char *s, long long min, long long max, long long *v);
 
+/* Parse s as a size in bytes, with an optional suffix K, M, G or T
+ * (powers of 1024), at least min, at most 2^50, into *v.  Return 0,
+ * SH_EINVAL or SH_ERANGE. */
+int sh_strtosize(const char *s, long long min, long long *v);
+
 #endif

@@ -165,3 +165,45 @@ sorted() {
 	run -2 --separate-stderr sh-fp -l -P 0/2 "$FIXTURES/sample.tsv"
 	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: not with this format"
 }
+
+@test "sh-near -S: the join in a small memory budget, byte-identical" {
+	local k
+	mkdir "$D/tmp"
+	rand_fps "$D/big.fp" 60000 15
+	for k in 0 3 6; do
+		sh-near -k "$k" "$D/big.fp" >"$D/want" || [ $? -eq 1 ]
+		TMPDIR="$D/tmp" sh-near -S 1M -k "$k" "$D/big.fp" >"$D/got" ||
+		    [ $? -eq 1 ]
+		same_files "$D/want" "$D/got"
+	done
+	sh-near -k 3 "$D/big.fp" >"$D/want"
+	for i in 0 1 2 3 4; do
+		TMPDIR="$D/tmp" sh-near -S 1M -P "$i/5" "$D/big.fp" || [ $? -eq 1 ]
+	done | sorted >"$D/got"
+	sorted "$D/want" >"$D/want.sorted"
+	same_files "$D/want.sorted" "$D/got"
+	# Temporary files are unlinked as soon as they are made.
+	eq "$(ls -A "$D/tmp")" ""
+}
+
+@test "sh-near -S: a killed join leaves no temporary file" {
+	mkdir "$D/tmp"
+	rand_fps "$D/big.fp" 60000 16
+	TMPDIR="$D/tmp" sh-near -S 1M "$D/big.fp" >/dev/null &
+	sleep 0.3
+	kill -9 $! 2>/dev/null || true
+	wait $! || true
+	eq "$(ls -A "$D/tmp")" ""
+}
+
+@test "sh-near -S: errors" {
+	run -2 --separate-stderr env TMPDIR="$D/none" sh-near -S 1M "$D/all.fp"
+	eq "$stderr" "sh-near: temporary file: No such file or directory"
+	run -2 --separate-stderr sh-near -S 10x "$D/all.fp"
+	eq "$stderr" "sh-near: -S 10x: invalid value"
+	run -2 --separate-stderr sh-near -S 1000 "$D/all.fp"
+	eq "$stderr" "sh-near: -S 1000: number out of range"
+	run -2 sh-near -c -S 1M "$D/all.fp"
+	run -2 sh-near -u -S 1M "$D/all.fp"
+	run -2 sh-near -i "$D/x" -S 1M "$D/all.fp"
+}

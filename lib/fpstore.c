@@ -1,0 +1,88 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "fpstore.h"
+#include "xsort.h"
+
+int
+sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir)
+{
+	int e;
+
+	memset(s, 0, sizeof(*s));
+	if ((e = sh_tmpfile(tmpdir, &s->fps)) != 0 ||
+	    (e = sh_tmpfile(tmpdir, &s->offs)) != 0 ||
+	    (e = sh_tmpfile(tmpdir, &s->ids)) != 0)
+		sh_fpstore_close(s);
+	return e;
+}
+
+void
+sh_fpstore_close(struct sh_fpstore *s)
+{
+	if (s->fps != NULL)
+		fclose(s->fps);
+	if (s->offs != NULL)
+		fclose(s->offs);
+	if (s->ids != NULL)
+		fclose(s->ids);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+sh_fpstore_add(struct sh_fpstore *s, uint64_t fp, const char *id,
+    size_t idlen)
+{
+	uint64_t end = s->idlen + idlen;
+
+	if (fwrite(&fp, sizeof(fp), 1, s->fps) != 1 ||
+	    fwrite(&end, sizeof(end), 1, s->offs) != 1 ||
+	    fwrite(id, 1, idlen, s->ids) != idlen)
+		return SH_EIO;
+	s->n++;
+	s->idlen = end;
+	return 0;
+}
+
+int
+sh_fpstore_rewind(struct sh_fpstore *s)
+{
+	if (fflush(s->fps) != 0 || fflush(s->offs) != 0 ||
+	    fflush(s->ids) != 0 || fseeko(s->fps, 0, SEEK_SET) != 0)
+		return SH_EIO;
+	return 0;
+}
+
+int
+sh_fpstore_next(struct sh_fpstore *s, uint64_t *fp)
+{
+	if (fread(fp, sizeof(*fp), 1, s->fps) == 1)
+		return 1;
+	return ferror(s->fps) ? SH_EIO : 0;
+}
+
+int
+sh_fpstore_id(struct sh_fpstore *s, uint64_t i, char **buf, size_t *cap,
+    size_t *len)
+{
+	uint64_t off[2] = { 0, 0 };
+	char *nb;
+
+	if (i > 0 ? fseeko(s->offs, (off_t)(8 * (i - 1)), SEEK_SET) != 0 ||
+	    fread(off, sizeof(*off), 2, s->offs) != 2 :
+	    fseeko(s->offs, 0, SEEK_SET) != 0 ||
+	    fread(off + 1, sizeof(*off), 1, s->offs) != 1)
+		return SH_EIO;
+	*len = (size_t)(off[1] - off[0]);
+	if (*cap < *len + 1) {
+		if ((nb = realloc(*buf, *len + 1)) == NULL)
+			return SH_ENOMEM;
+		*buf = nb;
+		*cap = *len + 1;
+	}
+	if (fseeko(s->ids, (off_t)off[0], SEEK_SET) != 0 ||
+	    fread(*buf, 1, *len, s->ids) != *len)
+		return SH_EIO;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * Fingerprints with their IDs, in input order, kept in unnamed temporary
+ * files rather than in memory (see sh_tmpfile): 16 bytes per fingerprint
+ * plus its ID on disk, a few stdio buffers in memory.  For the joins
+ * that must fit a memory budget.
+ */
+#ifndef SH_FPSTORE_H
+#define SH_FPSTORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sh_fpstore {
+	FILE *fps, *offs, *ids;	/* u64 fingerprints, u64 ID ends, IDs */
+	uint64_t n, idlen;
+};
+
+/* Open an empty store in tmpdir.  Return 0 or SH_EIO. */
+int sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir);
+void sh_fpstore_close(struct sh_fpstore *s);
+
+/* Append fp with ID id[0..idlen).  Return 0 or SH_EIO. */
+int sh_fpstore_add(struct sh_fpstore *s, uint64_t fp, const char *id,
+    size_t idlen);
+
+/* Read the fingerprints from the first, one per call, after the adds:
+ * sh_fpstore_rewind, then sh_fpstore_next (1, 0 at the end, SH_EIO). */
+int sh_fpstore_rewind(struct sh_fpstore *s);
+int sh_fpstore_next(struct sh_fpstore *s, uint64_t *fp);
+
+/* The ID of entry i into *buf (grown, *cap bytes), its length in *len.
+ * Return 0, SH_ENOMEM or SH_EIO. */
+int sh_fpstore_id(struct sh_fpstore *s, uint64_t i, char **buf,
+    size_t *cap, size_t *len);
+
+#endif

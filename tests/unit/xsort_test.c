@@ -1,0 +1,68 @@
+/*
+ * The external sort against qsort: records in random order, sorted, with
+ * many equal keys, for budgets that keep everything in memory and that
+ * spill dozens of runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "rng.h"
+#include "tap.h"
+#include "xsort.h"
+
+#define N 200000
+
+static int
+cmp(const void *p, const void *q)
+{
+	const struct sh_xrec *a = p, *b = q;
+
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return (a->b > b->b) - (a->b < b->b);
+}
+
+int
+main(void)
+{
+	static struct sh_xrec v[N], want[N];
+	static const size_t budgets[] = { 1, 1 << 16, 1 << 20, 64 << 20 };
+	const char *tmp = getenv("TMPDIR");
+	struct sh_xsort *x;
+	struct sh_xrec r;
+	size_t i, n, b;
+	int kind, ok_all, e;
+
+	for (kind = 0; kind < 3; kind++) {
+		for (i = 0; i < N; i++) {
+			v[i].a = kind == 0 ? next() : kind == 1 ? i / 3 :
+			    next() % 50;
+			v[i].b = kind == 1 ? i : next() % 1000;
+		}
+		memcpy(want, v, sizeof(v));
+		qsort(want, N, sizeof(*want), cmp);
+		for (b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++) {
+			ok_all = (x = sh_xsort_new(budgets[b], tmp)) != NULL;
+			for (i = 0; ok_all && i < N; i++)
+				ok_all = sh_xsort_add(x, v[i].a, v[i].b) == 0;
+			for (n = 0; ok_all && (e = sh_xsort_next(x, &r)) ==
+			    1; n++)
+				ok_all = n < N && r.a == want[n].a &&
+				    r.b == want[n].b;
+			ok(ok_all && n == N, "kind %d, budget %zu: %zu "
+			    "records in order, %d runs on disk", kind,
+			    budgets[b], n, x ? sh_xsort_runs(x) : -1);
+			sh_xsort_free(x);
+		}
+	}
+	x = sh_xsort_new(1 << 20, tmp);
+	ok(x != NULL && sh_xsort_next(x, &r) == 0, "no records: none out");
+	sh_xsort_free(x);
+	x = sh_xsort_new(1, "/nonexistent/dir");
+	for (i = 0, e = 0; x != NULL && e == 0 && i < N; i++)
+		e = sh_xsort_add(x, i, i);
+	ok(e == SH_EIO, "a temporary directory that is not there: SH_EIO");
+	sh_xsort_free(x);
+	return tap_done();
+}
