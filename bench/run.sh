@@ -279,8 +279,9 @@ bench_parallel()
 	rm -f "$f" "$tmp/one" "$tmp/two"
 }
 
-# sh-near: all-pairs join (k = 3, both cores) and streaming dedup (one
-# core) of random fingerprints with 10 % planted near copies.
+# sh-near: all-pairs join (k = 3, both cores; and within a 256 MiB budget,
+# one core) and streaming dedup (one core) of random fingerprints with
+# 10 % planted near copies.
 bench_near()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
@@ -293,6 +294,9 @@ bench_near()
 		pairs=$("$BIN/sh-near" "$f" | wc -l)
 		s=$(RUNS=$NEAR_RUNS pin= timeit "$BIN/sh-near" "$f") || exit 2
 		printf '%-6s %10d %9.3f %12.0f %10d\n' join "$n" "$s" \
+		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
+		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -S 256M "$f") || exit 2
+		printf '%-6s %10d %9.3f %12.0f %10d\n' 'S 256M' "$n" "$s" \
 		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
 		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -u "$f") || exit 2
 		printf '%-6s %10d %9.3f %12.0f %10s\n' dedup "$n" "$s" \
