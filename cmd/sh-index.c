@@ -108,9 +108,9 @@ static void
 dump(struct sh_index *ix)
 {
 	char hex[SH_HEX_LEN];
-	const char *p, *nl;
+	const char *p, *id;
 	uint64_t j, fp;
-	size_t len;
+	size_t len, idlen;
 	int i, e;
 
 	for (i = 0; i < ix->nseg; i++)
@@ -121,11 +121,11 @@ dump(struct sh_index *ix)
 				fail(e);
 			}
 			sh_hex_format(fp, hex);
-			for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
-				nl = memchr(p, '\n', len);
+			while (sh_ids_next(&p, &len, &id, &idlen)) {
 				fwrite(hex, 1, SH_HEX_LEN, stdout);
 				putchar('\t');
-				fwrite(p, 1, (size_t)(nl + 1 - p), stdout);
+				fwrite(id, 1, idlen, stdout);
+				putchar('\n');
 			}
 			if (ferror(stdout))
 				err(2, "stdout");

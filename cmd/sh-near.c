@@ -36,18 +36,25 @@ static int status, found;
 static struct sh_index *ix;	/* with -i */
 static long long k = -1;	/* the distance */
 static struct sh_hits hits;
-static struct sh_fpstore *store;	/* with -S */
+static struct sh_fpstore *store;	/* with -S, else: */
+static struct sh_fplist list;		/* zero: empty */
+static struct sh_pairs pairs;		/* found in memory, or */
+static struct sh_xsort *xpairs;		/* with -S */
 
-/*
- * Look fp up in the index: print its matches unless quiet.  Return the
- * number of matches.
- */
+static void
+fail(int e)
+{
+	errx(2, "%s%s", store != NULL && e == SH_EIO ? "temporary file: " : "",
+	    sh_strerror(e));
+}
+
+/* Look fp up in the index; print its matches unless quiet; count them. */
 static size_t
 query(uint64_t fp, const char *qid, size_t qlen, int quiet)
 {
 	char where[SH_WHERE];
-	const char *p, *nl;
-	size_t i, len;
+	const char *p, *id;
+	size_t i, len, idlen;
 	int e;
 
 	hits.n = 0;
@@ -56,24 +63,20 @@ query(uint64_t fp, const char *qid, size_t qlen, int quiet)
 	for (i = 0; i < hits.n && !quiet; i++) {
 		if ((e = sh_index_ids(ix, &hits.v[i], &p, &len, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
-		for (; len > 0; len -= (size_t)(nl + 1 - p), p = nl + 1) {
-			nl = memchr(p, '\n', len);
+		while (sh_ids_next(&p, &len, &id, &idlen)) {
 			fwrite(qid, 1, qlen, stdout);
 			putchar('\t');
-			fwrite(p, 1, (size_t)(nl - p), stdout);
+			fwrite(id, 1, idlen, stdout);
 			printf("\t%d\n", hits.v[i].dist);
 		}
 	}
 	return hits.n;
 }
 
-/*
- * Read the fingerprint lines of one operand: append them to list, look
- * them up in the index, or with a filter d pass through those that have
- * no near neighbour (in the index or earlier in the stream).
- */
+/* Read the fingerprint lines of one operand into list or store, look them
+ * up in the index, or pass those that d (and the index) find new. */
 static void
-read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
+read_stream(const char *name, struct sh_dedup *d)
 {
 	struct sh_reader rd;
 	const char *p, *id;
@@ -108,10 +111,9 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 		else if (store != NULL)
 			r = sh_fpstore_add(store, fp, id, idlen);
 		else
-			r = sh_fplist_add(list, fp, id, idlen);
+			r = sh_fplist_add(&list, fp, id, idlen);
 		if (r < 0)
-			errx(2, "%s%s", store != NULL && r == SH_EIO ?
-			    "temporary file: " : "", sh_strerror(r));
+			fail(r);
 		if (d != NULL && r == 0) {
 			fwrite(p, 1, len, stdout);
 			putchar('\n');
@@ -128,50 +130,51 @@ read_stream(const char *name, struct sh_fplist *list, struct sh_dedup *d)
 		fclose(in);
 }
 
-/* The join within a memory budget: print the pairs. */
-static void
-join_ext(const struct sh_plan *plan, const struct sh_shard *shard,
-    size_t budget)
+/* The next pair found, from memory or from the external sort: 1, or 0
+ * at the end; *at counts the pairs taken. */
+static int
+next_pair(size_t *at, uint32_t *a, uint32_t *b, int *dist)
 {
-	struct sh_xsort *pairs = NULL;
 	struct sh_xrec p;
-	size_t cap = 0, len;
-	char *id = NULL;
-	int e, j;
+	int e;
 
-	e = sh_join_ext(store, plan, shard, budget, getenv("TMPDIR"), &pairs);
-	while (e == 0 && (e = sh_xsort_next(pairs, &p)) == 1) {
-		for (j = 0, e = 0; j < 2 && e == 0; j++)
-			if ((e = sh_fpstore_id(store, j ? p.a & 0xFFFFFFFF :
-			    p.a >> 32, &id, &cap, &len)) == 0) {
-				fwrite(id, 1, len, stdout);
-				putchar('\t');
-			}
-		printf("%d\n", (int)p.b);
-		found = 1;
+	if (store == NULL) {
+		if (*at == pairs.n)
+			return 0;
+		p.a = pairs.v[(*at)++];
+		p.b = (uint64_t)sh_hamming(list.fp[p.a >> 32],
+		    list.fp[p.a & 0xFFFFFFFF]);
+	} else if ((e = sh_xsort_next(xpairs, &p)) <= 0) {
+		if (e < 0)
+			fail(e);
+		return 0;
 	}
-	if (e < 0)
-		errx(2, "%s%s", e == SH_EIO ? "temporary file: " : "",
-		    sh_strerror(e));
-	free(id);
-	sh_xsort_free(pairs);
+	*a = (uint32_t)(p.a >> 32);
+	*b = (uint32_t)p.a;
+	*dist = (int)p.b;
+	return 1;
 }
 
+/* Print the ID of fingerprint i. */
 static void
-put_id(const struct sh_fplist *l, size_t i)
+put_id(uint32_t i)
 {
+	static char *buf;
+	static size_t cap;
 	const char *id;
-	size_t len;
+	size_t len = 0;
+	int e;
 
-	id = sh_fplist_id(l, i, &len);
+	if (store != NULL && (e = sh_fpstore_id(store, i, &buf, &cap,
+	    &len)) != 0)
+		fail(e);
+	id = store != NULL ? buf : sh_fplist_id(&list, i, &len);
 	fwrite(id, 1, len, stdout);
 }
 
 int
 main(int argc, char *argv[])
 {
-	struct sh_fplist list;
-	struct sh_pairs pairs = { 0 };
 	struct sh_plan plan;
 	struct sh_dedup *d = NULL;
 	struct sh_index index;
@@ -179,10 +182,10 @@ main(int argc, char *argv[])
 	struct sh_fpstore fps;
 	char where[SH_WHERE];
 	const char *ipath = NULL;
-	uint32_t *rep;
+	uint32_t *rep, a, b;
 	long long r = 0, nthreads, budget = 0;
-	size_t i, a, b;
-	int ch, e, mode = 0;
+	size_t i, n = 0, at = 0;
+	int ch, e, dist, mode = 0;
 
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv, "P:S:ci:j:k:r:u")) != -1) {
@@ -225,8 +228,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
-	if (((shard.n || budget) && (mode || ipath != NULL)) ||
-	    (ipath != NULL && mode == 'c'))
+	if ((shard.n && (mode || ipath != NULL)) || (budget && (mode == 'u' ||
+	    ipath != NULL)) || (ipath != NULL && mode == 'c'))
 		usage();
 	if (budget) {
 		if ((e = sh_fpstore_open(&fps, getenv("TMPDIR"))) != 0)
@@ -243,7 +246,6 @@ main(int argc, char *argv[])
 	if (k < 0)
 		k = SH_INDEX_K;
 
-	sh_fplist_init(&list);
 	if (mode == 'u') {
 		/* The kept set is unknown in advance: plan for 2^24. */
 		if ((e = sh_plan_init(&plan, (int)k, (int)r, 1 << 24)) != 0)
@@ -252,45 +254,44 @@ main(int argc, char *argv[])
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
 	}
 	for (i = 0; i == 0 || i < (size_t)argc; i++)
-		read_stream(argc ? argv[i] : "-", &list, d);
+		read_stream(argc ? argv[i] : "-", d);
 	sh_dedup_free(d);
 	if (ix != NULL) {
 		sh_index_close(ix);
 		free(hits.v);
 	} else if (mode != 'u') {
-		if ((e = sh_plan_init(&plan, (int)k, (int)r, store != NULL ?
-		    fps.n : list.n)) != 0)
+		n = store != NULL ? store->n : list.n;
+		if ((e = sh_plan_init(&plan, (int)k, (int)r, n)) != 0)
 			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
-		if (store != NULL) {
-			join_ext(&plan, shard.n ? &shard : NULL,
-			    (size_t)budget);
-			sh_fpstore_close(store);
-		} else if ((e = sh_join(list.fp, list.n, &plan, (int)nthreads,
+		if ((e = store != NULL ? sh_join_ext(store, &plan, shard.n ?
+		    &shard : NULL, (size_t)budget, getenv("TMPDIR"),
+		    &xpairs) : sh_join(list.fp, list.n, &plan, (int)nthreads,
 		    shard.n ? &shard : NULL, &pairs)) != 0)
-			errx(2, "%s", sh_strerror(e));
+			fail(e);
 	}
 	if (mode == 'c') {
-		if ((rep = malloc(list.n * sizeof(*rep) + 1)) == NULL)
-			errx(2, "%s", sh_strerror(SH_ENOMEM));
-		sh_cluster(list.n, &pairs, rep);
-		for (i = 0; i < list.n; i++) {
-			put_id(&list, rep[i]);
+		if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
+			fail(SH_ENOMEM);
+		sh_cluster_start(n, rep);
+		while (next_pair(&at, &a, &b, &dist))
+			sh_cluster_union(rep, a, b);
+		sh_cluster_finish(n, rep);
+		for (i = 0; i < n; i++) {
+			put_id(rep[i]);
 			putchar('\t');
-			put_id(&list, i);
+			put_id((uint32_t)i);
 			putchar('\n');
 		}
 		free(rep);
-	} else if (mode == 0 && store == NULL && ix == NULL) {
-		for (i = 0; i < pairs.n; i++) {
-			a = (size_t)(pairs.v[i] >> 32);
-			b = (size_t)(pairs.v[i] & 0xFFFFFFFF);
-			put_id(&list, a);
+	} else if (mode == 0 && ix == NULL)
+		for (; next_pair(&at, &a, &b, &dist); found = 1) {
+			put_id(a);
 			putchar('\t');
-			put_id(&list, b);
-			printf("\t%d\n", sh_hamming(list.fp[a], list.fp[b]));
+			put_id(b);
+			printf("\t%d\n", dist);
 		}
-		found = pairs.n > 0;
-	}
+	sh_fpstore_close(store);
+	sh_xsort_free(xpairs);
 	free(pairs.v);
 	sh_fplist_free(&list);
 	if (fflush(stdout) != 0 || ferror(stdout))

@@ -11,22 +11,43 @@ find(uint32_t *up, uint32_t i)
 }
 
 void
-sh_cluster(size_t n, const struct sh_pairs *p, uint32_t *rep)
+sh_cluster_start(size_t n, uint32_t *rep)
 {
-	uint32_t a, b;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		rep[i] = (uint32_t)i;
-	for (i = 0; i < p->n; i++) {
-		a = find(rep, (uint32_t)(p->v[i] >> 32));
-		b = find(rep, (uint32_t)p->v[i]);
-		/* The smaller root survives: roots are component minima. */
-		if (a < b)
-			rep[b] = a;
-		else if (b < a)
-			rep[a] = b;
-	}
+}
+
+void
+sh_cluster_union(uint32_t *rep, uint32_t a, uint32_t b)
+{
+	a = find(rep, a);
+	b = find(rep, b);
+	/* The smaller root survives: roots are component minima. */
+	if (a < b)
+		rep[b] = a;
+	else if (b < a)
+		rep[a] = b;
+}
+
+void
+sh_cluster_finish(size_t n, uint32_t *rep)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++)
 		rep[i] = find(rep, (uint32_t)i);
+}
+
+void
+sh_cluster(size_t n, const struct sh_pairs *p, uint32_t *rep)
+{
+	size_t i;
+
+	sh_cluster_start(n, rep);
+	for (i = 0; i < p->n; i++)
+		sh_cluster_union(rep, (uint32_t)(p->v[i] >> 32),
+		    (uint32_t)p->v[i]);
+	sh_cluster_finish(n, rep);
 }

@@ -17,4 +17,10 @@
  */
 void sh_cluster(size_t n, const struct sh_pairs *p, uint32_t *rep);
 
+/* The same, one edge at a time: start, join a and b for every pair, then
+ * finish to set every rep[i] to its component's smallest index. */
+void sh_cluster_start(size_t n, uint32_t *rep);
+void sh_cluster_union(uint32_t *rep, uint32_t a, uint32_t b);
+void sh_cluster_finish(size_t n, uint32_t *rep);
+
 #endif

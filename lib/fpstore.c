@@ -21,6 +21,8 @@ sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir)
 void
 sh_fpstore_close(struct sh_fpstore *s)
 {
+	if (s == NULL)
+		return;
 	if (s->fps != NULL)
 		fclose(s->fps);
 	if (s->offs != NULL)

@@ -15,7 +15,8 @@ struct sh_fpstore {
 	uint64_t n, idlen;
 };
 
-/* Open an empty store in tmpdir.  Return 0 or SH_EIO. */
+/* Open an empty store in tmpdir.  Return 0 or SH_EIO.  Closing NULL does
+ * nothing. */
 int sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir);
 void sh_fpstore_close(struct sh_fpstore *s);
 

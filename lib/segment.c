@@ -638,6 +638,20 @@ sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
 	return 0;
 }
 
+int
+sh_ids_next(const char **p, size_t *len, const char **id, size_t *idlen)
+{
+	const char *nl;
+
+	if (*len == 0 || (nl = memchr(*p, '\n', *len)) == NULL)
+		return 0;
+	*id = *p;
+	*idlen = (size_t)(nl - *p);
+	*len -= *idlen + 1;
+	*p = nl + 1;
+	return 1;
+}
+
 /* Table t: prefixes in order and agreeing with the directory; every
  * entry a fingerprint of table 0, the sum of their hashes sum0. */
 static int

@@ -82,6 +82,12 @@ int sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
 int sh_seg_fp(struct sh_seg *s, uint64_t i, uint64_t *fp);
 int sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len);
 
+/* Take the next ID from an ID list p[0..*len) as sh_seg_ids gives it:
+ * return 1 with id[0..*idlen), moving *p and *len past it, or 0 at the
+ * end of the list. */
+int sh_ids_next(const char **p, size_t *len, const char **id,
+    size_t *idlen);
+
 /* Check every checksum and the whole structure.  Return 0 or
  * SH_ECORRUPT (or SH_ENOMEM). */
 int sh_seg_verify(struct sh_seg *s);

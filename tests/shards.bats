@@ -166,7 +166,7 @@ sorted() {
 	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: not with this format"
 }
 
-@test "sh-near -S: the join in a small memory budget, byte-identical" {
+@test "sh-near -S: the join and the clusters in a small budget, byte-identical" {
 	local k
 	mkdir "$D/tmp"
 	rand_fps "$D/big.fp" 60000 15
@@ -176,6 +176,9 @@ sorted() {
 		    [ $? -eq 1 ]
 		same_files "$D/want" "$D/got"
 	done
+	sh-near -c -k 4 "$D/big.fp" >"$D/want"
+	TMPDIR="$D/tmp" sh-near -c -S 1M -k 4 "$D/big.fp" >"$D/got"
+	same_files "$D/want" "$D/got"
 	sh-near -k 3 "$D/big.fp" >"$D/want"
 	for i in 0 1 2 3 4; do
 		TMPDIR="$D/tmp" sh-near -S 1M -P "$i/5" "$D/big.fp" || [ $? -eq 1 ]
@@ -203,7 +206,6 @@ sorted() {
 	eq "$stderr" "sh-near: -S 10x: invalid value"
 	run -2 --separate-stderr sh-near -S 1000 "$D/all.fp"
 	eq "$stderr" "sh-near: -S 1000: number out of range"
-	run -2 sh-near -c -S 1M "$D/all.fp"
 	run -2 sh-near -u -S 1M "$D/all.fp"
 	run -2 sh-near -i "$D/x" -S 1M "$D/all.fp"
 }
