@@ -18,6 +18,8 @@
 
 static char where[SH_WHERE];
 static int status;
+static struct sh_ixwriter *w;	/* with -S: writing while reading */
+static long long budget;
 
 static void
 usage(void)
@@ -25,8 +27,9 @@ usage(void)
 	fprintf(stderr,
 	    "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] "
 	    "[-P shard/shards]\n"
-	    "                      index [file ...]\n"
-	    "       sh-index add [-k max] [-P shard/shards] index [file ...]\n"
+	    "                      [-S size] index [file ...]\n"
+	    "       sh-index add [-k max] [-P shard/shards] [-S size] index "
+	    "[file ...]\n"
 	    "       sh-index info | dump | verify index\n");
 	exit(2);
 }
@@ -63,6 +66,13 @@ read_list(const char *name, struct sh_fplist *list)
 			status = 2;
 		} else if ((r = sh_fplist_add(list, fp, id, idlen)) != 0)
 			errx(2, "%s", sh_strerror(r));
+		else if (w != NULL && (list->n * 16 + list->idlen) * 4 >
+		    (size_t)budget) {
+			/* A quarter of the budget read: a segment. */
+			if ((r = sh_ixw_add(w, list, where)) != 0)
+				fail(r);
+			sh_fplist_free(list);
+		}
 	}
 	if (r < 0) {
 		warnx("%s: %s", name, sh_strerror(r));
@@ -149,7 +159,7 @@ main(int argc, char *argv[])
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "P:b:fk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "P:S:b:fk:r:")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch) {
 		case 'f':
@@ -159,6 +169,11 @@ main(int argc, char *argv[])
 			if (sh_shard_parse(optarg, &o.shard) != 0)
 				errx(2, "-P %s: %s", optarg,
 				    sh_strerror(SH_EINVAL));
+			break;
+		case 'S':
+			if ((e = sh_strtosize(optarg, 1 << 20, &budget)) != 0)
+				errx(2, "-S %s: %s", optarg, sh_strerror(e));
+			o.budget = (size_t)budget;
 			break;
 		case 'b':
 		case 'k':
@@ -185,17 +200,25 @@ main(int argc, char *argv[])
 		    o.r)) != 0)
 			errx(2, "-b %d -r %d: %s", o.b, o.r, sh_strerror(e));
 		sh_fplist_init(&list);
+		if (budget && (e = sh_ixw_open(&w, argv[0], &o, where)) != 0)
+			fail(e);
 		for (i = 1; i == 1 || i < argc; i++)
 			read_list(argc > 1 ? argv[i] : "-", &list);
-		if (status)
+		if (status) {
+			sh_ixw_close(w);
 			errx(2, "%s: not written: the input has errors",
 			    argv[0]);
-		if ((e = sh_index_write(argv[0], &list, &o, where)) != 0)
+		}
+		if ((w == NULL && (e = sh_ixw_open(&w, argv[0], &o,
+		    where)) != 0) || (e = sh_ixw_add(w, &list, where)) != 0 ||
+		    (e = sh_ixw_commit(w, where)) != 0)
 			fail(e);
+		sh_ixw_close(w);
 		sh_fplist_free(&list);
 		return 0;
 	}
-	if (argc != 1 || o.force || o.b || o.r || o.k >= 0 || o.shard.n)
+	if (argc != 1 || o.force || o.b || o.r || o.k >= 0 || o.shard.n ||
+	    budget)
 		usage();
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);

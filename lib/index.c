@@ -577,35 +577,80 @@ settings(struct sh_index *ix, const struct sh_ixopt *o)
 		ix->next = 1;
 }
 
-/* Under the lock: merge the batch with the newest segments of ix (or
- * replace them all), write the result and the new MANIFEST. */
-static int
-rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
-    int replace, char *where)
+struct sh_ixwriter {
+	char dir[SH_WHERE];
+	int lock;
+	struct sh_index ix;	/* the MANIFEST being made */
+	int nold;		/* its first nold segments were there before */
+	char (*drop)[32];	/* segments to remove after the commit */
+	int ndrop;
+	int dirty;		/* the MANIFEST must be written */
+	size_t budget;
+};
+
+/* Bytes a merge of the last j segments of w and a batch holds, about:
+ * the segments' sizes, thrice (merge, tables, sort), and the batch. */
+static uint64_t
+merge_cost(struct sh_ixwriter *w, int j, uint64_t batch)
 {
+	char path[SH_WHERE];
+	struct stat st;
+	uint64_t c = batch;
+	int i;
+
+	for (i = w->ix.nseg - j; i < w->ix.nseg; i++) {
+		join(path, w->dir, w->ix.name[i], NULL);
+		c += stat(path, &st) == 0 ? 3 * (uint64_t)st.st_size : 0;
+	}
+	return c;
+}
+
+/* Remember segment i for removal: now if this writer made it, else after
+ * the commit. */
+static int
+drop_segment(struct sh_ixwriter *w, int i)
+{
+	char path[SH_WHERE];
+	void *nd;
+
+	w->dirty = 1;
+	if (i >= w->nold) {
+		join(path, w->dir, w->ix.name[i], NULL);
+		unlink(path);
+		return 0;
+	}
+	if ((nd = realloc(w->drop, (size_t)(w->ndrop + 1) *
+	    sizeof(*w->drop))) == NULL)
+		return SH_ENOMEM;
+	w->drop = nd;
+	memcpy(w->drop[w->ndrop++], w->ix.name[i], sizeof(*w->drop));
+	return 0;
+}
+
+int
+sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
+    char *where)
+{
+	struct sh_index *ix = &w->ix;
 	struct merge m;
 	struct sh_plan plan;
 	struct sh_segdata sd;
-	char path[SH_WHERE], name[32], (*drop)[32] = NULL;
-	uint64_t size;
-	int i, j = 0, keep, ndrop, bad = -1, e;
+	char path[SH_WHERE], name[32];
+	uint64_t size, bytes = batch->n * 16 + batch->idlen;
+	int i, j = 0, bad = -1, e = 0;
 
+	if (batch->n == 0)
+		return 0;
+	/* Size-tiered: merge the newest while they are not much larger. */
+	for (size = batch->n; j < ix->nseg && ix->nfp[ix->nseg - 1 - j] <
+	    4 * size && (w->budget == 0 || merge_cost(w, j + 1, bytes) <=
+	    w->budget); j++)
+		size += ix->nfp[ix->nseg - 1 - j];
 	memset(&m, 0, sizeof(m));
-	if (!replace)
-		for (size = batch->n; j < ix->nseg &&
-		    ix->nfp[ix->nseg - 1 - j] < 4 * size; j++)
-			size += ix->nfp[ix->nseg - 1 - j];
-	keep = replace ? 0 : ix->nseg - j;
-	ndrop = ix->nseg - keep;
-	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL ||
-	    (drop = malloc((size_t)ndrop * sizeof(*drop) + 1)) == NULL) {
-		e = SH_ENOMEM;
-		goto out;
-	}
-	if (ndrop > 0)
-		memcpy(drop, ix->name + keep, (size_t)ndrop * sizeof(*drop));
+	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL)
+		return SH_ENOMEM;
 	for (m.nseg = 0; m.nseg < j; m.nseg++) {
-		join(path, dir, drop[m.nseg], NULL);
+		join(path, w->dir, ix->name[ix->nseg - j + m.nseg], NULL);
 		if ((e = sh_seg_open(&m.seg[m.nseg], path)) != 0) {
 			fail(where, path, NULL, e);
 			goto out;
@@ -615,7 +660,7 @@ rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
 	m.shard = &ix->shard;
 	if ((e = merge(&m, &bad)) != 0) {
 		if (bad >= 0 && bad < j)
-			fail(where, dir, drop[bad], e);
+			fail(where, w->dir, ix->name[ix->nseg - j + bad], e);
 		goto out;
 	}
 	if (ix->b != 0)
@@ -623,8 +668,14 @@ rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
 	else
 		e = sh_plan_index(&plan, ix->k, m.n);
 	plan.k = ix->k;
-	ix->nseg = keep;
-	if (e == 0 && m.n > 0) {
+	for (i = ix->nseg - j; e == 0 && i < ix->nseg; i++)
+		e = drop_segment(w, i);
+	if (e != 0)
+		goto out;
+	ix->nseg -= j;
+	if (w->nold > ix->nseg)
+		w->nold = ix->nseg;
+	if (m.n > 0) {
 		snprintf(name, sizeof(name), "seg-%06llu",
 		    (unsigned long long)ix->next++);
 		sd.fp = m.fp;
@@ -632,70 +683,122 @@ rewrite(const char *dir, struct sh_index *ix, const struct sh_fplist *batch,
 		sd.ids = m.ids;
 		sd.nfp = m.n;
 		sd.nid = m.nid;
-		if ((e = put_file(dir, name, &plan, &sd, NULL, 0, where)) ==
+		if ((e = put_file(w->dir, name, &plan, &sd, NULL, 0, where)) ==
 		    0)
 			e = add_name(ix, name, m.n, m.nid);
+		w->dirty = 1;
 	}
-	if (e == 0 && (e = put_manifest(dir, ix, where)) == 0)
-		for (i = 0; i < ndrop; i++) {
-			join(path, dir, drop[i], NULL);
-			unlink(path);
-		}
 out:
 	for (i = 0; i < m.nseg; i++)
 		sh_seg_close(&m.seg[i]);
 	free(m.seg);
-	free(drop);
 	merge_free(&m);
 	return e;
 }
 
 int
-sh_index_write(const char *dir, const struct sh_fplist *batch,
+sh_ixw_commit(struct sh_ixwriter *w, char *where)
+{
+	char path[SH_WHERE];
+	int i, e;
+
+	if (!w->dirty)
+		return 0;
+	if ((e = put_manifest(w->dir, &w->ix, where)) != 0)
+		return e;
+	w->dirty = 0;
+	for (i = 0; i < w->ndrop; i++) {
+		join(path, w->dir, w->drop[i], NULL);
+		unlink(path);
+	}
+	w->ndrop = 0;
+	w->nold = w->ix.nseg;
+	return 0;
+}
+
+void
+sh_ixw_close(struct sh_ixwriter *w)
+{
+	char path[SH_WHERE];
+	int i;
+
+	if (w == NULL)
+		return;
+	/* Segments made but not committed are nobody's. */
+	for (i = w->nold; i < w->ix.nseg; i++) {
+		join(path, w->dir, w->ix.name[i], NULL);
+		unlink(path);
+	}
+	sh_index_close(&w->ix);
+	if (w->lock >= 0)
+		close(w->lock);
+	free(w->drop);
+	free(w);
+}
+
+int
+sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
     const struct sh_ixopt *o, char *where)
 {
-	struct sh_index ix;
+	struct sh_ixwriter *w;
 	char lock[SH_WHERE];
-	int fd, e, fresh;
+	int e, fresh, i;
 
-	memset(&ix, 0, sizeof(ix));
+	*wp = NULL;
 	if (strlen(dir) > DIRMAX)
 		errno = ENAMETOOLONG;
 	if (strlen(dir) > DIRMAX || (mkdir(dir, 0777) != 0 &&
 	    errno != EEXIST))
 		return fail(where, dir, NULL, SH_EIO);
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return SH_ENOMEM;
+	w->lock = -1;
+	w->budget = o->budget;
+	join(w->dir, dir, NULL, NULL);
 	join(lock, dir, "LOCK", NULL);
-	if (tidy(dir, &ix, 1) != 0 && access(lock, F_OK) != 0)
-		return fail(where, dir, NULL, SH_EMAGIC);
-	if ((fd = open(lock, O_RDWR | O_CREAT, 0666)) < 0)
-		return fail(where, lock, NULL, SH_EIO);
-	while ((e = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+	if (tidy(dir, &w->ix, 1) != 0 && access(lock, F_OK) != 0) {
+		e = fail(where, dir, NULL, SH_EMAGIC);
+		goto out;
+	}
+	if ((w->lock = open(lock, O_RDWR | O_CREAT, 0666)) < 0) {
+		e = fail(where, lock, NULL, SH_EIO);
+		goto out;
+	}
+	while ((e = flock(w->lock, LOCK_EX)) != 0 && errno == EINTR)
 		;
 	if (e != 0) {
 		e = fail(where, lock, NULL, SH_EIO);
 		goto out;
 	}
-	e = read_manifest(&ix, dir, where);
+	e = read_manifest(&w->ix, dir, where);
 	if ((fresh = e == SH_EIO && errno == ENOENT)) {
-		settings(&ix, o);
+		settings(&w->ix, o);
+		w->dirty = 1;
 		e = 0;
 	} else if (e != 0)
 		goto out;
 	else if (o->replace && !o->force)
 		e = fail(where, dir, NULL, SH_EEXIST);
-	else if (o->replace)
-		settings(&ix, o);
-	else if (o->k >= 0 && o->k != ix.k)
+	else if (o->k >= 0 && o->k != w->ix.k && !o->replace)
 		e = fail(where, dir, NULL, SH_EKMISMATCH);
-	else if (o->shard.n != 0 && (o->shard.n != ix.shard.n ||
-	    o->shard.i != ix.shard.i))
+	else if (o->shard.n != 0 && !o->replace && (o->shard.n !=
+	    w->ix.shard.n || o->shard.i != w->ix.shard.i))
 		e = fail(where, dir, NULL, SH_ESHARD);
-	if (e == 0 && (e = tidy(dir, &ix, 0)) != 0)
+	if (e == 0 && (e = tidy(dir, &w->ix, 0)) != 0)
 		fail(where, dir, NULL, e);
-	if (e == 0 && (fresh || o->replace || batch->n > 0))
-		e = rewrite(dir, &ix, batch, o->replace, where);
+	w->nold = w->ix.nseg;
+	if (e == 0 && !fresh && o->replace) {
+		/* A build replaces every segment, at the commit. */
+		settings(&w->ix, o);
+		for (i = 0; e == 0 && i < w->ix.nseg; i++)
+			e = drop_segment(w, i);
+		w->ix.nseg = w->nold = 0;
+		w->dirty = 1;
+	}
 out:
-	sh_index_close(&ix);
-	close(fd);
+	if (e != 0)
+		sh_ixw_close(w);
+	else
+		*wp = w;
 	return e;
 }

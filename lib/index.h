@@ -79,17 +79,28 @@ struct sh_ixopt {
 	struct sh_shard shard;	/* n = 0: the whole range */
 	int replace;
 	int force;		/* replace even an existing index */
+	size_t budget;		/* memory for merges, bytes; 0: no limit */
 };
 
 /*
- * Add the fingerprints of batch to the index at dir, creating it when
- * absent.  With o->replace the index holds the batch alone afterwards;
- * an existing index is then replaced only with o->force (else
- * SH_EEXIST).  Return 0, SH_EEXIST, SH_EKMISMATCH (o->k differs from the
- * index's), SH_ESHARD (so does o->shard), or an error of sh_index_open or
- * of writing (SH_EIO).
+ * Writing an index, at dir, created when absent.  Open takes the lock
+ * and checks the index: with o->replace (build) an existing index is
+ * replaced only with o->force (else SH_EEXIST), otherwise o->k and
+ * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD).
+ * Each add writes a batch as a new segment, merged with the newest ones
+ * (within o->budget when set), not yet in the MANIFEST; commit writes
+ * the MANIFEST when anything changed (the index then holds, with
+ * o->replace, the batches alone), and only then removes the segments it
+ * replaces; close unlocks and removes the segments of adds not
+ * committed.  Return 0 or an error of opening an index (sh_index_open),
+ * of the checks, or of writing (SH_EIO, errno set).
  */
-int sh_index_write(const char *dir, const struct sh_fplist *batch,
+struct sh_ixwriter;
+int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
     const struct sh_ixopt *o, char *where);
+int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
+    char *where);
+int sh_ixw_commit(struct sh_ixwriter *w, char *where);
+void sh_ixw_close(struct sh_ixwriter *w);
 
 #endif

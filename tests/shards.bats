@@ -209,3 +209,33 @@ sorted() {
 	run -2 sh-near -u -S 1M "$D/all.fp"
 	run -2 sh-near -i "$D/x" -S 1M "$D/all.fp"
 }
+
+@test "sh-index -S: built in a small budget, the same answers" {
+	rand_fps "$D/big.fp" 150000 17
+	sh-index build "$D/one" "$D/big.fp"
+	sh-index build -S 1M "$D/small" "$D/big.fp"
+	run -0 sh-index info "$D/small"
+	[ "$(grep -c $'^segment\t' <<<"$output")" -gt 1 ]
+	sh-index verify "$D/small"
+	head -n 3000 "$D/big.fp" >"$D/q.fp"
+	sh-near -i "$D/one" -k 4 "$D/q.fp" >"$D/want"
+	sh-near -i "$D/small" -k 4 "$D/q.fp" >"$D/got"
+	same_files "$D/want" "$D/got"
+	sh-index dump "$D/small" | sorted >"$D/got"
+	sorted "$D/big.fp" >"$D/want"
+	same_files "$D/want" "$D/got"
+	sh-index add -S 1M "$D/small" "$D/all.fp"
+	sh-index verify "$D/small"
+}
+
+@test "sh-index -S: bad input leaves the index as it was, no segment behind" {
+	sh-index build "$D/ix" "$D/all.fp"
+	ls "$D/ix" >"$D/before"
+	rand_fps "$D/big.fp" 100000 18
+	printf 'bad line\n' >>"$D/big.fp"
+	run -2 --separate-stderr sh-index add -S 1M "$D/ix" "$D/big.fp"
+	eq "${stderr_lines[1]}" "sh-index: $D/ix: not written: the input has errors"
+	ls "$D/ix" >"$D/after"
+	same_files "$D/before" "$D/after"
+	run -2 sh-index info -S 1M "$D/ix"
+}
