@@ -88,8 +88,9 @@ sorted() {
 @test "GNU parallel: sharded index build, fan-out query, sharded join" {
 	need_parallel
 	sh-near -k 4 "$D/all.fp" | sorted >"$D/join.want"
-	parallel -j 2 sh-near -k 4 -P {}/6 "$D/all.fp" ::: 0 1 2 3 4 5 |
-	    sorted >"$D/join.got"
+	parallel -j 2 "sh-near -k 4 -P {}/6 '$D/all.fp' | LC_ALL=C sort >'$D/pairs.{}'" \
+	    ::: 0 1 2 3 4 5
+	LC_ALL=C sort -m "$D"/pairs.? >"$D/join.got"
 	same_files "$D/join.want" "$D/join.got"
 	sh-index build "$D/one" "$D/all.fp"
 	sh-near -i "$D/one" "$D/q.fp" | sorted >"$D/q.want"
