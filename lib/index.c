@@ -312,6 +312,8 @@ struct merge {
 	} *order;		/* batch entries by (fp, input order) */
 	size_t nbatch;		/* those in the shard */
 	uint64_t *head;		/* next entry of each source */
+	uint64_t *cur;		/* its fingerprint, while live */
+	int *live;
 	uint64_t *fp, *idoff;	/* the result */
 	char *ids;
 	size_t n, nid, idlen, idcap;
@@ -398,17 +400,19 @@ take(struct merge *m, int s, uint64_t fp)
 static int
 merge(struct merge *m, int *bad)
 {
-	uint64_t total = m->batch->n, i, fp, min = 0;
+	uint64_t total = m->batch->n, i, min = 0;
 	int s, any, e = 0;
 
 	for (s = 0; s < m->nseg; s++)
 		total += m->seg[s].nfp;
 	m->order = malloc(m->batch->n * sizeof(*m->order) + 1);
 	m->head = calloc((size_t)m->nseg + 1, sizeof(*m->head));
+	m->cur = calloc((size_t)m->nseg + 1, sizeof(*m->cur));
+	m->live = calloc((size_t)m->nseg + 1, sizeof(*m->live));
 	m->fp = malloc(total * sizeof(*m->fp) + 1);
 	m->idoff = malloc((total + 1) * sizeof(*m->idoff));
-	if (m->order == NULL || m->head == NULL || m->fp == NULL ||
-	    m->idoff == NULL)
+	if (m->order == NULL || m->head == NULL || m->cur == NULL ||
+	    m->live == NULL || m->fp == NULL || m->idoff == NULL)
 		return SH_ENOMEM;
 	for (i = 0; i < m->batch->n; i++) {
 		m->order[i].fp = m->batch->fp[i];
@@ -420,23 +424,29 @@ merge(struct merge *m, int *bad)
 	for (i = m->nbatch = 0; i < m->batch->n; i++)
 		if (sh_shard_fp(m->shard, m->order[i].fp) == m->shard->i)
 			m->order[m->nbatch++] = m->order[i];
+	for (s = 0; s <= m->nseg; s++)
+		if (!(m->live[s] = head(m, s, &m->cur[s], &e)) && e != 0) {
+			*bad = s;
+			return e;
+		}
 	for (;;) {
 		for (s = 0, any = 0; s <= m->nseg; s++)
-			if (head(m, s, &fp, &e) && (!any || fp < min)) {
-				min = fp;
+			if (m->live[s] && (!any || m->cur[s] < min)) {
+				min = m->cur[s];
 				any = 1;
-			} else if (e != 0) {
-				*bad = s;
-				return e;
 			}
 		if (!any)
 			return 0;
-		for (s = 0; s <= m->nseg; s++)
-			if (head(m, s, &fp, &e) && fp == min &&
-			    (e = take(m, s, min)) != 0) {
+		/* Every source holding min, oldest first; then its next. */
+		for (s = 0; s <= m->nseg; s++) {
+			if (!m->live[s] || m->cur[s] != min)
+				continue;
+			if ((e = take(m, s, min)) != 0 || (!(m->live[s] =
+			    head(m, s, &m->cur[s], &e)) && e != 0)) {
 				*bad = s;
 				return e;
 			}
+		}
 		m->fp[m->n++] = min;
 		m->idoff[m->n] = m->idlen;
 	}
@@ -447,6 +457,8 @@ merge_free(struct merge *m)
 {
 	free(m->order);
 	free(m->head);
+	free(m->cur);
+	free(m->live);
 	free(m->fp);
 	free(m->idoff);
 	free(m->ids);
