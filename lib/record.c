@@ -314,11 +314,11 @@ unlisted(const char *list, const char *w, size_t n)
 	return 1;
 }
 
-/* Copy the value of header line p[0..len) into *buf when it is named
- * name: return 1 then, else 0 (or SH_ENOMEM). */
+/* The value of header line p[0..len), without surrounding blanks, into
+ * *v, *vlen, if the header is named name: return 1, else 0. */
 static int
-header(const char *p, size_t len, const char *name, char **buf,
-    size_t *cap, size_t *vlen)
+header(const char *p, size_t len, const char *name, const char **v,
+    size_t *vlen)
 {
 	size_t n = strlen(name);
 
@@ -329,9 +329,7 @@ header(const char *p, size_t len, const char *name, char **buf,
 		;
 	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 		len--;
-	if (reserve(buf, cap, len + 1) != 0)
-		return SH_ENOMEM;
-	memcpy(*buf, p, len);
+	*v = p;
 	*vlen = len;
 	return 1;
 }
@@ -340,10 +338,11 @@ header(const char *p, size_t len, const char *name, char **buf,
 static int
 warc(struct sh_reader *r, struct sh_rec *rec)
 {
-	const char *p, *idname = r->idfield ? r->idfield : "WARC-Target-URI";
+	const char *idname = r->idfield ? r->idfield : "WARC-Target-URI";
 	const char *types = r->types ? r->types : "conversion,response";
-	char *tbuf = NULL, *body;
-	size_t len, tcap = 0, tlen = 0, got, i;
+	const char *p, *v;
+	char type[32], num[24], *body;
+	size_t len, vlen, tlen = 0, got, i;
 	long long clen;
 	int ret, hasid, hastype, response;
 
@@ -360,26 +359,29 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		clen = -1;
 		hasid = hastype = 0;
 		while ((ret = sh_reader_line(r, &p, &len)) > 0 && len > 0) {
-			if (len > 15 && strncasecmp(p, "Content-Length:",
-			    15) == 0) {
-				for (i = 15; i < len && p[i] == ' '; i++)
-					;
-				if (reserve(&r->tbuf, &r->tcap, len - i + 1))
-					return SH_ENOMEM;
-				memcpy(r->tbuf, p + i, len - i);
-				r->tbuf[len - i] = '\0';
-				if (sh_strtonum(r->tbuf, 0, (long long)1 << 40,
-				    &clen) != 0)
-					clen = -2;
+			if (header(p, len, "Content-Length", &v, &vlen)) {
+				clen = -2;
+				if (vlen < sizeof(num)) {
+					memcpy(num, v, vlen);
+					num[vlen] = '\0';
+					if (sh_strtonum(num, 0, (long long)1 << 40,
+					    &clen) != 0)
+						clen = -2;
+				}
 			}
-			if ((ret = header(p, len, idname, &r->idbuf, &r->idcap,
-			    &rec->idlen)) < 0)
-				break;
-			hasid |= ret;
-			if ((ret = header(p, len, "WARC-Type", &tbuf, &tcap,
-			    &tlen)) < 0)
-				break;
-			hastype |= ret;
+			if (header(p, len, idname, &v, &vlen)) {
+				if (reserve(&r->idbuf, &r->idcap, vlen + 1) != 0)
+					return SH_ENOMEM;
+				memcpy(r->idbuf, v, vlen);
+				rec->idlen = vlen;
+				hasid = 1;
+			}
+			/* A type too long to copy is in no list. */
+			if (header(p, len, "WARC-Type", &v, &vlen)) {
+				tlen = vlen < sizeof(type) ? vlen : 0;
+				memcpy(type, v, tlen);
+				hastype = 1;
+			}
 		}
 		if (ret < 0)
 			break;
@@ -398,13 +400,13 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			ret = ferror(r->fp) ? SH_EIO : SH_EWARC;
 			break;
 		}
-		if (!hastype || unlisted(types, tbuf, tlen))
+		if (!hastype || unlisted(types, type, tlen))
 			continue;
 		ret = hasid ? 1 : SH_ENOID;
 		rec->id = r->idbuf;
 		body = r->tbuf;
 		len = (size_t)clen;
-		response = tlen == 8 && strncasecmp(tbuf, "response", 8) == 0;
+		response = tlen == 8 && strncasecmp(type, "response", 8) == 0;
 		/* A response block is an HTTP message: skip its head. */
 		for (i = 0; response && i < len; i++)
 			if (body[i] == '\n' && ((i + 1 < len && body[i + 1] ==
@@ -419,7 +421,6 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		rec->len = len;
 		break;
 	}
-	free(tbuf);
 	return ret;
 }
 
