@@ -66,9 +66,10 @@ read_list(const char *name, struct sh_fplist *list)
 			status = 2;
 		} else if ((r = sh_fplist_add(list, fp, id, idlen)) != 0)
 			errx(2, "%s", sh_strerror(r));
-		else if (w != NULL && (list->n * 16 + list->idlen) * 4 >
-		    (size_t)budget) {
-			/* A quarter of the budget read: a segment. */
+		else if (w != NULL && status == 0 && (list->n * 16 +
+		    list->idlen) * 4 > (size_t)budget) {
+			/* A quarter of the budget read: a segment (none once
+			 * the input had an error: nothing will be kept). */
 			if ((r = sh_ixw_add(w, list, where)) != 0)
 				fail(r);
 			sh_fplist_free(list);

@@ -86,26 +86,30 @@ struct job {
 	int err;
 };
 
+/*
+ * Whether table t reports fingerprints a and b (of one run of equal key):
+ * they are within plan->k and t is the first table whose key they share.
+ */
+static int
+owned(const struct sh_plan *plan, int t, uint64_t a, uint64_t b)
+{
+	return sh_hamming(a, b) <= plan->k && sh_plan_owner(plan, t,
+	    sh_plan_agree(plan, a, b));
+}
+
 /* Compare the members of the run r[0..m) of equal keys of table t. */
 static int
 run_pairs(struct job *j, int t, const struct rec *r, size_t m)
 {
-	uint64_t a, b;
 	size_t x, y;
 
-	for (x = 0; x < m; x++) {
-		a = j->fp[r[x].idx];
-		for (y = x + 1; y < m; y++) {
-			b = j->fp[r[y].idx];
-			if (sh_hamming(a, b) > j->plan->k ||
-			    !sh_plan_owner(j->plan, t, sh_plan_agree(j->plan,
-			    a, b)))
-				continue;
+	for (x = 0; x < m; x++)
+		for (y = x + 1; y < m; y++)
 			/* Stable sort: r[x].idx < r[y].idx. */
-			if (sh_pairs_add(&j->pairs, r[x].idx << 32 | r[y].idx))
+			if (owned(j->plan, t, j->fp[r[x].idx],
+			    j->fp[r[y].idx]) && sh_pairs_add(&j->pairs,
+			    r[x].idx << 32 | r[y].idx) != 0)
 				return SH_ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -204,6 +208,28 @@ sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
 	return err;
 }
 
+/* The pairs of the run r[0..n) of (fingerprint, index) of table t, into
+ * the external sort of pairs. */
+static int
+ext_run(const struct sh_plan *plan, int t, const struct sh_xrec *r,
+    size_t n, struct sh_xsort *pairs)
+{
+	size_t x, y;
+	int e;
+
+	for (x = 0; x < n; x++)
+		for (y = x + 1; y < n; y++) {
+			if (!owned(plan, t, r[x].a, r[y].a))
+				continue;
+			/* The run is in key order: the earlier index first. */
+			if ((e = sh_xsort_add(pairs, r[x].b < r[y].b ?
+			    r[x].b << 32 | r[y].b : r[y].b << 32 | r[x].b,
+			    (uint64_t)sh_hamming(r[x].a, r[y].a))) != 0)
+				return e;
+		}
+	return 0;
+}
+
 /* One table of the external join: sort, then pairs within each run. */
 static int
 ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
@@ -212,8 +238,8 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 {
 	struct sh_xsort *x;
 	struct sh_xrec r, *run = NULL, *nr;	/* run: (fingerprint, index) */
-	size_t n = 0, cap = 0, a, b;
-	uint64_t fp, i, key = 0, fa, fb;
+	size_t n = 0, cap = 0;
+	uint64_t fp, i, key = 0;
 	int shift = 64 - plan->keybits[t], e, more;
 
 	if ((x = sh_xsort_new(budget, tmpdir)) == NULL)
@@ -226,29 +252,14 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	if (e < 0)
 		goto out;
 	/* Runs of equal key: key is the top keybits of the permutation. */
-	do {
-		if ((more = sh_xsort_next(x, &r)) < 0) {
-			e = more;
+	for (;;) {
+		if ((e = more = sh_xsort_next(x, &r)) < 0)
 			goto out;
-		}
 		if (n > 0 && (!more || r.a >> shift != key)) {
-			for (a = 0; (shard == NULL || sh_shard_run(shard, t,
-			    plan->ntables, key) == shard->i) && a < n; a++)
-				for (b = a + 1; b < n; b++) {
-					fa = run[a].a;
-					fb = run[b].a;
-					if (sh_hamming(fa, fb) > plan->k ||
-					    !sh_plan_owner(plan, t,
-					    sh_plan_agree(plan, fa, fb)))
-						continue;
-					/* The run is in key order: put
-					 * the earlier index first. */
-					if ((e = sh_xsort_add(pairs, run[a].b <
-					    run[b].b ? run[a].b << 32 | run[b].b :
-					    run[b].b << 32 | run[a].b,
-					    (uint64_t)sh_hamming(fa, fb))) != 0)
-						goto out;
-				}
+			if ((shard == NULL || sh_shard_run(shard, t,
+			    plan->ntables, key) == shard->i) &&
+			    (e = ext_run(plan, t, run, n, pairs)) != 0)
+				goto out;
 			n = 0;
 		}
 		if (!more)
@@ -264,7 +275,7 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 		key = r.a >> shift;
 		run[n].a = sh_plan_unperm(plan, t, r.a);
 		run[n++].b = r.b;
-	} while (more);
+	}
 	e = 0;
 out:
 	free(run);
