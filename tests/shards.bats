@@ -16,6 +16,8 @@ setup() {
 need_parallel() {
 	command -v parallel >/dev/null ||
 	    skip "GNU parallel is not installed (Debian package parallel)"
+	# Remote workers run in $SHELL; parallel runs nothing without it.
+	export SHELL="${SHELL:-/bin/sh}"
 }
 
 # sorted FILE: FILE's lines in byte order.
