@@ -110,20 +110,9 @@ main(int argc, char *argv[])
 	int ch, r, status = 0, i;
 
 	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
-	while ((ch = getopt(argc, argv, "FHI:P:T:W:ef:ln:tw:y:")) != -1) {
+	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS
+	    "P:t")) != -1) {
 		switch (ch) {
-		case 'F':
-		case 'H':
-		case 'I':
-		case 'T':
-		case 'f':
-		case 'e':
-		case 'l':
-		case 'y':
-			if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
-				errx(2, "-%c %s: %s", ch, optarg,
-				    sh_strerror(r));
-			break;
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
 				errx(2, "-P %s: %s", optarg,
@@ -132,15 +121,16 @@ main(int argc, char *argv[])
 		case 't':
 			rn.tokens = 1;
 			break;
-		case 'W':
-		case 'n':
-		case 'w':
-			if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
-				errx(2, "-%c %s: %s", ch, optarg,
-				    sh_strerror(r));
-			break;
 		default:
-			usage();
+			if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
+				r = sh_recopt_set(&rn.ro, ch, optarg);
+			else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
+				r = sh_fpopt_set(&o, ch, optarg);
+			else
+				usage();
+			if (r != 0)
+				errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
+				    sh_strerror(r));
 		}
 	}
 	argc -= optind;

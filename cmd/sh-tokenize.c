@@ -98,30 +98,17 @@ main(int argc, char *argv[])
 	FILE *in;
 	int ch, r, status = 0, i;
 
-	while ((ch = getopt(argc, argv, "FHI:T:W:ef:ln:w:y:")) != -1) {
-		switch (ch) {
-		case 'F':
-		case 'H':
-		case 'I':
-		case 'T':
-		case 'f':
-		case 'e':
-		case 'l':
-		case 'y':
-			if ((r = sh_recopt_set(&ro, ch, optarg)) != 0)
-				errx(2, "-%c %s: %s", ch, optarg,
-				    sh_strerror(r));
-			break;
-		case 'W':
-		case 'n':
-		case 'w':
-			if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
-				errx(2, "-%c %s: %s", ch, optarg,
-				    sh_strerror(r));
-			break;
-		default:
+	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS)) !=
+	    -1) {
+		if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
+			r = sh_recopt_set(&ro, ch, optarg);
+		else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
+			r = sh_fpopt_set(&o, ch, optarg);
+		else
 			usage();
-		}
+		if (r != 0)
+			errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
+			    sh_strerror(r));
 	}
 	argc -= optind;
 	argv += optind;

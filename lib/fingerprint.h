@@ -28,6 +28,9 @@ struct sh_fpopt {
 /* Defaults: bigrams, single words, term frequency. */
 #define SH_FPOPT_DEFAULT { { 2, 1 }, SH_W_TF }
 
+/* The getopt letters of those options. */
+#define SH_FPOPT_LETTERS "W:n:w:"
+
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both

@@ -54,6 +54,10 @@ struct sh_recopt {
 
 #define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0 }
 
+/* The getopt letters of the record options, shared by every tool that
+ * reads documents. */
+#define SH_RECOPT_LETTERS "FHI:T:ef:ly:"
+
 /*
  * Set the option of letter ch from arg: -F (whole files), -l (numbered
  * lines), -f FORMAT (a mode name), -H (HTML to text), -I FIELD (the ID's
