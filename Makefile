@@ -12,12 +12,12 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/errors.h lib/fingerprint.h \
-	lib/fpstore.h lib/fplist.h lib/hash.h lib/hex.h lib/html.h lib/index.h lib/join.h \
+	lib/fpset.h lib/fpstore.h lib/fplist.h lib/hash.h lib/hex.h lib/html.h lib/index.h lib/join.h \
 	lib/json.h lib/num.h lib/plan.h \
 	lib/record.h lib/segment.h lib/shard.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
 	lib/weight.h lib/xsort.h
 LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/errors.o lib/fingerprint.o \
-	lib/fpstore.o lib/fplist.o lib/hash.o lib/hex.o lib/html.o lib/index.o lib/join.o \
+	lib/fpset.o lib/fpstore.o lib/fplist.o lib/hash.o lib/hex.o lib/html.o lib/index.o lib/join.o \
 	lib/json.o lib/num.o lib/plan.o \
 	lib/record.o lib/segment.o lib/shard.o lib/simhash.o lib/tokenize.o lib/unitab.o \
 	lib/utf8.o lib/weight.o lib/xsort.o

@@ -10,25 +10,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster.h"
 #include "dedup.h"
 #include "errors.h"
 #include "fplist.h"
-#include "fpstore.h"
+#include "fpset.h"
 #include "hex.h"
 #include "index.h"
-#include "join.h"
 #include "num.h"
 #include "record.h"
 #include "shard.h"
-#include "xsort.h"
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: sh-near [-c | -u] [-i index] [-j threads] "
-	    "[-k max] [-P shard/shards]\n"
-	    "               [-r blocks] [-S size] [file ...]\n");
+	    "[-k max] [-m pairs]\n"
+	    "               [-P shard/shards] [-r blocks] [-S size] "
+	    "[file ...]\n");
 	exit(2);
 }
 
@@ -36,15 +34,12 @@ static int status, found;
 static struct sh_index *ix;	/* with -i */
 static long long k = -1;	/* the distance */
 static struct sh_hits hits;
-static struct sh_fpstore *store;	/* with -S, else: */
-static struct sh_fplist list;		/* zero: empty */
-static struct sh_pairs pairs;		/* found in memory, or */
-static struct sh_xsort *xpairs;		/* with -S */
+static struct sh_fpset set;	/* the join's fingerprints and pairs */
 
 static void
 fail(int e)
 {
-	errx(2, "%s%s", store != NULL && e == SH_EIO ? "temporary file: " : "",
+	errx(2, "%s%s", set.budget && e == SH_EIO ? "temporary file: " : "",
 	    sh_strerror(e));
 }
 
@@ -106,12 +101,8 @@ read_stream(const char *name, struct sh_dedup *d)
 		}
 		if (ix != NULL && query(fp, id, idlen, 1) > 0)
 			continue;
-		if (d != NULL)
-			r = sh_dedup_add(d, fp);
-		else if (store != NULL)
-			r = sh_fpstore_add(store, fp, id, idlen);
-		else
-			r = sh_fplist_add(&list, fp, id, idlen);
+		r = d != NULL ? sh_dedup_add(d, fp) :
+		    sh_fpset_add(&set, fp, id, idlen);
 		if (r < 0)
 			fail(r);
 		if (d != NULL && r == 0) {
@@ -130,46 +121,47 @@ read_stream(const char *name, struct sh_dedup *d)
 		fclose(in);
 }
 
-/* The next pair found, from memory or from the external sort: 1, or 0
- * at the end; *at counts the pairs taken. */
-static int
-next_pair(size_t *at, uint32_t *a, uint32_t *b, int *dist)
-{
-	struct sh_xrec p;
-	int e;
-
-	if (store == NULL) {
-		if (*at == pairs.n)
-			return 0;
-		p.a = pairs.v[(*at)++];
-		p.b = (uint64_t)sh_hamming(list.fp[p.a >> 32],
-		    list.fp[p.a & 0xFFFFFFFF]);
-	} else if ((e = sh_xsort_next(xpairs, &p)) <= 0) {
-		if (e < 0)
-			fail(e);
-		return 0;
-	}
-	*a = (uint32_t)(p.a >> 32);
-	*b = (uint32_t)p.a;
-	*dist = (int)p.b;
-	return 1;
-}
-
-/* Print the ID of fingerprint i. */
+/* Print the ID of entry i. */
 static void
 put_id(uint32_t i)
 {
-	static char *buf;
-	static size_t cap;
 	const char *id;
-	size_t len = 0;
+	size_t len;
 	int e;
 
-	if (store != NULL && (e = sh_fpstore_id(store, i, &buf, &cap,
-	    &len)) != 0)
+	if ((e = sh_fpset_id(&set, i, &id, &len)) != 0)
 		fail(e);
-	id = store != NULL ? buf : sh_fplist_id(&list, i, &len);
 	fwrite(id, 1, len, stdout);
+}
+
+/* Take the pairs of the lines of file name (ID1<TAB>ID2...). */
+static void
+read_pairs(const char *name)
+{
+	struct sh_reader rd;
+	const char *p, *a, *b;
+	size_t len, alen, blen;
+	FILE *in;
+	int r;
+
+	if (strcmp(name, "-") == 0) {
+		in = stdin;
+		name = "<stdin>";
+	} else if ((in = fopen(name, "r")) == NULL)
+		err(2, "%s", name);
+	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
+	while ((r = sh_reader_line(&rd, &p, &len)) > 0)
+		if ((r = sh_pairline_parse(p, len, &a, &alen, &b, &blen)) != 0 ||
+		    (r = sh_fpset_given(&set, a, alen, b, blen)) != 0)
+			break;
+	if (r == SH_EDUPID && sh_fpset_id(&set, set.dup, &p, &len) == 0)
+		errx(2, "-m: ID %.*s: %s", (int)len, p, sh_strerror(r));
+	if (r < 0)
+		errx(2, "%s:%llu: %s%s", name, rd.line, set.budget &&
+		    r == SH_EIO ? "temporary file: " : "", sh_strerror(r));
+	sh_reader_free(&rd);
+	if (in != stdin)
+		fclose(in);
 }
 
 int
@@ -179,16 +171,15 @@ main(int argc, char *argv[])
 	struct sh_dedup *d = NULL;
 	struct sh_index index;
 	struct sh_shard shard = { 0, 0 };
-	struct sh_fpstore fps;
 	char where[SH_WHERE];
-	const char *ipath = NULL;
+	const char *ipath = NULL, *given = NULL;
 	uint32_t *rep, a, b;
 	long long r = 0, nthreads, budget = 0;
-	size_t i, n = 0, at = 0;
+	size_t i, n;
 	int ch, e, dist, mode = 0;
 
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "P:S:ci:j:k:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "P:S:ci:j:k:m:r:u")) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'u':
@@ -198,6 +189,9 @@ main(int argc, char *argv[])
 			break;
 		case 'i':
 			ipath = optarg;
+			break;
+		case 'm':
+			given = optarg;
 			break;
 		case 'P':
 			if (sh_shard_parse(optarg, &shard) != 0)
@@ -228,14 +222,16 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
-	if ((shard.n && (mode || ipath != NULL)) || (budget && (mode == 'u' ||
-	    ipath != NULL)) || (ipath != NULL && mode == 'c'))
+	if ((shard.n && (mode || ipath != NULL || given != NULL)) || (budget &&
+	    (mode == 'u' || ipath != NULL)) || (ipath != NULL && (mode == 'c' ||
+	    given != NULL)) || (given != NULL && mode == 'u'))
 		usage();
-	if (budget) {
-		if ((e = sh_fpstore_open(&fps, getenv("TMPDIR"))) != 0)
-			err(2, "temporary file");
-		store = &fps;
-	}
+	for (i = 0; given != NULL && strcmp(given, "-") == 0 &&
+	    i <= (size_t)argc; i++)
+		if (i == (size_t)argc ? argc == 0 : strcmp(argv[i], "-") == 0)
+			usage();	/* stdin holds the pairs */
+	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
+		err(2, "temporary file");
 	if (ipath != NULL) {
 		if ((e = sh_index_open(&index, ipath, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
@@ -259,23 +255,22 @@ main(int argc, char *argv[])
 	if (ix != NULL) {
 		sh_index_close(ix);
 		free(hits.v);
-	} else if (mode != 'u') {
-		n = store != NULL ? store->n : list.n;
-		if ((e = sh_plan_init(&plan, (int)k, (int)r, n)) != 0)
+	} else if (given != NULL)
+		read_pairs(given);
+	else if (mode != 'u') {
+		e = sh_plan_init(&plan, (int)k, (int)r, sh_fpset_n(&set));
+		if (e != 0)
 			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
-		if ((e = store != NULL ? sh_join_ext(store, &plan, shard.n ?
-		    &shard : NULL, (size_t)budget, getenv("TMPDIR"),
-		    &xpairs) : sh_join(list.fp, list.n, &plan, (int)nthreads,
-		    shard.n ? &shard : NULL, &pairs)) != 0)
+		if ((e = sh_fpset_join(&set, &plan, (int)nthreads, shard.n ?
+		    &shard : NULL)) != 0)
 			fail(e);
 	}
+	n = sh_fpset_n(&set);
 	if (mode == 'c') {
 		if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
 			fail(SH_ENOMEM);
-		sh_cluster_start(n, rep);
-		while (next_pair(&at, &a, &b, &dist))
-			sh_cluster_union(rep, a, b);
-		sh_cluster_finish(n, rep);
+		if ((e = sh_fpset_cluster(&set, rep)) < 0)
+			fail(e);
 		for (i = 0; i < n; i++) {
 			put_id(rep[i]);
 			putchar('\t');
@@ -283,17 +278,17 @@ main(int argc, char *argv[])
 			putchar('\n');
 		}
 		free(rep);
-	} else if (mode == 0 && ix == NULL)
-		for (; next_pair(&at, &a, &b, &dist); found = 1) {
+	} else if (mode == 0 && ix == NULL) {
+		for (; (e = sh_fpset_next(&set, &a, &b, &dist)) > 0; found = 1) {
 			put_id(a);
 			putchar('\t');
 			put_id(b);
 			printf("\t%d\n", dist);
 		}
-	sh_fpstore_close(store);
-	sh_xsort_free(xpairs);
-	free(pairs.v);
-	sh_fplist_free(&list);
+		if (e < 0)
+			fail(e);
+	}
+	sh_fpset_close(&set);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status ? status : mode ? 0 : !found;

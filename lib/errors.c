@@ -28,6 +28,8 @@ sh_strerror(int e)
 	case SH_ENOTEXT:	return "no text field";
 	case SH_EWARC:		return "malformed WARC record";
 	case SH_ESHARD:		return "index holds another shard";
+	case SH_EUNKNOWN:	return "no fingerprint has this ID";
+	case SH_EDUPID:		return "two fingerprints have this ID";
 	}
 	return "unknown error";
 }

@@ -20,6 +20,23 @@ sh_fpline_parse(const char *p, size_t len, uint64_t *fp, const char **id,
 	return 0;
 }
 
+int
+sh_pairline_parse(const char *p, size_t len, const char **a, size_t *alen,
+    const char **b, size_t *blen)
+{
+	const char *tab;
+
+	if ((tab = memchr(p, '\t', len)) == NULL)
+		return SH_EFIELDS;
+	*a = p;
+	*alen = (size_t)(tab - p);
+	*b = tab + 1;
+	*blen = len - *alen - 1;
+	if ((tab = memchr(*b, '\t', *blen)) != NULL)
+		*blen = (size_t)(tab - *b);
+	return 0;
+}
+
 void
 sh_fplist_init(struct sh_fplist *l)
 {

@@ -15,6 +15,14 @@
 int sh_fpline_parse(const char *p, size_t len, uint64_t *fp,
     const char **id, size_t *idlen);
 
+/*
+ * Parse a pair line p[0..len) as sh-near prints it: two IDs and whatever
+ * follows, TAB-separated ("ID1<TAB>ID2<TAB>DIST").  Return 0 or
+ * SH_EFIELDS (no TAB).  *a and *b point into p.
+ */
+int sh_pairline_parse(const char *p, size_t len, const char **a,
+    size_t *alen, const char **b, size_t *blen);
+
 /* Fingerprints with their IDs, in input order; entry i is fp[i]. */
 struct sh_fplist {
 	uint64_t *fp;

@@ -13,6 +13,7 @@
 struct sh_fpstore {
 	FILE *fps, *offs, *ids;	/* u64 fingerprints, u64 ID ends, IDs */
 	uint64_t n, idlen;
+	uint64_t at;		/* sh_fpstore_nextid: end of the last ID */
 };
 
 /* Open an empty store in tmpdir.  Return 0 or SH_EIO.  Closing NULL does
@@ -24,10 +25,19 @@ void sh_fpstore_close(struct sh_fpstore *s);
 int sh_fpstore_add(struct sh_fpstore *s, uint64_t fp, const char *id,
     size_t idlen);
 
-/* Read the fingerprints from the first, one per call, after the adds:
- * sh_fpstore_rewind, then sh_fpstore_next (1, 0 at the end, SH_EIO). */
+/* Read the fingerprints, or the IDs (into *buf, grown, *cap bytes, the
+ * length in *len), from the first, one per call, after the adds:
+ * sh_fpstore_rewind, then sh_fpstore_next or sh_fpstore_nextid (1, 0 at
+ * the end, SH_ENOMEM, SH_EIO).  The two cursors are independent. */
 int sh_fpstore_rewind(struct sh_fpstore *s);
 int sh_fpstore_next(struct sh_fpstore *s, uint64_t *fp);
+int sh_fpstore_nextid(struct sh_fpstore *s, char **buf, size_t *cap,
+    size_t *len);
+
+/* Random access, after sh_fpstore_rewind, by position (pread): the
+ * cursors are not moved.  The fingerprint of entry i: return 0 or
+ * SH_EIO. */
+int sh_fpstore_fp(struct sh_fpstore *s, uint64_t i, uint64_t *fp);
 
 /* The ID of entry i into *buf (grown, *cap bytes), its length in *len.
  * Return 0, SH_ENOMEM or SH_EIO. */

@@ -90,7 +90,7 @@ setup() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-near -x
-	eq "${stderr_lines[1]}" "usage: sh-near [-c | -u] [-i index] [-j threads] [-k max] [-P shard/shards]"
+	eq "${stderr_lines[1]}" "usage: sh-near [-c | -u] [-i index] [-j threads] [-k max] [-m pairs]"
 	run -2 --separate-stderr sh-near -c -u
 	run -2 --separate-stderr sh-near -k 17
 	eq "$stderr" "sh-near: -k 17: number out of range"

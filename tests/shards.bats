@@ -37,6 +37,57 @@ sorted() {
 	done
 }
 
+@test "sh-near -m: shard outputs, in any order, back into the one-process pairs and clusters" {
+	local i
+	sh-near -k 4 "$D/all.fp" >"$D/want"
+	sh-near -c -k 4 "$D/all.fp" >"$D/cwant"
+	for i in 0 1 2 3 4; do
+		sh-near -k 4 -P "$i/5" "$D/all.fp" >"$D/pairs.$i" || [ $? -eq 1 ]
+	done
+	cat "$D"/pairs.[31420] >"$D/pairs"
+	sh-near -m "$D/pairs" "$D/all.fp" >"$D/got"
+	same_files "$D/want" "$D/got"
+	sh-near -c -m "$D/pairs" "$D/all.fp" >"$D/got"
+	same_files "$D/cwant" "$D/got"
+	# Within a budget; the pairs on stdin, twice (each pair is one pair).
+	cat "$D/pairs" "$D/pairs" | sh-near -S 1M -m - "$D/all.fp" >"$D/got"
+	same_files "$D/want" "$D/got"
+	sh-near -S 1M -c -m "$D/pairs" "$D/all.fp" >"$D/got"
+	same_files "$D/cwant" "$D/got"
+	# Distances come from the fingerprints; IDs in either order.
+	printf 'f2\tf1\t99\n' | sh-near -m - "$D/all.fp" >"$D/got"
+	printf 'f1\tf2\t%s\n' "$(sh-dist "$(sed -n 1p "$D/all.fp" | cut -f 1)" \
+	    "$(sed -n 2p "$D/all.fp" | cut -f 1)")" >"$D/want"
+	same_files "$D/want" "$D/got"
+	# No pairs: every fingerprint is its own cluster; exit 1 without -c.
+	run -1 sh-near -m /dev/null "$D/all.fp"
+	eq "$output" ""
+	sh-near -c -m /dev/null "$D/all.fp" >"$D/got"
+	cut -f 2 "$D/all.fp" | paste - "$D/all.fp" | cut -f 1,3 >"$D/want"
+	same_files "$D/want" "$D/got"
+}
+
+@test "sh-near -m: errors" {
+	run -2 --separate-stderr sh-near -m - <<<"$(printf 'f1\tnope\t3')" "$D/all.fp"
+	eq "$stderr" "sh-near: <stdin>:1: no fingerprint has this ID"
+	run -2 --separate-stderr sh-near -m - <<<"f1" "$D/all.fp"
+	eq "$stderr" "sh-near: <stdin>:1: too few fields"
+	run -2 --separate-stderr sh-near -m "$D/nofile" "$D/all.fp"
+	eq "$stderr" "sh-near: $D/nofile: No such file or directory"
+	{ cat "$D/all.fp"; sed -n 5p "$D/all.fp"; } >"$D/dup.fp"
+	printf 'f1\tf2\t3\n' >"$D/pairs"
+	for budget in "" "-S 1M"; do
+		run -2 --separate-stderr sh-near $budget -m "$D/pairs" "$D/dup.fp"
+		eq "$stderr" "sh-near: -m: ID f5: two fingerprints have this ID"
+	done
+	# Both from stdin; with modes that take no pairs.
+	run -2 sh-near -m - <"$D/pairs"
+	run -2 sh-near -m - - <"$D/pairs"
+	run -2 sh-near -u -m "$D/pairs" "$D/all.fp"
+	run -2 sh-near -i "$D/x" -m "$D/pairs" "$D/all.fp"
+	run -2 sh-near -P 0/2 -m "$D/pairs" "$D/all.fp"
+}
+
 @test "index shards: fingerprint ranges; queries fan out, union is exact" {
 	local i
 	sh-index build "$D/one" "$D/all.fp"
