@@ -6,6 +6,10 @@
 #           (/usr/share/man/zh_CN), installed with apt-get when missing
 #           and running as root.
 #   en.txt  English pages from /usr/share/man/man[1-8].
+#   zhshort.txt  Short Chinese texts: the sentences of zh.txt (pieces
+#           between the marks 。！？；!?;) of 10 to 59 characters with at
+#           least 8 ideographs, each once, every Nth so that at most
+#           SHORT_MAX remain; ID "PAGE#N", N counting the page's pieces.
 #
 # One document per page, "ID<TAB>TEXT": ID is the page path below
 # /usr/share/man without ".gz" (zh_CN/man1/ls.1, man1/ls.1), TEXT is the
@@ -25,7 +29,7 @@
 #
 # usage: bench/corpus.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
 # environment: MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
-# MINBYTES (300), JOBS (number of processors).
+# MINBYTES (300), JOBS (number of processors), SHORT_MAX (20000).
 
 set -eu
 
@@ -38,6 +42,7 @@ mandir=${MANDIR:-/usr/share/man}
 en_max=${EN_MAX:-3000}
 en_family=${EN_FAMILY:-10}
 minbytes=${MINBYTES:-300}
+short_max=${SHORT_MAX:-20000}
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 
 die() {
@@ -157,7 +162,29 @@ build() {
 		print
     }' | build en "$en_max"
 
-for c in zh en; do
+LC_ALL=C awk -F'\t' '
+{
+	n = split($2, s, /。|！|？|；|!|\?|;/)
+	for (i = 1; i <= n; i++) {
+		t = s[i]
+		sub(/^ +/, "", t)
+		sub(/ +$/, "", t)
+		u = t
+		chars = length(u) - gsub(/[\200-\277]/, "", u)
+		u = t
+		han = gsub(/[\344-\351][\200-\277][\200-\277]/, "", u)
+		if (chars >= 10 && chars < 60 && han >= 8 && !(t in seen)) {
+			seen[t] = 1
+			print $1 "#" i "\t" t
+		}
+	}
+}' "$dir/zh.txt" >"$work/short"
+awk -v max="$short_max" 'NR == FNR { n++; next }
+    FNR == 1 { step = n > max ? n / max : 1; next_at = 1 }
+    FNR >= next_at && kept < max { print; kept++; next_at += step }' \
+    "$work/short" "$work/short" >"$dir/zhshort.txt"
+
+for c in zh en zhshort; do
 	wc -lc <"$dir/$c.txt" | awk -v f="$dir/$c.txt" \
 	    '{ printf "%s: %d docs, %.1f MB\n", f, $1, $2 / 1e6 }'
 done

@@ -40,7 +40,8 @@ done
 
 if [ $# -eq 0 ]; then
 	dir=${TMPDIR:-/tmp}/sh-eval
-	if [ ! -s "$dir/zh.txt" ] || [ ! -s "$dir/en.txt" ]; then
+	if [ ! -s "$dir/zh.txt" ] || [ ! -s "$dir/en.txt" ] ||
+	    [ ! -s "$dir/zhshort.txt" ]; then
 		sh "$bench/corpus.sh" "$dir" >&2 || die "cannot build corpora"
 	fi
 	set -- "$dir/zh.txt" "$dir/en.txt"

@@ -12,15 +12,17 @@
 #include "errors.h"
 #include "fingerprint.h"
 #include "hex.h"
+#include "num.h"
 #include "record.h"
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-eFHlt] [-f format] [-I idfield] "
-	    "[-n ngram] [-P shard/shards]\n"
-	    "             [-T textfield] [-W weight] [-w shingle] [-y types] "
-	    "[file ...]\n");
+	fprintf(stderr, "usage: sh-fp [-ceFHlt] [-f format] [-I idfield] "
+	    "[-m min] [-n ngram]\n"
+	    "             [-P shard/shards] [-T textfield] [-W weight] "
+	    "[-w shingle]\n"
+	    "             [-y types] [file ...]\n");
 	exit(2);
 }
 
@@ -28,8 +30,9 @@ struct run {
 	struct sh_fp *fp;
 	struct sh_recopt ro;
 	struct sh_shard shard;	/* n = 0: whole files */
-	int tokens;
-	unsigned long long nbad, nempty, nskip;
+	int tokens, count;	/* -t, -c */
+	long long min;		/* -m */
+	unsigned long long nbad, nempty, nskip, nshort, ndocs;
 };
 
 /* Fingerprint every record of one stream; return 0 or 2. */
@@ -86,9 +89,13 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 			rn->nempty++;
 			continue;
 		}
+		rn->ndocs++;
+		rn->nshort += sh_fp_count(rn->fp) < (unsigned long long)rn->min;
 		sh_hex_format(fp, hex);
 		fwrite(hex, 1, sizeof(hex), stdout);
 		fwrite(rec.id, 1, rec.idlen, stdout);
+		if (rn->count)
+			printf("\t%llu", sh_fp_count(rn->fp));
 		putchar('\n');
 		if (ferror(stdout))
 			err(2, "stdout");
@@ -111,7 +118,7 @@ main(int argc, char *argv[])
 
 	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
 	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS
-	    "P:t")) != -1) {
+	    "P:cm:t")) != -1) {
 		switch (ch) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
@@ -120,6 +127,13 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			rn.tokens = 1;
+			break;
+		case 'c':
+			rn.count = 1;
+			break;
+		case 'm':
+			if ((r = sh_strtonum(optarg, 0, 1LL << 40, &rn.min)) != 0)
+				errx(2, "-m %s: %s", optarg, sh_strerror(r));
 			break;
 		default:
 			if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
@@ -162,6 +176,9 @@ main(int argc, char *argv[])
 		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
 	if (rn.nempty)
 		warnx("skipped %llu document(s) without features", rn.nempty);
+	if (rn.nshort)
+		warnx("%llu of %llu document(s) with fewer than %lld features: "
+		    "short, see sh-fp(1)", rn.nshort, rn.ndocs, rn.min);
 	sh_fp_free(rn.fp);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");

@@ -12,6 +12,7 @@ struct sh_fp {
 	struct sh_tok *tok;
 	struct sh_bag *bag;	/* text kept: for sh_fp_features */
 	struct sh_simhash acc;
+	unsigned long long nfeat;	/* features of the last document */
 	int nomem;
 };
 
@@ -87,10 +88,14 @@ add_bag(void *ctx, const char *tok, size_t len)
 static int
 collect(struct sh_fp *f, const char *p, size_t len, int *bad)
 {
+	long long n;
+
 	sh_bag_clear(f->bag);
 	f->nomem = 0;
-	if (sh_tok_run(f->tok, p, len, add_bag, f, bad) < 0 || f->nomem)
+	if ((n = sh_tok_run(f->tok, p, len, add_bag, f, bad)) < 0 ||
+	    f->nomem)
 		return SH_ENOMEM;
+	f->nfeat = (unsigned long long)n;
 	return 0;
 }
 
@@ -100,18 +105,19 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 {
 	const struct sh_bagent *e;
 	size_t i, n;
-	int r;
+	long long r;
 
 	sh_simhash_init(&f->acc);
 	if (f->o.weight == SH_W_TF) {
 		/* Summing tf votes of 1 is summing tf once: no bag needed.
 		 * Units differ from the bag path by the constant SH_W_UNIT,
 		 * which leaves every sign, and so the fingerprint, alone. */
-		if (sh_tok_run(f->tok, p, len, add_tf, f, bad) < 0)
+		if ((r = sh_tok_run(f->tok, p, len, add_tf, f, bad)) < 0)
 			return SH_ENOMEM;
+		f->nfeat = (unsigned long long)r;
 	} else {
 		if ((r = collect(f, p, len, bad)) != 0)
-			return r;
+			return (int)r;
 		n = sh_bag_entries(f->bag, &e);
 		for (i = 0; i < n; i++)
 			sh_simhash_addw(&f->acc, e[i].hash,
@@ -130,7 +136,7 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 	uint64_t w;
 
 	sh_simhash_init(&f->acc);
-	for (;;) {
+	for (f->nfeat = 0;; f->nfeat++) {
 		while (i < len && (p[i] == ' ' || p[i] == '\t'))
 			i++;
 		if (i == len)
@@ -165,4 +171,10 @@ sh_fp_features(struct sh_fp *f, const char *p, size_t len,
 {
 	*bag = f->bag;
 	return collect(f, p, len, bad);
+}
+
+unsigned long long
+sh_fp_count(const struct sh_fp *f)
+{
+	return f->nfeat;
 }

@@ -63,6 +63,10 @@ int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
     uint64_t *total, size_t *col);
 
+/* The number of features (with repeats) or tokens of the last document
+ * fingerprinted or counted, for telling short documents apart. */
+unsigned long long sh_fp_count(const struct sh_fp *f);
+
 /*
  * The features of text p[0..len), counted and with their text, in order of
  * first occurrence, for printing token lists: entry weights are
