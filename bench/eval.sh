@@ -11,7 +11,9 @@
 # environment: FPFLAGS (extra sh-fp options), BIN (bin: where sh-fp is),
 # BENCH (bench: where edit and evalstat are, built by make eval),
 # SEED (1), COPIES (1: copies per edit kind and rate), KS ("3 6": the
-# distances reported), PAIRS (5: closest unrelated pairs listed).
+# distances reported), PAIRS (5: closest unrelated pairs listed), MINFEAT
+# (0: keep only the documents with at least this many features under
+# FPFLAGS, as sh-fp -c counts them).
 
 set -eu
 
@@ -23,6 +25,7 @@ copies=${COPIES:-1}
 ks=${KS:-3 6}
 pairs=${PAIRS:-5}
 fpflags=${FPFLAGS:-}
+minfeat=${MINFEAT:-0}
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -60,8 +63,26 @@ for corpus; do
 		continue
 	fi
 	rm -f "$work/editrc" "$work/statrc"
+	# Documents long enough: their IDs (after a line no ID can be, so
+	# that the file is never empty for awk's NR == FNR).
+	printf '\t\n' >"$work/long"
+	if [ "$minfeat" -gt 0 ]; then
+		# shellcheck disable=SC2086
+		"$bin/sh-fp" -c $fpflags "$corpus" 2>/dev/null |
+		    awk -F'\t' -v m="$minfeat" '$3 >= m { print $2 }' \
+		    >>"$work/long"
+	fi
 	# Exact duplicates (a page installed twice) are not unrelated pairs.
-	LC_ALL=C awk -v dups="$work/dups" -v map="$work/map" '
+	LC_ALL=C awk -v dups="$work/dups" -v map="$work/map" \
+	    -v minfeat="$minfeat" '
+	NR == FNR {
+		long[$0] = 1
+		next
+	}
+	minfeat > 0 && !(substr($0, 1, index($0, "\t") - 1) in long) {
+		short++
+		next
+	}
 	{
 		t = index($0, "\t")
 		if (t == 0) {
@@ -77,14 +98,17 @@ for corpus; do
 		print ++n "\t" text
 		print n "\t" substr($0, 1, t - 1) > map
 	}
-	END { print dup + 0, bad + 0 > dups }' "$corpus" >"$work/src.txt"
-	read -r ndup nbad <"$work/dups"
+	END { print dup + 0, bad + 0, short + 0 > dups }' "$work/long" "$corpus" \
+	    >"$work/src.txt"
+	read -r ndup nbad nshort <"$work/dups"
 	ndocs=$(($(wc -l <"$work/src.txt")))
 	nbytes=$(($(wc -c <"$work/src.txt")))
 
 	echo "== $corpus"
 	printf 'docs %s (%s duplicates dropped' "$ndocs" "$ndup"
 	[ "$nbad" -eq 0 ] || printf ', %s lines without tab dropped' "$nbad"
+	[ "$nshort" -eq 0 ] ||
+	    printf ', %s with fewer than %s features dropped' "$nshort" "$minfeat"
 	awk -v b="$nbytes" 'BEGIN { printf "), %.1f MB\n", b / 1e6 }'
 	echo "sh-fp flags: ${fpflags:-(none)}; seed $seed, $copies copies" \
 	    "per edit"
