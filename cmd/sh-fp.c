@@ -17,10 +17,11 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-eFHlt] [-f format] [-I idfield] "
-	    "[-n ngram] [-P shard/shards]\n"
-	    "             [-T textfield] [-W weight] [-w shingle] [-y types] "
-	    "[file ...]\n");
+	fprintf(stderr, "usage: sh-fp [-eFHlt] [-D idf] [-f format] "
+	    "[-I idfield] [-n ngram]\n"
+	    "             [-P shard/shards] [-s stopwords] [-T textfield] "
+	    "[-W weight]\n"
+	    "             [-w shingle] [-y types] [file ...]\n");
 	exit(2);
 }
 
@@ -106,6 +107,7 @@ main(int argc, char *argv[])
 {
 	struct sh_fpopt o = SH_FPOPT_DEFAULT;
 	struct run rn = { 0 };
+	char msg[512];
 	FILE *in;
 	int ch, r, status = 0, i;
 
@@ -122,15 +124,16 @@ main(int argc, char *argv[])
 			rn.tokens = 1;
 			break;
 		default:
-			if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
-				r = sh_recopt_set(&rn.ro, ch, optarg);
-			else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
-				r = sh_fpopt_set(&o, ch, optarg);
-			else
+			if (strchr(SH_RECOPT_LETTERS, ch) != NULL) {
+				if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
+					errx(2, "-%c %s: %s", ch, optarg ?
+					    optarg : "", sh_strerror(r));
+			} else if (strchr(SH_FPOPT_LETTERS, ch) != NULL) {
+				if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
+					errx(2, "%s", sh_fpopt_error(&o, ch,
+					    optarg, r, msg, sizeof(msg)));
+			} else
 				usage();
-			if (r != 0)
-				errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
-				    sh_strerror(r));
 		}
 	}
 	argc -= optind;
@@ -163,6 +166,7 @@ main(int argc, char *argv[])
 	if (rn.nempty)
 		warnx("skipped %llu document(s) without features", rn.nempty);
 	sh_fp_free(rn.fp);
+	sh_fpopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

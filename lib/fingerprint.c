@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "errors.h"
@@ -36,8 +37,41 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 			return SH_EINVAL;
 		o->weight = r;
 		return 0;
+	case 's':
+		if (o->stop == NULL && (o->stop = sh_stop_new()) == NULL)
+			return SH_ENOMEM;
+		return sh_stop_load(o->stop, arg, &o->line);
+	case 'D':
+		sh_idf_free(o->idf);
+		return sh_idf_load(arg, &o->idf, &o->line);
 	}
 	return SH_EINVAL;
+}
+
+const char *
+sh_fpopt_error(const struct sh_fpopt *o, int opt, const char *arg, int r,
+    char *buf, size_t size)
+{
+	const char *msg = sh_strerror(r);
+
+	if ((opt != 's' && opt != 'D') || r == SH_ENOMEM || (r == SH_EINVAL &&
+	    opt == 's'))
+		snprintf(buf, size, "-%c %s: %s", opt, arg ? arg : "", msg);
+	else if (o->line == 0)
+		snprintf(buf, size, "%s: %s", arg, msg);
+	else
+		snprintf(buf, size, "%s:%llu: %s", arg, o->line, msg);
+	return buf;
+}
+
+void
+sh_fpopt_free(struct sh_fpopt *o)
+{
+	sh_stop_free(o->stop);
+	sh_idf_free(o->idf);
+	o->stop = NULL;
+	o->idf = NULL;
+	o->tok.stop = NULL;
 }
 
 struct sh_fp *
@@ -48,7 +82,8 @@ sh_fp_new(const struct sh_fpopt *o)
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;
 	f->o = *o;
-	if ((f->tok = sh_tok_new(&o->tok)) == NULL ||
+	f->o.tok.stop = o->stop;
+	if ((f->tok = sh_tok_new(&f->o.tok)) == NULL ||
 	    (f->bag = sh_bag_new(1)) == NULL) {
 		sh_fp_free(f);
 		return NULL;
@@ -73,6 +108,16 @@ add_tf(void *ctx, const char *tok, size_t len)
 	struct sh_fp *f = ctx;
 
 	sh_simhash_add(&f->acc, sh_hash64(tok, len, 0));
+}
+
+/* The same with IDF weights: idf units per occurrence sum to tf idf. */
+static void
+add_tfidf(void *ctx, const char *tok, size_t len)
+{
+	struct sh_fp *f = ctx;
+	uint64_t h = sh_hash64(tok, len, 0);
+
+	sh_simhash_addw(&f->acc, h, sh_idf_get(f->o.idf, h));
 }
 
 static void
@@ -106,8 +151,10 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 	if (f->o.weight == SH_W_TF) {
 		/* Summing tf votes of 1 is summing tf once: no bag needed.
 		 * Units differ from the bag path by the constant SH_W_UNIT,
-		 * which leaves every sign, and so the fingerprint, alone. */
-		if (sh_tok_run(f->tok, p, len, add_tf, f, bad) < 0)
+		 * which leaves every sign, and so the fingerprint, alone.
+		 * With IDF, tf idf is exact: SH_W_UNIT tf idf / SH_W_UNIT. */
+		if (sh_tok_run(f->tok, p, len, f->o.idf ? add_tfidf : add_tf,
+		    f, bad) < 0)
 			return SH_ENOMEM;
 	} else {
 		if ((r = collect(f, p, len, bad)) != 0)
@@ -115,7 +162,7 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 		n = sh_bag_entries(f->bag, &e);
 		for (i = 0; i < n; i++)
 			sh_simhash_addw(&f->acc, e[i].hash,
-			    sh_weight(f->o.weight, e[i].count));
+			    sh_fp_weight(f, &e[i]));
 	}
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
@@ -165,4 +212,12 @@ sh_fp_features(struct sh_fp *f, const char *p, size_t len,
 {
 	*bag = f->bag;
 	return collect(f, p, len, bad);
+}
+
+uint64_t
+sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
+{
+	uint64_t w = sh_weight(f->o.weight, e->count);
+
+	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, e->hash)) : w;
 }

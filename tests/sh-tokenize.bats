@@ -3,21 +3,21 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-eFHl] [-f format] [-I idfield] [-n ngram] [-T textfield]\n                   [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-f format] [-I idfield] [-n ngram]\n                   [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-tokenize -z </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
-	[ "${#stderr_lines[@]}" -le 3 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -le 5 ]
 }
 
 @test "option without its argument: usage, exit 2" {
 	run -2 --separate-stderr sh-tokenize -n </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
 }
 
 @test "-n out of range" {
