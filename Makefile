@@ -27,7 +27,8 @@ BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
-UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/index_test \
+UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/idf_test \
+	tests/unit/index_test \
 	tests/unit/near_test \
 	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test \
 	tests/unit/xsort_test
@@ -60,6 +61,7 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 tests/unit/hash_test: tests/unit/hash_test.c
+tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c

@@ -87,12 +87,6 @@ sh_idf_free(struct sh_idf *d)
 	free(d);
 }
 
-/* The jieba values seen, for their median. */
-struct vals {
-	uint32_t *v;
-	size_t n, cap;
-};
-
 static int
 cmp_u32(const void *a, const void *b)
 {
@@ -101,15 +95,34 @@ cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of the values, as jieba takes it: index n / 2 sorted. */
+static int
+median(struct sh_idf *d)
+{
+	const struct sh_hmap *m = &d->map;
+	uint32_t *v;
+	size_t i, n = 0;
+
+	if ((v = malloc(m->n * sizeof(*v))) == NULL)
+		return SH_ENOMEM;
+	if (m->zero)
+		v[n++] = m->zval;
+	for (i = 0; i < m->nslot; i++)
+		if (m->key[i] != 0)
+			v[n++] = m->val[i];
+	qsort(v, n, sizeof(*v), cmp_u32);
+	d->dflt = v[n / 2];
+	free(v);
+	return 0;
+}
+
 /* "WORD IDF": a word, spaces, a decimal. */
 static int
-jieba_line(struct sh_idf *d, struct vals *vs, const char *p, size_t len)
+jieba_line(struct sh_idf *d, const char *p, size_t len)
 {
 	const char *sp;
-	size_t i, cap;
+	size_t i;
 	uint64_t w;
-	void *np;
-	int r;
 
 	if ((sp = memchr(p, ' ', len)) == NULL || sp == p ||
 	    memchr(p, '\t', (size_t)(sp - p)) != NULL)
@@ -120,18 +133,8 @@ jieba_line(struct sh_idf *d, struct vals *vs, const char *p, size_t len)
 		return SH_EIDFLINE;
 	if (w > SH_IDF_MAX)
 		return SH_ERANGE;
-	if (vs->n == vs->cap) {
-		cap = vs->cap ? 2 * vs->cap : 1024;
-		if ((np = realloc(vs->v, cap * sizeof(*vs->v))) == NULL)
-			return SH_ENOMEM;
-		vs->v = np;
-		vs->cap = cap;
-	}
-	if ((r = sh_hmap_put(&d->map, sh_hash64(p, (size_t)(sp - p), 0),
-	    (uint32_t)w)) != 0)
-		return r;
-	vs->v[vs->n++] = (uint32_t)w;
-	return 0;
+	return sh_hmap_put(&d->map, sh_hash64(p, (size_t)(sp - p), 0),
+	    (uint32_t)w);
 }
 
 /* "TOKEN<TAB>DF" of a file of ndocs documents. */
@@ -158,7 +161,6 @@ enum { F_UNKNOWN, F_DF, F_JIEBA };
 static int
 load(struct sh_idf *d, FILE *f, unsigned long long *line)
 {
-	struct vals vs = { NULL, 0, 0 };
 	const char *tok;
 	char *buf = NULL;
 	size_t cap = 0, len, tlen;
@@ -189,7 +191,7 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 		if (fmt == F_DF)
 			r = df_line(d, ndocs, buf, len);
 		else
-			r = jieba_line(d, &vs, buf, len);
+			r = jieba_line(d, buf, len);
 		if (r != 0)
 			break;
 	}
@@ -199,13 +201,10 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 			r = SH_EIO;
 		else if (fmt == F_UNKNOWN)
 			r = SH_ENOIDF;
-		else if (fmt == F_JIEBA) {
-			qsort(vs.v, vs.n, sizeof(*vs.v), cmp_u32);
-			d->dflt = vs.v[vs.n / 2];
-		}
+		else if (fmt == F_JIEBA)
+			r = median(d);
 	} else if (r == SH_ENOMEM)
 		*line = 0;
-	free(vs.v);
 	free(buf);
 	return r;
 }
