@@ -13,6 +13,8 @@ struct sh_fp {
 	struct sh_tok *tok;
 	struct sh_bag *bag;	/* text kept: for sh_fp_features */
 	struct sh_simhash acc;
+	uint64_t *hv;		/* -D: feature hashes of the document */
+	size_t nh, caph;
 	int nomem;
 };
 
@@ -98,6 +100,7 @@ sh_fp_free(struct sh_fp *f)
 		return;
 	sh_tok_free(f->tok);
 	sh_bag_free(f->bag);
+	free(f->hv);
 	free(f);
 }
 
@@ -110,14 +113,49 @@ add_tf(void *ctx, const char *tok, size_t len)
 	sh_simhash_add(&f->acc, sh_hash64(tok, len, 0));
 }
 
-/* The same with IDF weights: idf units per occurrence sum to tf idf. */
+/* With IDF weights the hashes are kept, to be looked up together. */
 static void
-add_tfidf(void *ctx, const char *tok, size_t len)
+add_hash(void *ctx, const char *tok, size_t len)
 {
 	struct sh_fp *f = ctx;
-	uint64_t h = sh_hash64(tok, len, 0);
+	uint64_t *p;
+	size_t cap;
 
-	sh_simhash_addw(&f->acc, h, sh_idf_get(f->o.idf, h));
+	if (f->nh == f->caph) {
+		cap = f->caph ? 2 * f->caph : 1024;
+		if ((p = realloc(f->hv, cap * sizeof(*p))) == NULL) {
+			f->nomem = 1;
+			return;
+		}
+		f->hv = p;
+		f->caph = cap;
+	}
+	f->hv[f->nh++] = sh_hash64(tok, len, 0);
+}
+
+/*
+ * Term frequency times idf: idf units per occurrence sum to tf idf.  The
+ * lookups of a batch are independent, so their cache misses overlap
+ * instead of coming one per feature between tokenizing steps.
+ */
+static int
+add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	uint64_t w[64];
+	size_t i, j, n;
+
+	f->nh = 0;
+	f->nomem = 0;
+	if (sh_tok_run(f->tok, p, len, add_hash, f, bad) < 0 || f->nomem)
+		return SH_ENOMEM;
+	for (i = 0; i < f->nh; i += n) {
+		n = f->nh - i < 64 ? f->nh - i : 64;
+		for (j = 0; j < n; j++)
+			w[j] = sh_idf_get(f->o.idf, f->hv[i + j]);
+		for (j = 0; j < n; j++)
+			sh_simhash_addw(&f->acc, f->hv[i + j], w[j]);
+	}
+	return 0;
 }
 
 static void
@@ -153,8 +191,10 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 		 * Units differ from the bag path by the constant SH_W_UNIT,
 		 * which leaves every sign, and so the fingerprint, alone.
 		 * With IDF, tf idf is exact: SH_W_UNIT tf idf / SH_W_UNIT. */
-		if (sh_tok_run(f->tok, p, len, f->o.idf ? add_tfidf : add_tf,
-		    f, bad) < 0)
+		if (f->o.idf != NULL) {
+			if ((r = add_tfidf(f, p, len, bad)) != 0)
+				return r;
+		} else if (sh_tok_run(f->tok, p, len, add_tf, f, bad) < 0)
 			return SH_ENOMEM;
 	} else {
 		if ((r = collect(f, p, len, bad)) != 0)

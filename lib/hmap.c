@@ -5,11 +5,11 @@
 #include "hmap.h"
 
 static size_t
-probe(const uint64_t *key, size_t nslot, uint64_t k)
+probe(const struct sh_hmapslot *slot, size_t nslot, uint64_t k)
 {
 	size_t i, mask = nslot - 1;
 
-	for (i = (size_t)k & mask; key[i] != 0 && key[i] != k;
+	for (i = (size_t)k & mask; slot[i].key != 0 && slot[i].key != k;
 	    i = (i + 1) & mask)
 		;
 	return i;
@@ -18,27 +18,16 @@ probe(const uint64_t *key, size_t nslot, uint64_t k)
 static int
 grow(struct sh_hmap *m)
 {
-	uint64_t *nk;
-	uint32_t *nv;
-	size_t nn = m->nslot ? 2 * m->nslot : 256, i, j;
+	struct sh_hmapslot *ns;
+	size_t nn = m->nslot ? 2 * m->nslot : 256, i;
 
-	nk = calloc(nn, sizeof(*nk));
-	nv = malloc(nn * sizeof(*nv));
-	if (nk == NULL || nv == NULL) {
-		free(nk);
-		free(nv);
+	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
 		return SH_ENOMEM;
-	}
 	for (i = 0; i < m->nslot; i++)
-		if (m->key[i] != 0) {
-			j = probe(nk, nn, m->key[i]);
-			nk[j] = m->key[i];
-			nv[j] = m->val[i];
-		}
-	free(m->key);
-	free(m->val);
-	m->key = nk;
-	m->val = nv;
+		if (m->slot[i].key != 0)
+			ns[probe(ns, nn, m->slot[i].key)] = m->slot[i];
+	free(m->slot);
+	m->slot = ns;
 	m->nslot = nn;
 	return 0;
 }
@@ -56,12 +45,12 @@ sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v)
 	}
 	if (2 * (m->n + 1) > m->nslot && grow(m) != 0)
 		return SH_ENOMEM;
-	i = probe(m->key, m->nslot, k);
-	if (m->key[i] == 0) {
-		m->key[i] = k;
+	i = probe(m->slot, m->nslot, k);
+	if (m->slot[i].key == 0) {
+		m->slot[i].key = k;
 		m->n++;
 	}
-	m->val[i] = v;
+	m->slot[i].val = v;
 	return 0;
 }
 
@@ -77,18 +66,17 @@ sh_hmap_get(const struct sh_hmap *m, uint64_t k, uint32_t *v)
 	}
 	if (m->nslot == 0)
 		return 0;
-	i = probe(m->key, m->nslot, k);
-	if (m->key[i] == 0)
+	i = probe(m->slot, m->nslot, k);
+	if (m->slot[i].key == 0)
 		return 0;
 	if (v != NULL)
-		*v = m->val[i];
+		*v = m->slot[i].val;
 	return 1;
 }
 
 void
 sh_hmap_free(struct sh_hmap *m)
 {
-	free(m->key);
-	free(m->val);
+	free(m->slot);
 	memset(m, 0, sizeof(*m));
 }

@@ -2,7 +2,7 @@
  * A map from 64-bit feature hashes to 32-bit values, for tables loaded
  * once and then only read (stop words, IDF weights): open addressing with
  * linear probing, at most half full, so a lookup is one probe, mostly.
- * The hashes are well mixed: their low bits index directly.  Memory: 12
+ * The hashes are well mixed: their low bits index directly.  Memory: 16
  * bytes a slot, 2 to 4 slots per key.  A zeroed struct is an empty map.
  */
 #ifndef SH_HMAP_H
@@ -11,9 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sh_hmapslot {
+	uint64_t key;		/* 0: empty (the key 0 is kept apart) */
+	uint32_t val;
+};
+
 struct sh_hmap {
-	uint64_t *key;		/* 0: empty slot (the key 0 is kept apart) */
-	uint32_t *val;
+	struct sh_hmapslot *slot;	/* key and value together: one miss */
 	size_t n, nslot;	/* keys; slots, a power of two, > 2 n */
 	int zero;		/* the key 0 is in the map, with value zval */
 	uint32_t zval;

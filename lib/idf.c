@@ -108,8 +108,8 @@ median(struct sh_idf *d)
 	if (m->zero)
 		v[n++] = m->zval;
 	for (i = 0; i < m->nslot; i++)
-		if (m->key[i] != 0)
-			v[n++] = m->val[i];
+		if (m->slot[i].key != 0)
+			v[n++] = m->slot[i].val;
 	qsort(v, n, sizeof(*v), cmp_u32);
 	d->dflt = v[n / 2];
 	free(v);
@@ -137,13 +137,18 @@ jieba_line(struct sh_idf *d, const char *p, size_t len)
 	    (uint32_t)w);
 }
 
+/* The idf of the small counts, most lines of a DF file, computed once. */
+#define NSMALL 256
+
 /* "TOKEN<TAB>DF" of a file of ndocs documents. */
 static int
-df_line(struct sh_idf *d, uint64_t ndocs, const char *p, size_t len)
+df_line(struct sh_idf *d, uint64_t ndocs, uint32_t *small, const char *p,
+    size_t len)
 {
 	const char *tok;
 	size_t tlen;
 	uint64_t df;
+	uint32_t idf;
 	int r;
 
 	if ((r = sh_df_parse(p, len, &tok, &tlen, &df)) != 0)
@@ -152,8 +157,12 @@ df_line(struct sh_idf *d, uint64_t ndocs, const char *p, size_t len)
 		return SH_EDFLINE;
 	if (df > ndocs)
 		return SH_EDFN;
-	return sh_hmap_put(&d->map, sh_hash64(tok, tlen, 0), (uint32_t)(
-	    SH_W_UNIT + sh_idf_ln(ndocs + 1, df + 1)));
+	if (df >= NSMALL || (idf = small[df]) == 0) {
+		idf = (uint32_t)(SH_W_UNIT + sh_idf_ln(ndocs + 1, df + 1));
+		if (df < NSMALL)
+			small[df] = idf;
+	}
+	return sh_hmap_put(&d->map, sh_hash64(tok, tlen, 0), idf);
 }
 
 enum { F_UNKNOWN, F_DF, F_JIEBA };
@@ -165,6 +174,7 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 	char *buf = NULL;
 	size_t cap = 0, len, tlen;
 	uint64_t ndocs = 0;
+	uint32_t small[NSMALL] = { 0 };
 	ssize_t n;
 	int r = 0, fmt = F_UNKNOWN;
 
@@ -189,7 +199,7 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 		if (fmt == F_UNKNOWN)
 			fmt = F_JIEBA;
 		if (fmt == F_DF)
-			r = df_line(d, ndocs, buf, len);
+			r = df_line(d, ndocs, small, buf, len);
 		else
 			r = jieba_line(d, buf, len);
 		if (r != 0)
