@@ -42,7 +42,7 @@ void sh_df_free(struct sh_df *d);
  * (kept text, as sh_fp_features gives): each entry adds 1 to its
  * feature's count, told apart by hash; the text kept is the first seen.
  * Return 0 or SH_ENOMEM (the document is then counted in part).  Memory:
- * about 60 bytes plus the token's length per distinct feature, in blocks;
+ * 60 to 100 bytes per distinct feature, its text included, in blocks;
  * no allocation per document once grown.
  */
 int sh_df_add(struct sh_df *d, const struct sh_bag *bag);

@@ -18,7 +18,7 @@
  * Values are fixed-point in units of 1/SH_W_UNIT (weight.h), at most
  * SH_IDF_MAX.  The logarithm is computed in integer arithmetic, rounded
  * to the nearest unit: the same on every machine.
- * Memory: that of hmap.h, 24 to 48 bytes per word.
+ * Memory: that of hmap.h, 32 to 64 bytes per word.
  */
 #ifndef SH_IDF_H
 #define SH_IDF_H

@@ -7,7 +7,7 @@
  * and "t".  The set holds the 64-bit feature hash of each entry
  * (sh_hash64, seed 0): a feature is a stop word exactly when its hash is
  * in the set, as features are told apart everywhere else.  Memory: that
- * of hmap.h, 24 to 48 bytes per entry.
+ * of hmap.h, 32 to 64 bytes per entry.
  */
 #ifndef SH_STOPWORD_H
 #define SH_STOPWORD_H
