@@ -161,7 +161,7 @@ table_head()
 tools()
 {
 	case $1 in
-	fp)	echo sh-fp ;;
+	fp)	echo sh-fp sh-tokenize ;;
 	near)	echo sh-near ;;
 	index)	echo sh-index sh-near ;;
 	records) echo sh-fp ;;
@@ -187,6 +187,42 @@ bench_fp()
 		    "documents" >&2
 		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
 		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
+	done
+	bench_weights
+}
+
+# The cost of stop words and IDF weights: sh-fp with the built-in list of
+# the kind's language and with a DF file counted from the same documents,
+# against plain sh-fp; and the counting itself (sh-tokenize -c).
+bench_weights()
+{
+	echo
+	echo "fp options: sh-fp OPTIONS FILE >/dev/null; sh-tokenize -c FILE"
+	printf '%-8s %-14s %9s %8s %7s\n' kind options 'median s' MB/s ratio
+	for k in $kinds; do
+		data "$k"
+		b=$(wc -c <"$data")
+		case $k in
+		en)	stop='-s @en' ;;
+		zh)	stop='-s @zh' ;;
+		*)	stop='-s @en -s @zh' ;;
+		esac
+		"$BIN/sh-tokenize" -c "$data" >"$tmp/$k.df" </dev/null ||
+		    die "sh-tokenize -c $k: failed"
+		base=
+		for o in '' "$stop" "-D $tmp/$k.df" "$stop -D $tmp/$k.df" -c; do
+			if [ "$o" = -c ]; then
+				s=$(timeit "$BIN/sh-tokenize" -c "$data") || exit 2
+			else
+				s=$(timeit "$BIN/sh-fp" $o "$data") || exit 2
+			fi
+			[ -n "$base" ] || base=$s
+			label=$(printf '%s' "${o:-plain}" | sed "s|$tmp/$k.df|DF|")
+			awk -v k="$k" -v o="$label" -v b="$b" -v s="$s" \
+			    -v base="$base" 'BEGIN {
+				printf "%-8s %-14s %9.3f %8.1f %7.2f\n", k, o, s,
+				    b / 1e6 / s, s / base }'
+		done
 	done
 }
 

@@ -18,11 +18,11 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-ceFHlt] [-f format] [-I idfield] "
-	    "[-m min] [-n ngram]\n"
-	    "             [-P shard/shards] [-T textfield] [-W weight] "
-	    "[-w shingle]\n"
-	    "             [-y types] [file ...]\n");
+	fprintf(stderr, "usage: sh-fp [-ceFHlt] [-D idf] [-f format] "
+	    "[-I idfield] [-m min]\n"
+	    "             [-n ngram] [-P shard/shards] [-s stopwords] "
+	    "[-T textfield]\n"
+	    "             [-W weight] [-w shingle] [-y types] [file ...]\n");
 	exit(2);
 }
 
@@ -113,6 +113,7 @@ main(int argc, char *argv[])
 {
 	struct sh_fpopt o = SH_FPOPT_DEFAULT;
 	struct run rn = { 0 };
+	char msg[512];
 	FILE *in;
 	int ch, r, status = 0, i;
 
@@ -136,15 +137,16 @@ main(int argc, char *argv[])
 				errx(2, "-m %s: %s", optarg, sh_strerror(r));
 			break;
 		default:
-			if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
-				r = sh_recopt_set(&rn.ro, ch, optarg);
-			else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
-				r = sh_fpopt_set(&o, ch, optarg);
-			else
+			if (strchr(SH_RECOPT_LETTERS, ch) != NULL) {
+				if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
+					errx(2, "-%c %s: %s", ch, optarg ?
+					    optarg : "", sh_strerror(r));
+			} else if (strchr(SH_FPOPT_LETTERS, ch) != NULL) {
+				if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
+					errx(2, "%s", sh_fpopt_error(&o, ch,
+					    optarg, r, msg, sizeof(msg)));
+			} else
 				usage();
-			if (r != 0)
-				errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
-				    sh_strerror(r));
 		}
 	}
 	argc -= optind;
@@ -180,6 +182,7 @@ main(int argc, char *argv[])
 		warnx("%llu of %llu document(s) with fewer than %lld features: "
 		    "short, see sh-fp(1)", rn.nshort, rn.ndocs, rn.min);
 	sh_fp_free(rn.fp);
+	sh_fpopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

@@ -1,7 +1,8 @@
 /*
  * sh-tokenize: print the weighted features of each document as
  * "ID<TAB>tok^w tok^w ...", the features sh-fp fingerprints, in order of
- * first occurrence.  Input framing and options are those of sh-fp.
+ * first occurrence.  Input framing and options are those of sh-fp.  With
+ * -c, count document frequencies instead; with -m, merge such counts.
  */
 #include <err.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "df.h"
 #include "errors.h"
 #include "fingerprint.h"
 #include "record.h"
@@ -17,15 +19,25 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-eFHl] [-f format] [-I idfield] "
-	    "[-n ngram] [-T textfield]\n"
-	    "                   [-W weight] [-w shingle] [-y types] "
-	    "[file ...]\n");
+	fprintf(stderr, "usage: sh-tokenize [-ceFHl] [-D idf] [-f format] "
+	    "[-I idfield] [-n ngram]\n"
+	    "                   [-s stopwords] [-T textfield] [-W weight] "
+	    "[-w shingle]\n"
+	    "                   [-y types] [file ...]\n"
+	    "       sh-tokenize -m [file ...]\n");
 	exit(2);
 }
 
+struct run {
+	struct sh_fp *fp;
+	struct sh_recopt ro;
+	struct sh_df *df;	/* -c: counting, nothing printed per document */
+	unsigned long long nbad, nskip;
+};
+
 static void
-print_bag(const struct sh_rec *rec, const struct sh_bag *bag, int scheme)
+print_bag(const struct run *rn, const struct sh_rec *rec,
+    const struct sh_bag *bag)
 {
 	const struct sh_bagent *e;
 	const char *text = sh_bag_text(bag);
@@ -40,30 +52,28 @@ print_bag(const struct sh_rec *rec, const struct sh_bag *bag, int scheme)
 			putchar(' ');
 		fwrite(text + e[i].off, 1, e[i].len, stdout);
 		putchar('^');
-		fwrite(w, 1, sh_weight_format(sh_weight(scheme, e[i].count), w),
+		fwrite(w, 1, sh_weight_format(sh_fp_weight(rn->fp, &e[i]), w),
 		    stdout);
 	}
 	putchar('\n');
 }
 
-/* Tokenize every record of one stream; return 0 or 2. */
+/* Tokenize (or count) every record of one stream; return 0 or 2. */
 static int
-tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
-    const struct sh_recopt *ro, int prefix, unsigned long long *nbad,
-    unsigned long long *nskip)
+tok_stream(struct run *rn, FILE *in, const char *name, int prefix)
 {
 	const struct sh_bag *bag;
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
 	int r, bad, status = 0;
 
-	sh_reader_open(&rd, in, ro, name, prefix);
+	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (strcmp(name, "-") == 0)
 		name = "<stdin>";
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (sh_rec_skippable(r)) {
-			if (ro->skip)
-				(*nskip)++;
+			if (rn->ro.skip)
+				rn->nskip++;
 			else {
 				warnx("%s:%llu: %s", name, rec.line,
 				    sh_strerror(r));
@@ -72,11 +82,16 @@ tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
 			continue;
 		}
 		bad = 0;
-		if (r < 0 || (r = sh_fp_features(fp, rec.text, rec.len, &bag,
-		    &bad)) != 0)
+		if (r < 0 || (r = sh_fp_features(rn->fp, rec.text, rec.len,
+		    &bag, &bad)) != 0)
 			break;
-		*nbad += bad;
-		print_bag(&rec, bag, scheme);
+		rn->nbad += bad;
+		if (rn->df != NULL) {
+			if ((r = sh_df_add(rn->df, bag)) != 0)
+				break;
+			continue;
+		}
+		print_bag(rn, &rec, bag);
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
@@ -88,32 +103,70 @@ tok_stream(struct sh_fp *fp, int scheme, FILE *in, const char *name,
 	return r < 0 ? 2 : status;
 }
 
+/* -m: sum the DF lines of one stream into m; return 0 or 2. */
+static int
+merge_stream(struct sh_dfmerge *m, FILE *in, const char *name)
+{
+	struct sh_reader rd;
+	const char *p;
+	size_t len;
+	int r;
+
+	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
+	if (strcmp(name, "-") == 0)
+		name = "<stdin>";
+	while ((r = sh_reader_line(&rd, &p, &len)) == 1)
+		if ((r = sh_dfmerge_line(m, p, len, stdout)) != 0)
+			break;
+	if (r == SH_EIO && ferror(stdout))
+		err(2, "stdout");
+	if (r < 0 && r != SH_EIO && r != SH_ENOMEM)
+		warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
+	else if (r < 0)
+		warnx("%s: %s", name, sh_strerror(r));
+	sh_reader_free(&rd);
+	return r < 0 ? 2 : 0;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct sh_fpopt o = SH_FPOPT_DEFAULT;
-	struct sh_fp *fp;
-	struct sh_recopt ro = SH_RECOPT_DEFAULT;
-	unsigned long long nbad = 0, nskip = 0;
+	struct sh_dfmerge m;
+	struct run rn = { 0 };
+	char msg[512];
 	FILE *in;
-	int ch, r, status = 0, i;
+	int ch, r, status = 0, i, count = 0, merge = 0, other = 0;
 
-	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS)) !=
-	    -1) {
-		if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
-			r = sh_recopt_set(&ro, ch, optarg);
-		else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
-			r = sh_fpopt_set(&o, ch, optarg);
-		else
+	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
+	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS
+	    "cm")) != -1) {
+		if (ch == 'm') {
+			merge = 1;
+			continue;
+		}
+		other = 1;
+		if (ch == 'c')
+			count = 1;
+		else if (strchr(SH_RECOPT_LETTERS, ch) != NULL) {
+			if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
+				errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
+				    sh_strerror(r));
+		} else if (strchr(SH_FPOPT_LETTERS, ch) != NULL) {
+			if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
+				errx(2, "%s", sh_fpopt_error(&o, ch, optarg, r,
+				    msg, sizeof(msg)));
+		} else
 			usage();
-		if (r != 0)
-			errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
-			    sh_strerror(r));
 	}
 	argc -= optind;
 	argv += optind;
-	if ((fp = sh_fp_new(&o)) == NULL)
+	if (merge && other)
+		usage();
+	if ((rn.fp = sh_fp_new(&o)) == NULL ||
+	    (count && (rn.df = sh_df_new()) == NULL))
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	sh_dfmerge_init(&m);
 
 	for (i = 0; i == 0 || i < argc; i++) {
 		const char *name = argc ? argv[i] : "-";
@@ -125,18 +178,29 @@ main(int argc, char *argv[])
 			status = 2;
 			continue;
 		}
-		r = tok_stream(fp, o.weight, in, name, &ro, argc > 1, &nbad,
-		    &nskip);
-		if (r > status)
-			status = r;
+		if (merge)
+			r = merge_stream(&m, in, name);
+		else
+			r = tok_stream(&rn, in, name, argc > 1);
 		if (in != stdin)
 			fclose(in);
+		if (r > status)
+			status = r;
+		if (r != 0 && merge)
+			break;
 	}
-	if (nskip)
-		warnx("skipped %llu bad record(s)", nskip);
-	if (nbad)
-		warnx("%llu document(s) with invalid UTF-8", nbad);
-	sh_fp_free(fp);
+	if (merge && status == 0 && sh_dfmerge_end(&m, stdout) != 0)
+		err(2, "stdout");
+	if (count && sh_df_write(rn.df, stdout) != 0)
+		err(2, "stdout");
+	if (rn.nskip)
+		warnx("skipped %llu bad record(s)", rn.nskip);
+	if (rn.nbad)
+		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
+	sh_dfmerge_free(&m);
+	sh_df_free(rn.df);
+	sh_fp_free(rn.fp);
+	sh_fpopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

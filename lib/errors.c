@@ -28,6 +28,12 @@ sh_strerror(int e)
 	case SH_ENOTEXT:	return "no text field";
 	case SH_EWARC:		return "malformed WARC record";
 	case SH_ESHARD:		return "index holds another shard";
+	case SH_EUTF8:		return "invalid UTF-8";
+	case SH_EDFLINE:	return "not a TOKEN<TAB>COUNT line";
+	case SH_EIDFLINE:	return "not a WORD IDF line";
+	case SH_EDFN:		return "document frequency above the document count";
+	case SH_EUNSORTED:	return "lines not in byte order (sort -m with LC_ALL=C)";
+	case SH_ENOIDF:		return "no IDF entries";
 	case SH_EUNKNOWN:	return "no fingerprint has this ID";
 	case SH_EDUPID:		return "two fingerprints have this ID";
 	}

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "errors.h"
@@ -13,6 +14,8 @@ struct sh_fp {
 	struct sh_bag *bag;	/* text kept: for sh_fp_features */
 	struct sh_simhash acc;
 	unsigned long long nfeat;	/* features of the last document */
+	uint64_t *hv;		/* -D: feature hashes of the document */
+	size_t nh, caph;
 	int nomem;
 };
 
@@ -37,8 +40,41 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 			return SH_EINVAL;
 		o->weight = r;
 		return 0;
+	case 's':
+		if (o->stop == NULL && (o->stop = sh_stop_new()) == NULL)
+			return SH_ENOMEM;
+		return sh_stop_load(o->stop, arg, &o->line);
+	case 'D':
+		sh_idf_free(o->idf);
+		return sh_idf_load(arg, &o->idf, &o->line);
 	}
 	return SH_EINVAL;
+}
+
+const char *
+sh_fpopt_error(const struct sh_fpopt *o, int opt, const char *arg, int r,
+    char *buf, size_t size)
+{
+	const char *msg = sh_strerror(r);
+
+	if ((opt != 's' && opt != 'D') || r == SH_ENOMEM || (r == SH_EINVAL &&
+	    opt == 's'))
+		snprintf(buf, size, "-%c %s: %s", opt, arg ? arg : "", msg);
+	else if (o->line == 0)
+		snprintf(buf, size, "%s: %s", arg, msg);
+	else
+		snprintf(buf, size, "%s:%llu: %s", arg, o->line, msg);
+	return buf;
+}
+
+void
+sh_fpopt_free(struct sh_fpopt *o)
+{
+	sh_stop_free(o->stop);
+	sh_idf_free(o->idf);
+	o->stop = NULL;
+	o->idf = NULL;
+	o->tok.stop = NULL;
 }
 
 struct sh_fp *
@@ -49,7 +85,8 @@ sh_fp_new(const struct sh_fpopt *o)
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;
 	f->o = *o;
-	if ((f->tok = sh_tok_new(&o->tok)) == NULL ||
+	f->o.tok.stop = o->stop;
+	if ((f->tok = sh_tok_new(&f->o.tok)) == NULL ||
 	    (f->bag = sh_bag_new(1)) == NULL) {
 		sh_fp_free(f);
 		return NULL;
@@ -64,6 +101,7 @@ sh_fp_free(struct sh_fp *f)
 		return;
 	sh_tok_free(f->tok);
 	sh_bag_free(f->bag);
+	free(f->hv);
 	free(f);
 }
 
@@ -74,6 +112,51 @@ add_tf(void *ctx, const char *tok, size_t len)
 	struct sh_fp *f = ctx;
 
 	sh_simhash_add(&f->acc, sh_hash64(tok, len, 0));
+}
+
+/* With IDF weights the hashes are kept, to be looked up together. */
+static void
+add_hash(void *ctx, const char *tok, size_t len)
+{
+	struct sh_fp *f = ctx;
+	uint64_t *p;
+	size_t cap;
+
+	if (f->nh == f->caph) {
+		cap = f->caph ? 2 * f->caph : 1024;
+		if ((p = realloc(f->hv, cap * sizeof(*p))) == NULL) {
+			f->nomem = 1;
+			return;
+		}
+		f->hv = p;
+		f->caph = cap;
+	}
+	f->hv[f->nh++] = sh_hash64(tok, len, 0);
+}
+
+/*
+ * Term frequency times idf: idf units per occurrence sum to tf idf.  The
+ * lookups of a batch are independent, so their cache misses overlap
+ * instead of coming one per feature between tokenizing steps.
+ */
+static int
+add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	uint64_t w[64];
+	size_t i, j, n;
+
+	f->nh = 0;
+	f->nomem = 0;
+	if (sh_tok_run(f->tok, p, len, add_hash, f, bad) < 0 || f->nomem)
+		return SH_ENOMEM;
+	for (i = 0; i < f->nh; i += n) {
+		n = f->nh - i < 64 ? f->nh - i : 64;
+		for (j = 0; j < n; j++)
+			w[j] = sh_idf_get(f->o.idf, f->hv[i + j]);
+		for (j = 0; j < n; j++)
+			sh_simhash_addw(&f->acc, f->hv[i + j], w[j]);
+	}
+	return 0;
 }
 
 static void
@@ -111,8 +194,13 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 	if (f->o.weight == SH_W_TF) {
 		/* Summing tf votes of 1 is summing tf once: no bag needed.
 		 * Units differ from the bag path by the constant SH_W_UNIT,
-		 * which leaves every sign, and so the fingerprint, alone. */
-		if ((r = sh_tok_run(f->tok, p, len, add_tf, f, bad)) < 0)
+		 * which leaves every sign, and so the fingerprint, alone.
+		 * With IDF, tf idf is exact: SH_W_UNIT tf idf / SH_W_UNIT. */
+		if (f->o.idf != NULL) {
+			if ((r = add_tfidf(f, p, len, bad)) != 0)
+				return (int)r;
+			r = (long long)f->nh;
+		} else if ((r = sh_tok_run(f->tok, p, len, add_tf, f, bad)) < 0)
 			return SH_ENOMEM;
 		f->nfeat = (unsigned long long)r;
 	} else {
@@ -121,7 +209,7 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 		n = sh_bag_entries(f->bag, &e);
 		for (i = 0; i < n; i++)
 			sh_simhash_addw(&f->acc, e[i].hash,
-			    sh_weight(f->o.weight, e[i].count));
+			    sh_fp_weight(f, &e[i]));
 	}
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
@@ -177,4 +265,12 @@ unsigned long long
 sh_fp_count(const struct sh_fp *f)
 {
 	return f->nfeat;
+}
+
+uint64_t
+sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
+{
+	uint64_t w = sh_weight(f->o.weight, e->count);
+
+	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, e->hash)) : w;
 }

@@ -3,7 +3,10 @@
  * 64-bit simhash.
  *
  * Text: features from tokenize.h; each distinct feature f seen tf times
- * weighs sh_weight(scheme, tf); its hash is sh_hash64(f, len, 0).  Token
+ * weighs sh_weight(scheme, tf); its hash is sh_hash64(f, len, 0).  With
+ * stop words (stopword.h) the tokenizer drops them first; with IDF
+ * weights (idf.h) that weight is scaled by the feature's idf,
+ * sh_idf_scale(sh_weight(scheme, tf), idf).  Token
  * lists: each listed token adds its given weight with the hash of its
  * bytes as they are (no folding).  The fingerprint is sh_simhash over those
  * (hash, weight) pairs.  A document with total weight 0 (no features) has
@@ -17,31 +20,57 @@
 #include <stdint.h>
 
 #include "bag.h"
+#include "idf.h"
+#include "stopword.h"
 #include "tokenize.h"
 #include "weight.h"
 
 struct sh_fpopt {
-	struct sh_tokopt tok;
+	struct sh_tokopt tok;	/* tok.stop is set by sh_fp_new */
 	int weight;		/* SH_W_* */
+	struct sh_stop *stop;	/* NULL: none; owned, see sh_fpopt_free */
+	struct sh_idf *idf;	/* NULL: none; owned */
+	unsigned long long line;	/* where the last file error was */
 };
 
+/* Options of n-gram size n, shingle size w and weight scheme, without
+ * stop words or IDF; every member set, so new members are added here. */
+#define SH_FPOPT_INIT(n, w, scheme) { { (n), (w), NULL }, (scheme), NULL, \
+	NULL, 0 }
+
 /* Defaults: bigrams, single words, term frequency. */
-#define SH_FPOPT_DEFAULT { { 2, 1 }, SH_W_TF }
+#define SH_FPOPT_DEFAULT SH_FPOPT_INIT(2, 1, SH_W_TF)
 
 /* The getopt letters of those options. */
-#define SH_FPOPT_LETTERS "W:n:w:"
+#define SH_FPOPT_LETTERS "D:W:n:s:w:"
 
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
- * 1..SH_TOK_MAX), 'W' weight scheme name.  Return 0, or SH_EINVAL or
- * SH_ERANGE for a bad value (SH_EINVAL too for a letter not handled here).
+ * 1..SH_TOK_MAX), 'W' weight scheme name, 's' a stop-word list to add
+ * (sh_stop_load: a file or "@en", "@zh"), 'D' the IDF file (sh_idf_load;
+ * a second one replaces the first).  Lists are loaded here.  Return 0, or
+ * SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for a letter not
+ * handled here), or an error of loading a list, its line in o->line.
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 
+/*
+ * The diagnostic for error r of sh_fpopt_set(o, opt, arg), into buf of
+ * size bytes: "-n 0: number out of range", "FILE: strerror" or
+ * "FILE:LINE: message".  Call it before errno can change.  Returns buf.
+ */
+const char *sh_fpopt_error(const struct sh_fpopt *o, int opt,
+    const char *arg, int r, char *buf, size_t size);
+
+/* Free the lists that sh_fpopt_set loaded; o is then without them.  Call
+ * after the fingerprinters made with o are freed. */
+void sh_fpopt_free(struct sh_fpopt *o);
+
 struct sh_fp;
 
-/* New fingerprinter with options o (copied), or NULL when out of memory. */
+/* New fingerprinter with options o (copied; its lists are borrowed, not
+ * copied), or NULL when out of memory. */
 struct sh_fp *sh_fp_new(const struct sh_fpopt *o);
 void sh_fp_free(struct sh_fp *f);
 
@@ -70,10 +99,14 @@ unsigned long long sh_fp_count(const struct sh_fp *f);
 /*
  * The features of text p[0..len), counted and with their text, in order of
  * first occurrence, for printing token lists: entry weights are
- * sh_weight(scheme, count).  *bag is owned by f, valid until the next call.
+ * sh_fp_weight.  *bag is owned by f, valid until the next call.
  * Return 0 or SH_ENOMEM.
  */
 int sh_fp_features(struct sh_fp *f, const char *p, size_t len,
     const struct sh_bag **bag, int *bad);
+
+/* The weight in units of bag entry e: the scheme's weight of its count,
+ * times its idf with an IDF file. */
+uint64_t sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e);
 
 #endif

@@ -21,32 +21,63 @@ ripple(uint64_t *hi, int j, uint64_t c)
 	}
 }
 
+/* Add the 4-bit counters c[0..3] to the wide planes from plane j up, and
+ * clear them. */
+static void
+add4(uint64_t *hi, int j, uint64_t *c4)
+{
+	uint64_t a, b, c = 0;
+	int k;
+
+	for (k = 0; k < 4 && j + k < 64; k++) {
+		a = hi[j + k];
+		b = c4[k];
+		hi[j + k] = a ^ b ^ c;
+		c = (a & b) | (c & (a ^ b));
+		c4[k] = 0;
+	}
+	ripple(hi, j + k, c);
+}
+
+static void
+spill_levels(struct sh_simhash *s)
+{
+	int j;
+
+	for (j = 0; j < SH_SIMHASH_LEVELS; j++)
+		add4(s->hi, j, s->lw[j]);
+	s->nlw = 0;
+}
+
 void
 sh_simhash_spill(struct sh_simhash *s)
 {
-	uint64_t a, b, c = 0;
-	int j;
-
-	for (j = 0; j < 4; j++) {
-		a = s->hi[j];
-		b = s->lo[j];
-		s->hi[j] = a ^ b ^ c;
-		c = (a & b) | (c & (a ^ b));
-		s->lo[j] = 0;
-	}
-	ripple(s->hi, 4, c);
+	add4(s->hi, 0, s->lo);
 	s->nlo = 0;
+	if (s->nlw > 0)
+		spill_levels(s);
 }
 
 void
 sh_simhash_addw(struct sh_simhash *s, uint64_t h, uint64_t w)
 {
+	uint64_t c, t, *l;
 	int j;
 
 	s->total += w;
-	for (j = 0; w != 0; j++, w >>= 1)
-		if (w & 1)
+	for (j = SH_SIMHASH_LEVELS; (w >> j) != 0; j++)
+		if (w >> j & 1)
 			ripple(s->hi, j, h);
+	for (j = 0; j < SH_SIMHASH_LEVELS && (w >> j) != 0; j++) {
+		l = s->lw[j];
+		c = h & (0 - (w >> j & 1));
+		t = l[0] & c; l[0] ^= c; c = t;
+		t = l[1] & c; l[1] ^= c; c = t;
+		t = l[2] & c; l[2] ^= c; c = t;
+		l[3] ^= c;
+	}
+	if (++s->nlw == 15)
+		spill_levels(s);
 }
 
 uint64_t

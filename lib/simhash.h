@@ -11,9 +11,14 @@
  * so adding a feature is a ripple of AND/XOR over whole words instead of 64
  * per-bit additions, and the final comparison is bit-sliced too.  Weight-1
  * additions first go to four small planes (a 4-bit counter per lane) that
- * spill into the wide planes every 15 additions.  The result is exact
- * integer arithmetic: the same on every machine.  Cost: about 10 word
- * operations per weight-1 feature, O(popcount(w)) ripples per weighted one.
+ * spill into the wide planes every 15 additions.  Weighted additions do the
+ * same at each of the low SH_SIMHASH_LEVELS bits of the weight: bit j of w
+ * counts the hash in the 4-bit counters of level j, without branches, and
+ * all levels spill into the wide planes (level j from plane j up) every 15
+ * weighted additions; higher bits of w ripple into the wide planes at once.
+ * The result is exact integer arithmetic: the same on every machine.
+ * Cost: about 10 word operations per weight-1 feature, about 8 per bit of
+ * a weight below 2^SH_SIMHASH_LEVELS.
  *
  * Usage: sh_simhash_init, any number of sh_simhash_add / sh_simhash_addw,
  * sh_simhash_final.  Total weight must stay below 2^63.
@@ -23,9 +28,13 @@
 
 #include <stdint.h>
 
+#define SH_SIMHASH_LEVELS 16
+
 struct sh_simhash {
 	uint64_t lo[4];		/* 4-bit counters of weight-1 additions */
 	unsigned nlo;		/* additions held in lo, < 15 */
+	uint64_t lw[SH_SIMHASH_LEVELS][4];	/* the same per bit of w */
+	unsigned nlw;		/* weighted additions held in lw, < 15 */
 	uint64_t hi[64];	/* plane j: bit j of each lane's weighted sum */
 	uint64_t total;		/* sum of all weights */
 };
@@ -35,7 +44,7 @@ void sh_simhash_init(struct sh_simhash *s);
 /* Add feature hash h with weight w (w may be 0). */
 void sh_simhash_addw(struct sh_simhash *s, uint64_t h, uint64_t w);
 
-/* Spill the weight-1 counters into the wide planes (internal). */
+/* Spill the 4-bit counters into the wide planes (internal). */
 void sh_simhash_spill(struct sh_simhash *s);
 
 /* Add feature hash h with weight 1: the hot path, inline. */

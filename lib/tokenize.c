@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "errors.h"
+#include "hash.h"
+#include "stopword.h"
 #include "tokenize.h"
 #include "unicode.h"
 #include "utf8.h"
@@ -111,6 +113,21 @@ emit(struct sh_tok *t, const char *p, size_t n)
 	t->nfeat++;
 }
 
+/* Whether p[0..n) is a stop word: one hash and one probe, only when a
+ * stop-word set is given. */
+static int
+stopped(const struct sh_tok *t, const char *p, size_t n)
+{
+	return t->o.stop != NULL && sh_stop_has(t->o.stop, sh_hash64(p, n, 0));
+}
+
+static void
+emit_gram(struct sh_tok *t)
+{
+	if (!stopped(t, t->g, t->glen))
+		emit(t, t->g, t->glen);
+}
+
 /* End of a stretch of words: flush a short shingle window. */
 static void
 seg_end(struct sh_tok *t)
@@ -130,6 +147,10 @@ word_end(struct sh_tok *t)
 
 	if (t->w.len == 0)
 		return;
+	if (stopped(t, t->w.p, t->w.len)) {
+		t->w.len = 0;
+		return;
+	}
 	if (t->o.shingle == 1) {
 		emit(t, t->w.p, t->w.len);
 		t->w.len = 0;
@@ -166,7 +187,7 @@ static void
 gram_end(struct sh_tok *t)
 {
 	if (t->gchars > 0)
-		emit(t, t->g, t->glen);
+		emit_gram(t);
 	t->gchars = 0;
 	t->glen = 0;
 }
@@ -236,7 +257,7 @@ put(struct sh_tok *t, uint32_t cp)
 	word_end(t);
 	seg_end(t);
 	if (t->gchars == t->o.ngram) {
-		emit(t, t->g, t->glen);
+		emit_gram(t);
 		/* Slide: drop the oldest character. */
 		memmove(t->g, t->g + t->gclen[0], t->glen - t->gclen[0]);
 		t->glen -= t->gclen[0];

@@ -18,6 +18,10 @@
  * one feature of all of them.
  * Features are UTF-8 strings without whitespace, '_' only between shingled
  * words, never empty.  The cut depends on the bytes and options only.
+ * With a stop-word set (stopword.h), a word in the set is dropped before
+ * shingling, so no shingle holds one, and an n-gram (or short run) equal
+ * to an entry is dropped: a one-character entry drops only itself with
+ * n = 1 or as a run of one character.
  */
 #ifndef SH_TOKENIZE_H
 #define SH_TOKENIZE_H
@@ -26,9 +30,12 @@
 
 #define SH_TOK_MAX 16		/* largest n-gram and shingle size */
 
+struct sh_stop;
+
 struct sh_tokopt {
 	int ngram;		/* 1..SH_TOK_MAX, default 2 */
 	int shingle;		/* 1..SH_TOK_MAX, default 1 */
+	const struct sh_stop *stop;	/* NULL: none; not copied */
 };
 
 /* Called once per feature, in text order; tok is not NUL-terminated and is

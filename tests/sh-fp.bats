@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-ceFHlt] [-f format] [-I idfield] [-m min] [-n ngram]\n             [-P shard/shards] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]'
+USAGE=$'usage: sh-fp [-ceFHlt] [-D idf] [-f format] [-I idfield] [-m min]\n             [-n ngram] [-P shard/shards] [-s stopwords] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
@@ -231,6 +231,45 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	    >"$BATS_TEST_TMPDIR/odd"
 	fp_via_tokens "$BATS_TEST_TMPDIR/odd"
 	fp_via_tokens -W logtf -w 2 "$BATS_TEST_TMPDIR/odd"
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: stop words and IDF weights" {
+	local d="$BATS_TEST_TMPDIR"
+
+	gen_corpus "$d/corpus" 1000
+	sh-tokenize -c "$d/corpus" >"$d/df"
+	sh-tokenize -c -n 1 -w 2 -s @en "$d/corpus" >"$d/df12"
+	printf '我们 3.39131796699\n北京 4.66740230872\nthe 0.5\nfox 12\n' \
+	    >"$d/jieba"
+	for o in "-s @en" "-s @en -s @zh -n 1" "-s @zh -W logtf -w 2" \
+	    "-D $d/df" "-D $d/df -W logtf" "-D $d/df -W binary" \
+	    "-D $d/df12 -n 1 -w 2 -s @en" "-D $d/jieba" "-D $d/jieba -W logtf"; do
+		fp_via_tokens $o "$d/corpus"
+	done
+}
+
+@test "-s and -D change fingerprints; without them nothing changes" {
+	printf '\t3\nthe\t3\n' >"$BATS_TEST_TMPDIR/df"
+	printf 'a\tthe cat the dog\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 sh-fp "$BATS_TEST_TMPDIR/in"
+	plain=$output
+	run -0 sh-fp -s @en "$BATS_TEST_TMPDIR/in"
+	[ "$output" != "$plain" ]
+	run -0 sh -c 'printf "a\tcat dog\n" | sh-fp'
+	eq "$output" "$(sh-fp -s @en "$BATS_TEST_TMPDIR/in")"
+	run -0 sh-fp -D "$BATS_TEST_TMPDIR/df" "$BATS_TEST_TMPDIR/in"
+	[ "$output" != "$plain" ]
+}
+
+@test "-s and -D errors name the file and line, exit 2" {
+	printf '\t1\nb\t2\n' >"$BATS_TEST_TMPDIR/df"
+	run -2 --separate-stderr sh-fp -D "$BATS_TEST_TMPDIR/df" </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-fp: $BATS_TEST_TMPDIR/df:2: document frequency above the document count"
+	run -2 --separate-stderr sh-fp -s "$BATS_TEST_TMPDIR/nope" </dev/null
+	eq "$stderr" "sh-fp: $BATS_TEST_TMPDIR/nope: No such file or directory"
+	run -2 --separate-stderr sh-fp -s @xx </dev/null
+	eq "$stderr" "sh-fp: -s @xx: invalid value"
 }
 
 # --- input framing -------------------------------------------------------

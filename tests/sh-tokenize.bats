@@ -3,21 +3,21 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-eFHl] [-f format] [-I idfield] [-n ngram] [-T textfield]\n                   [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-f format] [-I idfield] [-n ngram]\n                   [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-tokenize -z </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
-	[ "${#stderr_lines[@]}" -le 3 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -le 5 ]
 }
 
 @test "option without its argument: usage, exit 2" {
 	run -2 --separate-stderr sh-tokenize -n </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
 }
 
 @test "-n out of range" {
@@ -316,4 +316,191 @@ USAGE=$'usage: sh-tokenize [-eFHl] [-f format] [-I idfield] [-n ngram] [-T textf
 @test "a mark that does not compose stays with its base in n-grams" {
 	run -0 sh -c 'printf "t\tยง่าย\n" | sh-tokenize'
 	eq "$output" "$(printf 't\tยง่^1 ง่า^1 าย^1')"
+}
+
+# --- stop words (-s) -----------------------------------------------------
+
+@test "-s @en drops English function words, whatever their case" {
+	run -0 --separate-stderr sh -c \
+	    'printf "a\tThe cat sat ON the mat and it is fine\n" | sh-tokenize -s @en'
+	eq "$output" $'a\tcat^1 sat^1 mat^1 fine^1'
+	eq "$stderr" ""
+}
+
+@test "-s: stop words go before shingling, so no shingle holds one" {
+	run -0 --separate-stderr sh -c \
+	    'printf "a\tThe cat sat on the mat\nb\tthe of\n" | sh-tokenize -s @en -w 2'
+	eq "$output" $'a\tcat_sat^1 sat_mat^1\nb\t'
+}
+
+@test "-s @zh: n-grams and short runs equal to a stop word are dropped" {
+	printf 'b\t他的书在这里。的\nc\t我们的书\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -s @zh "$BATS_TEST_TMPDIR/in"
+	# 这里 and 我们 are stop bigrams, the lone 的 a stop run; 的 inside a
+	# bigram stays.
+	eq "$output" $'b\t他的^1 的书^1 书在^1 在这^1\nc\t们的^1 的书^1'
+	run -0 --separate-stderr sh-tokenize -s @zh -n 1 "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'b\t书^1 里^1\nc\t们^1 书^1'
+}
+
+@test "-s FILE: entries folded like text, comments, several lists add up" {
+	printf '# my list\nCAT  Ｍａｔ # fine is a comment\n书在\n' \
+	    >"$BATS_TEST_TMPDIR/stop"
+	printf 'a\tThe cat sat on the mat and it is fine\nb\t他的书在这里\n' \
+	    >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -s "$BATS_TEST_TMPDIR/stop" \
+	    -s @en "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'a\tsat^1 fine^1\nb\t他的^1 的书^1 在这^1 这里^1'
+	eq "$stderr" ""
+}
+
+@test "-s ./@en reads a file named @en" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'cat\n' >@en
+	run -0 --separate-stderr sh -c \
+	    'printf "a\tthe cat\n" | sh-tokenize -s ./@en'
+	eq "$output" $'a\tthe^1'
+}
+
+@test "-s errors: missing file, directory, unknown list, invalid UTF-8" {
+	run -2 --separate-stderr sh-tokenize -s "$BATS_TEST_TMPDIR/nope" </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-tokenize: $BATS_TEST_TMPDIR/nope: No such file or directory"
+	run -2 --separate-stderr sh-tokenize -s "$BATS_TEST_TMPDIR" </dev/null
+	eq "$stderr" "sh-tokenize: $BATS_TEST_TMPDIR: Is a directory"
+	run -2 --separate-stderr sh-tokenize -s @fr </dev/null
+	eq "$stderr" "sh-tokenize: -s @fr: invalid value"
+	printf 'ok\nbad\377\n' >"$BATS_TEST_TMPDIR/stop"
+	run -2 --separate-stderr sh-tokenize -s "$BATS_TEST_TMPDIR/stop" </dev/null
+	eq "$stderr" "sh-tokenize: $BATS_TEST_TMPDIR/stop:2: invalid UTF-8"
+}
+
+# --- document frequencies (-c, -m) ---------------------------------------
+
+@test "-c: the document count, then TOKEN<TAB>DF in byte order" {
+	run -0 --separate-stderr sh -c 'printf "a\tb a b\nb\tA c\nc\t\nd\t的书\n" |
+	    sh-tokenize -c'
+	eq "$output" $'\t4\na\t2\nb\t1\nc\t1\n的书\t1'
+	eq "$stderr" ""
+}
+
+@test "-c: empty input counts no documents" {
+	run -0 --separate-stderr sh-tokenize -c </dev/null
+	eq "$output" $'\t0'
+}
+
+@test "-c agrees with document frequencies counted by awk" {
+	local d="$BATS_TEST_TMPDIR"
+
+	gen_corpus "$d/corpus" 2000
+	sh-tokenize -n 1 -w 2 -s @en "$d/corpus" | awk -F '\t' '
+	    { n = split($2, t, " "); delete seen
+	      for (i = 1; i <= n; i++) {
+		      sub(/\^[0-9.]*$/, "", t[i])
+		      if (!(t[i] in seen)) { seen[t[i]] = 1; df[t[i]]++ } } }
+	    END { for (k in df) print k "\t" df[k]; print "\t" NR }' |
+	    LC_ALL=C sort >"$d/want"
+	sh-tokenize -c -n 1 -w 2 -s @en "$d/corpus" >"$d/got"
+	[ "$(wc -l <"$d/got")" -gt 100 ]
+	same_files "$d/want" "$d/got"
+}
+
+@test "-c over shards, sort -m, -m: the same bytes as one pass" {
+	local d="$BATS_TEST_TMPDIR"
+
+	gen_corpus "$d/corpus" 3000
+	sh-tokenize -c "$d/corpus" >"$d/one"
+	awk -v d="$d" '{ print > (d "/part" NR % 3) }' "$d/corpus"
+	for i in 0 1 2; do
+		sh-tokenize -c "$d/part$i" >"$d/df$i"
+	done
+	LC_ALL=C sort -m "$d/df0" "$d/df1" "$d/df2" | sh-tokenize -m >"$d/merged"
+	same_files "$d/one" "$d/merged"
+	# A merge of merges, and the merged stream given as a file.
+	LC_ALL=C sort -m "$d/df0" "$d/df1" >"$d/s01"
+	sh-tokenize -m "$d/s01" >"$d/m01"
+	LC_ALL=C sort -m "$d/m01" "$d/df2" >"$d/s"
+	run -0 --separate-stderr sh-tokenize -m "$d/s"
+	eq "$output" "$(cat "$d/one")"
+}
+
+@test "-m: lines out of order, bad lines: FILE:LINE, exit 2" {
+	printf '\t2\nb\t1\na\t1\n' >"$BATS_TEST_TMPDIR/df"
+	run -2 --separate-stderr sh-tokenize -m "$BATS_TEST_TMPDIR/df"
+	eq "$stderr" "sh-tokenize: $BATS_TEST_TMPDIR/df:3: lines not in byte order (sort -m with LC_ALL=C)"
+	run -2 --separate-stderr sh -c 'printf "\t2\na 1\n" | sh-tokenize -m'
+	eq "$stderr" "sh-tokenize: <stdin>:2: not a TOKEN<TAB>COUNT line"
+	run -0 --separate-stderr sh-tokenize -m </dev/null
+	eq "$output" $'\t0'
+}
+
+@test "-m takes no other option" {
+	run -2 --separate-stderr sh-tokenize -m -c </dev/null
+	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+	run -2 --separate-stderr sh-tokenize -n 1 -m </dev/null
+	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+}
+
+@test "-c, -m: write error on stdout: exit 2" {
+	run -2 --separate-stderr sh -c 'printf "a\tb\n" | sh-tokenize -c >/dev/full'
+	eq "$stderr" "sh-tokenize: stdout: No space left on device"
+	run -2 --separate-stderr sh -c 'printf "\t1\nb\t1\n" | sh-tokenize -m >/dev/full'
+	eq "$stderr" "sh-tokenize: stdout: No space left on device"
+}
+
+# --- IDF weights (-D) ----------------------------------------------------
+
+@test "-D DF file: tf times 1 + ln((N + 1) / (df + 1)); unknown: df = 0" {
+	printf '\t3\ncat\t1\nthe\t2\n' >"$BATS_TEST_TMPDIR/df"
+	run -0 --separate-stderr sh -c 'printf "a\tthe cat the dog\n" |
+	    sh-tokenize -D "$1"' sh "$BATS_TEST_TMPDIR/df"
+	# the: 2 x 1.288; cat: 1.693; dog: 1 + ln 4 = 2.386
+	eq "$output" $'a\tthe^2.576 cat^1.693 dog^2.386'
+	run -0 --separate-stderr sh -c 'printf "a\tthe cat the dog\n" |
+	    sh-tokenize -W logtf -D "$1"' sh "$BATS_TEST_TMPDIR/df"
+	# the: 1.693 x 1.288 = 2.180584
+	eq "$output" $'a\tthe^2.181 cat^1.693 dog^2.386'
+}
+
+@test "-D jieba file: IDF as given, the median for unknown words" {
+	printf '北京 4.66740230872\n长城 6.70099930628\n我们 3.39131796699\n' \
+	    >"$BATS_TEST_TMPDIR/idf"
+	run -0 --separate-stderr sh -c 'printf "a\t我们去北京长城\n" |
+	    sh-tokenize -D "$1"' sh "$BATS_TEST_TMPDIR/idf"
+	eq "$output" $'a\t我们^3.391 们去^4.667 去北^4.667 北京^4.667 京长^4.667 长城^6.701'
+}
+
+@test "-D with the jieba file Debian ships" {
+	local f=/usr/lib/python3/dist-packages/jieba/analyse/idf.txt
+
+	[ -r "$f" ] || skip "python3-jieba is not installed"
+	run -0 --separate-stderr sh -c 'printf "a\t我们今天去北京看长城\n" |
+	    sh-tokenize -D "$1"' sh "$f"
+	eq "$output" $'a\t我们^3.391 们今^11.955 今天^4.992 天去^11.955 去北^11.955 北京^4.667 京看^11.955 看长^11.955 长城^6.701'
+}
+
+@test "-D errors: missing file, bad lines, df above N, empty file" {
+	local f="$BATS_TEST_TMPDIR/idf"
+
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f: No such file or directory"
+	printf '\t3\na\t1\nb\t4\n' >"$f"
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f:3: document frequency above the document count"
+	printf '\t3\na\t1\nb\n' >"$f"
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f:3: not a TOKEN<TAB>COUNT line"
+	printf 'a 1.5\nb x\n' >"$f"
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f:2: not a WORD IDF line"
+	printf 'a\t1\n' >"$f"
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f:1: not a WORD IDF line"
+	printf 'a 1000.001\n' >"$f"
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f:1: number out of range"
+	: >"$f"
+	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
+	eq "$stderr" "sh-tokenize: $f: no IDF entries"
+	eq "$output" ""
 }

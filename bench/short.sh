@@ -1,0 +1,131 @@
+#!/bin/sh
+# short.sh: the measurements behind the short-text policy of sh-fp(1).
+#
+# 1. How far one changed character moves a fingerprint, by length: the
+#    first L ideographs of each Chinese page (zh.txt, everything else
+#    dropped), L = 20 40 60 80 120, one ideograph substituted (bench/edit
+#    char-sub at 1 %: one edit below 150 characters), fingerprinted with
+#    -n 2 (the default) and -n 1; share of copies within 3, 6 and 9.
+# 2. The policy on short texts (zhshort.txt: sentences of 10 to 59
+#    characters cut from the Chinese pages): every source and a copy with
+#    one character substituted, fingerprinted with POLICY_FP (-n 1), all
+#    pairs within POLICY_K (9) found by sh-near, then kept by sh-dist -v
+#    when their exact Jaccard similarity over the same features is at
+#    least POLICY_MIN (0.6).  Recall: share of copies paired with their
+#    source, before and after verification; precision: share of the kept
+#    pairs that are a source and its copy.  Sources that share their
+#    features exactly (sentences repeated across pages up to spaces and
+#    punctuation) are dropped first: their pairs are right, not errors.
+#
+# usage: bench/short.sh		(make eval builds what it needs)
+# environment: BIN (bin), BENCH (bench), POLICY_FP, POLICY_K, POLICY_MIN;
+# corpora in ${TMPDIR:-/tmp}/sh-eval, built by bench/corpus.sh if missing.
+
+set -eu
+
+prog=short.sh
+bin=${BIN:-bin}
+bench=${BENCH:-bench}
+pfp=${POLICY_FP:--n 1}
+pk=${POLICY_K:-9}
+pmin=${POLICY_MIN:-0.6}
+
+die() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 2
+}
+
+for t in sh-fp sh-near sh-dist sh-tokenize; do
+	[ -x "$bin/$t" ] || die "$bin/$t not found: build it first"
+done
+for t in edit evalstat; do
+	[ -x "$bench/$t" ] || die "$bench/$t not found: run make eval"
+done
+dir=${TMPDIR:-/tmp}/sh-eval
+if [ ! -s "$dir/zh.txt" ] || [ ! -s "$dir/zhshort.txt" ]; then
+	sh "$bench/corpus.sh" "$dir" >&2 || die "cannot build corpora"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/sh-short.XXXXXX") ||
+    die "cannot create work directory"
+trap 'rm -rf "$work"' EXIT
+trap 'exit 2' HUP INT TERM
+
+echo "== one substituted character, by length (Chinese pages, ideographs only)"
+printf '%-6s %-6s %6s %8s %8s %8s %6s\n' length flags docs 'd<=3' 'd<=6' \
+    'd<=9' mean
+for len in 20 40 60 80 120; do
+	# The first $len ideographs (3 bytes each in UTF-8) of each page.
+	LC_ALL=C awk -F'\t' -v n="$len" '{
+		t = $2
+		h = ""
+		while (length(h) < 3 * n &&
+		    match(t, /[\344-\351][\200-\277][\200-\277]/)) {
+			h = h substr(t, RSTART, 3)
+			t = substr(t, RSTART + 3)
+		}
+		if (length(h) == 3 * n)
+			print NR "\t" h
+	}' "$dir/zh.txt" >"$work/src.txt"
+	"$bench/edit" <"$work/src.txt" | grep '^[0-9]*|char-sub|1|' \
+	    >"$work/copies.txt"
+	for flags in "-n 2" "-n 1"; do
+		# shellcheck disable=SC2086
+		"$bin/sh-fp" $flags "$work/src.txt" >"$work/src.fp"
+		# shellcheck disable=SC2086
+		"$bin/sh-fp" $flags "$work/copies.txt" >"$work/copies.fp"
+		"$bench/evalstat" -k 3 -k 6 -k 9 "$work/src.fp" \
+		    "$work/copies.fp" | awk -v len="$len" -v f="$flags" \
+		    '$1 == "char-sub" {
+			printf "%-6s %-6s %6s %8s %8s %8s %6s\n", len, f, $3,
+			    $4, $5, $6, $7
+		}'
+	done
+done
+echo
+
+echo "== the policy on short Chinese texts: sh-fp $pfp, sh-near -k $pk," \
+    "sh-dist -v Jaccard >= $pmin"
+# Sources numbered s1.., without exact feature duplicates; copies c1..
+# # shellcheck disable=SC2086
+"$bin/sh-tokenize" $pfp -W binary "$dir/zhshort.txt" |
+    LC_ALL=C awk -F'\t' 'NR == FNR {
+	if (!($2 in seen))
+		keep[NR] = 1
+	seen[$2] = 1
+	next
+    }
+    FNR in keep { print "s" ++n "\t" substr($0, index($0, "\t") + 1) }' \
+    - "$dir/zhshort.txt" >"$work/src.txt"
+"$bench/edit" <"$work/src.txt" | grep '^[0-9]*|char-sub|1|' |
+    sed 's/^\([0-9]*\)|[^	]*/c\1/' >"$work/copies.txt"
+cat "$work/src.txt" "$work/copies.txt" >"$work/docs.txt"
+# shellcheck disable=SC2086
+"$bin/sh-fp" $pfp "$work/docs.txt" >"$work/docs.fp" 2>/dev/null
+"$bin/sh-near" -k "$pk" "$work/docs.fp" >"$work/pairs" || [ $? -eq 1 ]
+# shellcheck disable=SC2086
+"$bin/sh-dist" -v "$work/docs.txt" $pfp "$work/pairs" >"$work/scored" ||
+    [ $? -eq 1 ]
+nsrc=$(($(wc -l <"$work/src.txt")))
+ncopy=$(($(wc -l <"$work/copies.txt")))
+# A true pair: s<N> and c<N>.
+LC_ALL=C awk -F'\t' -v min="$pmin" -v ncopy="$ncopy" -v nsrc="$nsrc" '
+function truepair(a, b) {
+	return substr(a, 2) == substr(b, 2) && substr(a, 1, 1) != substr(b, 1, 1)
+}
+{
+	t = truepair($1, $2)
+	cand++
+	ctrue += t
+	if ($NF + 0 >= min) {
+		kept++
+		ktrue += t
+	}
+}
+END {
+	printf "sources %d, copies %d; pairs within k: %d (%d true)\n", nsrc,
+	    ncopy, cand, ctrue
+	printf "recall before verification %.4f, after %.4f\n", ctrue / ncopy,
+	    ktrue / ncopy
+	printf "precision before verification %.4f, after %.4f (%d of %d kept)\n",
+	    cand ? ctrue / cand : 1, kept ? ktrue / kept : 1, ktrue, kept
+}' "$work/scored"
