@@ -7,18 +7,17 @@
  * 0.  Bit i is the bit of value 1 << i, in the feature hash and in the
  * fingerprint alike.
  *
- * The sums are kept bit-sliced: plane j holds bit j of all 64 per-bit sums,
- * so adding a feature is a ripple of AND/XOR over whole words instead of 64
- * per-bit additions, and the final comparison is bit-sliced too.  Weight-1
- * additions first go to four small planes (a 4-bit counter per lane) that
- * spill into the wide planes every 15 additions.  Weighted additions do the
- * same at each of the low SH_SIMHASH_LEVELS bits of the weight: bit j of w
- * counts the hash in the 4-bit counters of level j, without branches, and
- * all levels spill into the wide planes (level j from plane j up) every 15
- * weighted additions; higher bits of w ripple into the wide planes at once.
- * The result is exact integer arithmetic: the same on every machine.
- * Cost: about 10 word operations per weight-1 feature, about 8 per bit of
- * a weight below 2^SH_SIMHASH_LEVELS.
+ * Weight-1 additions, the hot path of term frequencies, are kept
+ * bit-sliced: plane j holds bit j of all 64 per-bit sums, so adding a
+ * feature is a ripple of AND/XOR over whole words instead of 64 per-bit
+ * additions; they first go to four small planes (a 4-bit counter per
+ * lane) that spill into the wide planes every 15 additions.  Weighted
+ * additions go to 64 signed 32-bit lanes, +w where the hash bit is set and
+ * -w where it is clear (a loop the compiler turns into vector operations),
+ * that spill into 64-bit lanes before they could overflow.  The result is
+ * exact integer arithmetic: the same on every machine.  Cost: about 10
+ * word operations per weight-1 feature, 64 lane additions per weighted
+ * one whatever its weight.
  *
  * Usage: sh_simhash_init, any number of sh_simhash_add / sh_simhash_addw,
  * sh_simhash_final.  Total weight must stay below 2^63.
@@ -28,14 +27,14 @@
 
 #include <stdint.h>
 
-#define SH_SIMHASH_LEVELS 16
-
 struct sh_simhash {
 	uint64_t lo[4];		/* 4-bit counters of weight-1 additions */
 	unsigned nlo;		/* additions held in lo, < 15 */
-	uint64_t lw[SH_SIMHASH_LEVELS][4];	/* the same per bit of w */
-	unsigned nlw;		/* weighted additions held in lw, < 15 */
-	uint64_t hi[64];	/* plane j: bit j of each lane's weighted sum */
+	uint64_t hi[64];	/* plane j: bit j of each lane's weight-1 sum */
+	uint64_t n1;		/* weight-1 additions */
+	int32_t lane[64];	/* weighted: +w bit set, -w clear, since spill */
+	int64_t wide[64];	/* the same, spilled */
+	uint64_t lanew;		/* weight held in lane, < 2^31 */
 	uint64_t total;		/* sum of all weights */
 };
 
@@ -57,6 +56,7 @@ sh_simhash_add(struct sh_simhash *s, uint64_t h)
 	t = s->lo[1] & c; s->lo[1] ^= c; c = t;
 	t = s->lo[2] & c; s->lo[2] ^= c; c = t;
 	s->lo[3] ^= c;
+	s->n1++;
 	s->total++;
 	if (++s->nlo == 15)
 		sh_simhash_spill(s);
