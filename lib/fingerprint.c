@@ -152,6 +152,8 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 	for (i = 0; i < f->nh; i += n) {
 		n = f->nh - i < 64 ? f->nh - i : 64;
 		for (j = 0; j < n; j++)
+			sh_idf_prefetch(f->o.idf, f->hv[i + j]);
+		for (j = 0; j < n; j++)
 			w[j] = sh_idf_get(f->o.idf, f->hv[i + j]);
 		for (j = 0; j < n; j++)
 			sh_simhash_addw(&f->acc, f->hv[i + j], w[j]);

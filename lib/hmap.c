@@ -75,6 +75,18 @@ sh_hmap_get(const struct sh_hmap *m, uint64_t k, uint32_t *v)
 }
 
 void
+sh_hmap_prefetch(const struct sh_hmap *m, uint64_t k)
+{
+#if defined(__GNUC__)
+	if (m->nslot > 0)
+		__builtin_prefetch(&m->slot[(size_t)k & (m->nslot - 1)]);
+#else
+	(void)m;
+	(void)k;
+#endif
+}
+
+void
 sh_hmap_free(struct sh_hmap *m)
 {
 	free(m->slot);

@@ -30,6 +30,10 @@ int sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v);
 /* Whether k is in the map; if so, and v is not NULL, its value into *v. */
 int sh_hmap_get(const struct sh_hmap *m, uint64_t k, uint32_t *v);
 
+/* Hint that k will be looked up soon: its slot is fetched into the cache,
+ * so that the misses of a batch of lookups overlap. */
+void sh_hmap_prefetch(const struct sh_hmap *m, uint64_t k);
+
 /* Free the slots; m is then an empty map. */
 void sh_hmap_free(struct sh_hmap *m);
 

@@ -72,6 +72,12 @@ sh_idf_get(const struct sh_idf *d, uint64_t h)
 	return sh_hmap_get(&d->map, h, &v) ? v : d->dflt;
 }
 
+void
+sh_idf_prefetch(const struct sh_idf *d, uint64_t h)
+{
+	sh_hmap_prefetch(&d->map, h);
+}
+
 uint64_t
 sh_idf_default(const struct sh_idf *d)
 {

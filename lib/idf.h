@@ -46,6 +46,9 @@ void sh_idf_free(struct sh_idf *d);
 /* IDF in units of feature hash h: one probe, mostly. */
 uint64_t sh_idf_get(const struct sh_idf *d, uint64_t h);
 
+/* Hint that sh_idf_get(d, h) comes soon (see sh_hmap_prefetch). */
+void sh_idf_prefetch(const struct sh_idf *d, uint64_t h);
+
 /* IDF in units of features not in the file. */
 uint64_t sh_idf_default(const struct sh_idf *d);
 
