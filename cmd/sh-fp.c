@@ -17,10 +17,11 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-eFHlt] [-f format] [-I idfield] "
-	    "[-n ngram] [-P shard/shards]\n"
-	    "             [-T textfield] [-W weight] [-w shingle] [-y types] "
-	    "[file ...]\n");
+	fprintf(stderr, "usage: sh-fp [-eFHlt] [-d dict] [-f format] "
+	    "[-I idfield] [-n ngram]\n"
+	    "             [-P shard/shards] [-T textfield] [-W weight] "
+	    "[-w shingle]\n"
+	    "             [-y types] [file ...]\n");
 	exit(2);
 }
 
@@ -128,6 +129,11 @@ main(int argc, char *argv[])
 				r = sh_fpopt_set(&o, ch, optarg);
 			else
 				usage();
+			if (r != 0 && o.line > 0)
+				errx(2, "%s:%llu: %s", optarg, o.line,
+				    sh_strerror(r));
+			if (r == SH_EIO)
+				errx(2, "%s: %s", optarg, sh_strerror(r));
 			if (r != 0)
 				errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
 				    sh_strerror(r));
@@ -163,6 +169,7 @@ main(int argc, char *argv[])
 	if (rn.nempty)
 		warnx("skipped %llu document(s) without features", rn.nempty);
 	sh_fp_free(rn.fp);
+	sh_fpopt_clear(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

@@ -17,10 +17,10 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-eFHl] [-f format] [-I idfield] "
-	    "[-n ngram] [-T textfield]\n"
-	    "                   [-W weight] [-w shingle] [-y types] "
-	    "[file ...]\n");
+	fprintf(stderr, "usage: sh-tokenize [-eFHl] [-d dict] [-f format] "
+	    "[-I idfield] [-n ngram]\n"
+	    "                   [-T textfield] [-W weight] [-w shingle] "
+	    "[-y types] [file ...]\n");
 	exit(2);
 }
 
@@ -106,6 +106,10 @@ main(int argc, char *argv[])
 			r = sh_fpopt_set(&o, ch, optarg);
 		else
 			usage();
+		if (r != 0 && o.line > 0)
+			errx(2, "%s:%llu: %s", optarg, o.line, sh_strerror(r));
+		if (r == SH_EIO)
+			errx(2, "%s: %s", optarg, sh_strerror(r));
 		if (r != 0)
 			errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
 			    sh_strerror(r));
@@ -137,6 +141,7 @@ main(int argc, char *argv[])
 	if (nbad)
 		warnx("%llu document(s) with invalid UTF-8", nbad);
 	sh_fp_free(fp);
+	sh_fpopt_clear(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

@@ -28,6 +28,8 @@ sh_strerror(int e)
 	case SH_ENOTEXT:	return "no text field";
 	case SH_EWARC:		return "malformed WARC record";
 	case SH_ESHARD:		return "index holds another shard";
+	case SH_EDICT:		return "malformed dictionary line";
+	case SH_EUTF8:		return "invalid UTF-8";
 	}
 	return "unknown error";
 }

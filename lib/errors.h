@@ -28,7 +28,9 @@ enum {
 	SH_ENOID = -18,		/* record has no ID field */
 	SH_ENOTEXT = -19,	/* record has no text field */
 	SH_EWARC = -20,		/* malformed WARC record */
-	SH_ESHARD = -21		/* index holds another shard */
+	SH_ESHARD = -21,	/* index holds another shard */
+	SH_EDICT = -22,		/* dictionary line not "WORD FREQ [TAG]" */
+	SH_EUTF8 = -23		/* invalid UTF-8 where it must be valid */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -1,5 +1,8 @@
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "dict.h"
 #include "errors.h"
 #include "fingerprint.h"
 #include "hash.h"
@@ -15,6 +18,28 @@ struct sh_fp {
 	int nomem;
 };
 
+/* Load the dictionary at path for opt 'd'. */
+static int
+load_dict(struct sh_fpopt *o, const char *path)
+{
+	struct sh_dict *d;
+	FILE *fp;
+	int r, e;
+
+	o->line = 0;
+	if ((fp = fopen(path, "r")) == NULL)
+		return SH_EIO;
+	r = sh_dict_load(fp, &d, &o->line);
+	e = errno;
+	fclose(fp);
+	errno = e;
+	if (r != 0)
+		return r;
+	sh_dict_free(o->dict);
+	o->tok.dict = o->dict = d;
+	return 0;
+}
+
 int
 sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 {
@@ -22,6 +47,8 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 	int r;
 
 	switch (opt) {
+	case 'd':
+		return load_dict(o, arg);
 	case 'n':
 	case 'w':
 		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
@@ -38,6 +65,13 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 		return 0;
 	}
 	return SH_EINVAL;
+}
+
+void
+sh_fpopt_clear(struct sh_fpopt *o)
+{
+	sh_dict_free(o->dict);
+	o->tok.dict = o->dict = NULL;
 }
 
 struct sh_fp *

@@ -23,21 +23,31 @@
 struct sh_fpopt {
 	struct sh_tokopt tok;
 	int weight;		/* SH_W_* */
+	struct sh_dict *dict;	/* loaded by 'd', owned; tok.dict is it */
+	unsigned long long line;	/* of the file at fault, 0: none */
 };
 
-/* Defaults: bigrams, single words, term frequency. */
-#define SH_FPOPT_DEFAULT { { 2, 1 }, SH_W_TF }
+/* Defaults: bigrams, single words, term frequency, no dictionary. */
+#define SH_FPOPT_DEFAULT { .tok = { .ngram = 2, .shingle = 1 }, \
+	.weight = SH_W_TF }
 
 /* The getopt letters of those options. */
-#define SH_FPOPT_LETTERS "W:n:w:"
+#define SH_FPOPT_LETTERS "W:d:n:w:"
 
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
- * 1..SH_TOK_MAX), 'W' weight scheme name.  Return 0, or SH_EINVAL or
- * SH_ERANGE for a bad value (SH_EINVAL too for a letter not handled here).
+ * 1..SH_TOK_MAX), 'W' weight scheme name, 'd' the path of a dictionary to
+ * load (dict.h), replacing any loaded before.  Return 0, or SH_EINVAL or
+ * SH_ERANGE for a bad value (SH_EINVAL too for a letter not handled here);
+ * for 'd' the errors of sh_dict_load, with o->line set to the line at
+ * fault (0 for SH_EIO, errno set, and SH_ENOMEM).
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
+
+/* Free what sh_fpopt_set loaded; fingerprinters made with o must be freed
+ * first. */
+void sh_fpopt_clear(struct sh_fpopt *o);
 
 struct sh_fp;
 

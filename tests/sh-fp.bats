@@ -3,15 +3,15 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-eFHlt] [-f format] [-I idfield] [-n ngram] [-P shard/shards]\n             [-T textfield] [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-fp [-eFHlt] [-d dict] [-f format] [-I idfield] [-n ngram]\n             [-P shard/shards] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-fp -z </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
-	[ "${#stderr_lines[@]}" -le 3 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -3}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -le 4 ]
 }
 
 @test "-t with -l or -F: usage, exit 2" {

@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-eFHl] [-f format] [-I idfield] [-n ngram] [-T textfield]\n                   [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-tokenize [-eFHl] [-d dict] [-f format] [-I idfield] [-n ngram]\n                   [-T textfield] [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
