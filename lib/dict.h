@@ -42,8 +42,9 @@ struct sh_dict;
  * or an error with *line set to the 1-based line at fault: SH_EDICT (not
  * "WORD FREQ [TAG]", or a word over SH_DICT_WORD_MAX bytes), SH_EUTF8 (a
  * word that is not UTF-8), SH_ERANGE (the frequencies add up to more than
- * 2^62); or SH_EIO (errno set) or SH_ENOMEM with *line 0.  Memory: at
- * most 32 bytes per distinct prefix of a word.
+ * 2^62); or SH_EIO (errno set) or SH_ENOMEM with *line 0.  On success
+ * *line is the number of lines.  Memory: 20 to 64 bytes per distinct
+ * prefix of a word (jieba's dict.txt: 498,103 prefixes, 16 MiB).
  */
 int sh_dict_load(FILE *fp, struct sh_dict **d, unsigned long long *line);
 void sh_dict_free(struct sh_dict *d);
