@@ -9,9 +9,10 @@
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
 # runs there), QUERIES (queries per index run, default 1000000),
 # INDEX_PLANS (forced index plans to compare, as B/R), PAR_DOCS
-# (documents of the parallel section, default 500000: about 1 GB).
+# (documents of the parallel section, default 500000: about 1 GB), DICT
+# (dictionary of the dict section, default jieba's as Debian installs it).
 
-sections='fp records near index parallel'
+sections='fp records dict near index parallel'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -30,6 +31,7 @@ NEAR_RUNS=${NEAR_RUNS:-3}
 QUERIES=${QUERIES:-1000000}
 INDEX_PLANS=${INDEX_PLANS:-}
 PAR_DOCS=${PAR_DOCS:-500000}
+DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
 CPU=${CPU:-0}
@@ -165,6 +167,7 @@ tools()
 	near)	echo sh-near ;;
 	index)	echo sh-index sh-near ;;
 	records) echo sh-fp ;;
+	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
 	esac
 }
@@ -277,6 +280,45 @@ bench_records()
 	    printf "real WET (man pages, zh + en): %d records, %.2f MB: " \
 		"reader %.1f MB/s, sh-fp -f warc %.1f MB/s\n",
 		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
+}
+
+# Dictionary segmentation (-d): the time to load DICT, and sh-tokenize
+# and sh-fp over Chinese text without and with it, one core: generated
+# text, and the Chinese man pages when make eval has rendered them.
+# "net MB/s" leaves the median load time out.
+bench_dict()
+{
+	echo
+	if [ ! -r "$DICT" ]; then
+		echo "dict: $DICT not found (Debian package python3-jieba," \
+		    "or set DICT), skipped"
+		return
+	fi
+	load=$(timeit "$BIN/sh-tokenize" -d "$DICT" /dev/null) || exit 2
+	echo "dict: $DICT, $(wc -l <"$DICT" | tr -d ' ') lines:" \
+	    "load $load s (sh-tokenize -d DICT /dev/null)"
+	printf '%-8s %-12s %-3s %8s %9s %8s %8s\n' input tool -d MB 'median s' \
+	    MB/s 'net MB/s'
+	data zh
+	set -- "zh:$data"
+	real=${TMPDIR:-/tmp}/sh-eval/zh.txt
+	[ -s "$real" ] && set -- "$@" "man-zh:$real"
+	for input; do
+		f=${input#*:}
+		b=$(wc -c <"$f")
+		for tool in sh-tokenize sh-fp; do
+			s=$(timeit "$BIN/$tool" "$f") || exit 2
+			t=$(timeit "$BIN/$tool" -d "$DICT" "$f") || exit 2
+			awk -v i="${input%%:*}" -v tool="$tool" -v b="$b" \
+			    -v s="$s" -v t="$t" -v l="$load" 'BEGIN {
+				mb = b / 1e6
+				printf "%-8s %-12s %-3s %8.2f %9.3f %8.1f\n",
+				    i, tool, "no", mb, s, (s > 0 ? mb / s : 0)
+				printf "%-8s %-12s %-3s %8.2f %9.3f %8.1f %8s\n",
+				    i, tool, "yes", mb, t, (t > 0 ? mb / t : 0),
+				    (t > l ? sprintf("%.1f", mb / (t - l)) : "-") }'
+		done
+	done
 }
 
 # GNU parallel: sh-fp over a dump of PAR_DOCS English documents (about

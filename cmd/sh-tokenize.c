@@ -19,11 +19,11 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-ceFHl] [-D idf] [-f format] "
-	    "[-I idfield] [-n ngram]\n"
-	    "                   [-s stopwords] [-T textfield] [-W weight] "
-	    "[-w shingle]\n"
-	    "                   [-y types] [file ...]\n"
+	fprintf(stderr, "usage: sh-tokenize [-ceFHl] [-D idf] [-d dict] "
+	    "[-f format] [-I idfield]\n"
+	    "                   [-n ngram] [-s stopwords] [-T textfield] "
+	    "[-W weight]\n"
+	    "                   [-w shingle] [-y types] [file ...]\n"
 	    "       sh-tokenize -m [file ...]\n");
 	exit(2);
 }

@@ -36,6 +36,7 @@ sh_strerror(int e)
 	case SH_ENOIDF:		return "no IDF entries";
 	case SH_EUNKNOWN:	return "no fingerprint has this ID";
 	case SH_EDUPID:		return "two fingerprints have this ID";
+	case SH_EDICT:		return "malformed dictionary line";
 	}
 	return "unknown error";
 }

@@ -29,14 +29,15 @@ enum {
 	SH_ENOTEXT = -19,	/* record has no text field */
 	SH_EWARC = -20,		/* malformed WARC record */
 	SH_ESHARD = -21,	/* index holds another shard */
-	SH_EUTF8 = -22,		/* invalid UTF-8 in a word list */
+	SH_EUTF8 = -22,		/* invalid UTF-8 where it must be valid */
 	SH_EDFLINE = -23,	/* DF file line is not TOKEN<TAB>COUNT */
 	SH_EIDFLINE = -24,	/* IDF file line is not WORD IDF */
 	SH_EDFN = -25,		/* document frequency above document count */
 	SH_EUNSORTED = -26,	/* DF lines out of byte order */
 	SH_ENOIDF = -27,	/* IDF file without entries */
 	SH_EUNKNOWN = -28,	/* no fingerprint has this ID */
-	SH_EDUPID = -29		/* two fingerprints have this ID */
+	SH_EDUPID = -29,	/* two fingerprints have this ID */
+	SH_EDICT = -30		/* dictionary line not "WORD FREQ [TAG]" */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -1,6 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dict.h"
 #include "errors.h"
 #include "fingerprint.h"
 #include "hash.h"
@@ -19,6 +21,28 @@ struct sh_fp {
 	int nomem;
 };
 
+/* Load the dictionary at path for opt 'd'. */
+static int
+load_dict(struct sh_fpopt *o, const char *path)
+{
+	struct sh_dict *d;
+	FILE *fp;
+	int r, e;
+
+	o->line = 0;
+	if ((fp = fopen(path, "r")) == NULL)
+		return SH_EIO;
+	r = sh_dict_load(fp, &d, &o->line);
+	e = errno;
+	fclose(fp);
+	errno = e;
+	if (r != 0)
+		return r;
+	sh_dict_free(o->dict);
+	o->tok.dict = o->dict = d;
+	return 0;
+}
+
 int
 sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 {
@@ -26,6 +50,8 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 	int r;
 
 	switch (opt) {
+	case 'd':
+		return load_dict(o, arg);
 	case 'n':
 	case 'w':
 		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
@@ -57,8 +83,8 @@ sh_fpopt_error(const struct sh_fpopt *o, int opt, const char *arg, int r,
 {
 	const char *msg = sh_strerror(r);
 
-	if ((opt != 's' && opt != 'D') || r == SH_ENOMEM || (r == SH_EINVAL &&
-	    opt == 's'))
+	if ((opt != 's' && opt != 'D' && opt != 'd') || r == SH_ENOMEM ||
+	    (r == SH_EINVAL && opt == 's'))
 		snprintf(buf, size, "-%c %s: %s", opt, arg ? arg : "", msg);
 	else if (o->line == 0)
 		snprintf(buf, size, "%s: %s", arg, msg);
@@ -72,9 +98,12 @@ sh_fpopt_free(struct sh_fpopt *o)
 {
 	sh_stop_free(o->stop);
 	sh_idf_free(o->idf);
+	sh_dict_free(o->dict);
 	o->stop = NULL;
 	o->idf = NULL;
+	o->dict = NULL;
 	o->tok.stop = NULL;
+	o->tok.dict = NULL;
 }
 
 struct sh_fp *

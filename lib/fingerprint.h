@@ -30,28 +30,31 @@ struct sh_fpopt {
 	int weight;		/* SH_W_* */
 	struct sh_stop *stop;	/* NULL: none; owned, see sh_fpopt_free */
 	struct sh_idf *idf;	/* NULL: none; owned */
+	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
 	unsigned long long line;	/* where the last file error was */
 };
 
-/* Options of n-gram size n, shingle size w and weight scheme, without
- * stop words or IDF; every member set, so new members are added here. */
-#define SH_FPOPT_INIT(n, w, scheme) { { (n), (w), NULL }, (scheme), NULL, \
-	NULL, 0 }
+/* Options of n-gram size n, shingle size w and weight scheme, nothing
+ * loaded; members not named are zero. */
+#define SH_FPOPT_INIT(n, w, scheme) { .tok = { .ngram = (n), \
+	.shingle = (w) }, .weight = (scheme) }
 
 /* Defaults: bigrams, single words, term frequency. */
 #define SH_FPOPT_DEFAULT SH_FPOPT_INIT(2, 1, SH_W_TF)
 
 /* The getopt letters of those options. */
-#define SH_FPOPT_LETTERS "D:W:n:s:w:"
+#define SH_FPOPT_LETTERS "D:W:d:n:s:w:"
 
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
  * 1..SH_TOK_MAX), 'W' weight scheme name, 's' a stop-word list to add
  * (sh_stop_load: a file or "@en", "@zh"), 'D' the IDF file (sh_idf_load;
- * a second one replaces the first).  Lists are loaded here.  Return 0, or
- * SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for a letter not
- * handled here), or an error of loading a list, its line in o->line.
+ * a second one replaces the first), 'd' the path of a dictionary to load
+ * (dict.h), replacing any loaded before.  Files are loaded here.  Return
+ * 0, or SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for a letter
+ * not handled here), or an error of loading a file, its line in o->line
+ * (0 for SH_EIO, errno set, and SH_ENOMEM).
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 
@@ -63,8 +66,8 @@ int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 const char *sh_fpopt_error(const struct sh_fpopt *o, int opt,
     const char *arg, int r, char *buf, size_t size);
 
-/* Free the lists that sh_fpopt_set loaded; o is then without them.  Call
- * after the fingerprinters made with o are freed. */
+/* Free what sh_fpopt_set loaded; o is then without it.  Call after the
+ * fingerprinters made with o are freed. */
 void sh_fpopt_free(struct sh_fpopt *o);
 
 struct sh_fp;

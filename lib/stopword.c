@@ -115,7 +115,7 @@ load_file(struct sh_stop *s, struct sh_tok *t, FILE *f,
 int
 sh_stop_add(struct sh_stop *s, const char *p, size_t len, int *bad)
 {
-	struct sh_tokopt o = { SH_TOK_MAX, 1, NULL };
+	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1 };
 	struct sh_tok *t;
 	int r;
 
@@ -129,7 +129,7 @@ sh_stop_add(struct sh_stop *s, const char *p, size_t len, int *bad)
 int
 sh_stop_load(struct sh_stop *s, const char *name, unsigned long long *line)
 {
-	struct sh_tokopt o = { SH_TOK_MAX, 1, NULL };
+	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1 };
 	struct sh_tok *t;
 	FILE *f;
 	int r, bad, e;

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dict.h"
 #include "errors.h"
 #include "hash.h"
 #include "stopword.h"
@@ -9,6 +10,7 @@
 #include "utf8.h"
 
 #define CLUSTER 16
+#define RUN 4096		/* longest piece of a run cut with a dictionary */
 
 struct buf {
 	char *p;
@@ -38,6 +40,15 @@ struct sh_tok {
 	size_t glen, gclen[SH_TOK_MAX + 1];
 	int gchars;
 	uint32_t gprev;
+
+	/* With a dictionary, the run's code points instead: where its last
+	 * character starts, that character's base and its length in bytes;
+	 * and the bytes of the word being emitted. */
+	uint32_t *run;
+	size_t rlen, rcap, rlast, rclen;
+	uint32_t rprev;
+	struct sh_dictcut cut;
+	struct buf dw;
 };
 
 /* ASCII fold: digits and letters, lowercased, are word bytes; every other
@@ -103,6 +114,9 @@ sh_tok_free(struct sh_tok *t)
 		return;
 	free(t->w.p);
 	free(t->s.p);
+	free(t->run);
+	free(t->dw.p);
+	sh_dictcut_free(&t->cut);
 	free(t);
 }
 
@@ -139,21 +153,17 @@ seg_end(struct sh_tok *t)
 	t->s.len = 0;
 }
 
+/* The word p[0..n) joins the word stream. */
 static void
-word_end(struct sh_tok *t)
+word_push(struct sh_tok *t, const char *p, size_t n)
 {
 	size_t drop;
 	int i;
 
-	if (t->w.len == 0)
+	if (stopped(t, p, n))
 		return;
-	if (stopped(t, t->w.p, t->w.len)) {
-		t->w.len = 0;
-		return;
-	}
 	if (t->o.shingle == 1) {
-		emit(t, t->w.p, t->w.len);
-		t->w.len = 0;
+		emit(t, p, n);
 		return;
 	}
 	if (t->swords == t->o.shingle) {
@@ -168,13 +178,21 @@ word_end(struct sh_tok *t)
 	if (t->swords > 0 && buf_put(&t->s, "_", 1, 0) != 0)
 		t->nomem = 1;
 	t->sstart[t->swords] = t->s.len;
-	if (buf_put(&t->s, t->w.p, t->w.len, 0) != 0)
+	if (buf_put(&t->s, p, n, 0) != 0)
 		t->nomem = 1;
 	t->swords++;
 	if (t->swords == t->o.shingle) {
 		emit(t, t->s.p, t->s.len);
 		t->semitted = 1;
 	}
+}
+
+static void
+word_end(struct sh_tok *t)
+{
+	if (t->w.len == 0)
+		return;
+	word_push(t, t->w.p, t->w.len);
 	t->w.len = 0;
 }
 
@@ -192,11 +210,120 @@ gram_end(struct sh_tok *t)
 	t->glen = 0;
 }
 
+/* A dictionary word, code points start..start+len of the run. */
+static void
+dict_word(void *ctx, size_t start, size_t len)
+{
+	struct sh_tok *t = ctx;
+	char enc[4];
+	size_t i;
+
+	t->dw.len = 0;
+	for (i = start; i < start + len; i++)
+		if (buf_put(&t->dw, enc, sh_utf8_encode(t->run[i], enc),
+		    0) != 0) {
+			t->nomem = 1;
+			return;
+		}
+	word_push(t, t->dw.p, t->dw.len);
+}
+
+/* Cut the run into dictionary words: all of it, or with more != 0 what
+ * can be cut before the rest of it is known. */
+static void
+dict_cut(struct sh_tok *t, int more)
+{
+	long long k;
+
+	k = sh_dict_cut(t->o.dict, &t->cut, t->run, t->rlen, more, dict_word,
+	    t);
+	if (k < 0) {
+		t->nomem = 1;
+		k = (long long)t->rlen;
+	}
+	memmove(t->run, t->run + k, (t->rlen - (size_t)k) * sizeof(*t->run));
+	t->rlen -= (size_t)k;
+	t->rlast = t->rlen > 0 ? t->rlast - (size_t)k : 0;
+}
+
+/* End of an n-gram run or of a dictionary run, if one is open. */
+static void
+run_end(struct sh_tok *t)
+{
+	if (t->gchars > 0)
+		gram_end(t);
+	else if (t->rlen > 0)
+		dict_cut(t, 0);
+}
+
+/* Append cp to the dictionary run, first cutting the words that can be
+ * cut when the run fills its buffer.  Return 0, or -1 out of memory. */
+static int
+run_push(struct sh_tok *t, uint32_t cp)
+{
+	uint32_t *np;
+	size_t cap;
+
+	if (t->rlen == t->rcap) {
+		if (t->rcap < RUN) {
+			cap = t->rcap ? 2 * t->rcap : 64;
+			if ((np = realloc(t->run, cap * sizeof(*np))) == NULL) {
+				t->nomem = 1;
+				return -1;
+			}
+			t->run = np;
+			t->rcap = cap;
+		} else
+			dict_cut(t, 1);
+	}
+	t->run[t->rlen++] = cp;
+	return 0;
+}
+
 static int
 combining(uint32_t cp)
 {
 	return (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 &&
 	    cp <= 0x11C2) || (cp >= 0x300 && sh_uc_ccc(cp) != 0);
+}
+
+/*
+ * A combining mark cp after a character of a dictionary run: composed
+ * with it, or kept after it as in an n-gram run.  Return 1, or 0 when cp
+ * is neither and is a character of its own.
+ */
+static int
+dict_mark(struct sh_tok *t, uint32_t cp)
+{
+	char enc[4];
+	size_t n;
+	uint32_t c;
+
+	if ((c = sh_uc_compose(t->rprev, cp)) != 0) {
+		t->rlen = t->rlast;
+		t->run[t->rlen++] = c;
+		t->rprev = c;
+		t->rclen = sh_utf8_encode(c, enc);
+		return 1;
+	}
+	if (sh_uc_ccc(cp) == 0)
+		return 0;
+	n = sh_utf8_encode(cp, enc);
+	if (t->rclen + n <= CLUSTER && run_push(t, cp) == 0)
+		t->rclen += n;
+	return 1;
+}
+
+/* A character of a dictionary run, n bytes long. */
+static void
+dict_char(struct sh_tok *t, uint32_t cp, size_t n)
+{
+	word_end(t);
+	if (run_push(t, cp) != 0)
+		return;
+	t->rlast = t->rlen - 1;
+	t->rprev = cp;
+	t->rclen = n;
 }
 
 /* Append the folded code point cp to the current word or n-gram run. */
@@ -218,6 +345,8 @@ put(struct sh_tok *t, uint32_t cp)
 			t->wprev = c;
 			return;
 		}
+		if (t->rlen > 0 && dict_mark(t, cp))
+			return;
 		if (t->gchars > 0 && (c = sh_uc_compose(t->gprev, cp)) != 0) {
 			n = sh_utf8_encode(c, enc);
 			t->glen -= t->gclen[t->gchars - 1];
@@ -242,16 +371,20 @@ put(struct sh_tok *t, uint32_t cp)
 	cls = sh_uc_class(cp);
 	if (cls == SH_UC_SEP) {
 		word_end(t);
-		gram_end(t);
+		run_end(t);
 		return;
 	}
 	n = sh_utf8_encode(cp, enc);
 	if (cls == SH_UC_WORD) {
-		gram_end(t);
+		run_end(t);
 		t->wlast = t->w.len;
 		t->wprev = cp;
 		if (buf_put(&t->w, enc, n, 0) != 0)
 			t->nomem = 1;
+		return;
+	}
+	if (t->o.dict != NULL) {
+		dict_char(t, cp, n);
 		return;
 	}
 	word_end(t);
@@ -288,7 +421,7 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	t->nfeat = 0;
 	t->nomem = 0;
 	/* A run cut short by SH_ENOMEM may have left words behind. */
-	t->w.len = t->s.len = t->glen = 0;
+	t->w.len = t->s.len = t->glen = t->rlen = 0;
 	t->swords = t->semitted = t->gchars = 0;
 	while (p < end) {
 		if (*p < 0x80) {
@@ -296,14 +429,12 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 				p++;
 				if (t->w.len > 0)
 					word_end(t);
-				if (t->gchars > 0)
-					gram_end(t);
+				run_end(t);
 				continue;
 			}
 			/* A run of ASCII word bytes, folded as it is copied, in
 			 * slices that fit the room made for them. */
-			if (t->gchars > 0)
-				gram_end(t);
+			run_end(t);
 			do {
 				if (t->w.cap - t->w.len < 64 &&
 				    buf_put(&t->w, NULL, 0, 64) != 0)
@@ -326,9 +457,40 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 			put(t, f[i]);
 	}
 	word_end(t);
-	gram_end(t);
+	run_end(t);
 	seg_end(t);
 	if (t->nomem)
 		return SH_ENOMEM;
 	return t->nfeat;
+}
+
+size_t
+sh_tok_fold(const char *text, size_t len, uint32_t *out, int *bad)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *end = p + len;
+	uint32_t cp, c, prev = 0, f[SH_UC_FOLD_MAX];
+	size_t n = 0, last = 0;
+	int i, nf;
+
+	while (p < end) {
+		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
+		nf = sh_uc_fold(cp, f);
+		for (i = 0; i < nf; i++) {
+			if (n > 0 && combining(f[i])) {
+				if ((c = sh_uc_compose(prev, f[i])) != 0) {
+					n = last;
+					out[n++] = prev = c;
+					continue;
+				}
+				if (sh_uc_ccc(f[i]) != 0) {
+					out[n++] = f[i];
+					continue;
+				}
+			}
+			last = n;
+			out[n++] = prev = f[i];
+		}
+	}
+	return n;
 }

@@ -12,10 +12,17 @@
  *     stays with the character before it (up to 16 bytes a character,
  *     further marks are dropped);
  *   - separators end words and runs and are dropped.
+ * With a dictionary (dict.h), an SH_UC_GRAM run is instead cut into the
+ * words of the dictionary, a character with its marks the smallest word,
+ * and those words are words like the others: the n-gram size is unused.
+ * The run is cut in pieces of at most 4096 code points, each ending where
+ * no dictionary word can cross (so that the words are those of the whole
+ * run), or at the 4096th code point when there is no such place.
  * With shingle size w > 1, each feature from words is w consecutive words
  * joined by '_' (which never occurs inside a word); the window runs over the
- * words between two n-gram runs, and a stretch of fewer than w words gives
- * one feature of all of them.
+ * words between two n-gram runs (over all the words of the text with a
+ * dictionary), and a stretch of fewer than w words gives one feature of
+ * all of them.
  * Features are UTF-8 strings without whitespace, '_' only between shingled
  * words, never empty.  The cut depends on the bytes and options only.
  * With a stop-word set (stopword.h), a word in the set is dropped before
@@ -27,15 +34,18 @@
 #define SH_TOKENIZE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SH_TOK_MAX 16		/* largest n-gram and shingle size */
 
 struct sh_stop;
+struct sh_dict;
 
 struct sh_tokopt {
 	int ngram;		/* 1..SH_TOK_MAX, default 2 */
 	int shingle;		/* 1..SH_TOK_MAX, default 1 */
 	const struct sh_stop *stop;	/* NULL: none; not copied */
+	const struct sh_dict *dict;	/* NULL: n-grams (not copied) */
 };
 
 /* Called once per feature, in text order; tok is not NUL-terminated and is
@@ -56,5 +66,14 @@ void sh_tok_free(struct sh_tok *t);
  */
 long long sh_tok_run(struct sh_tok *t, const char *p, size_t len,
     sh_tok_fn *fn, void *ctx, int *bad);
+
+/*
+ * Fold p[0..len) as sh_tok_run folds the text of an n-gram run: decoded
+ * (an invalid byte gives U+FFFD and sets *bad), each code point folded, a
+ * combining mark composed with the character before it, or kept after it.
+ * Store the code points in out, which has room for len * SH_UC_FOLD_MAX,
+ * and return their number.
+ */
+size_t sh_tok_fold(const char *p, size_t len, uint32_t *out, int *bad);
 
 #endif

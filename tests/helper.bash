@@ -40,6 +40,13 @@ fp_via_tokens() {
 	fi
 }
 
+# small_dict FILE: a small dictionary in jieba's format (WORD FREQ [TAG]),
+# total frequency 99, for -d.
+small_dict() {
+	printf '%s\n' '中 5' '国 5' '中国 20 ns' '人 10 n' '民 3' '人民 15 n' \
+	    '中国人 4' '共和国 8' '共和 6' '分词 7 n' >"$1"
+}
+
 # gen_corpus FILE [DOCS]: write DOCS (default 3000) deterministic
 # pseudo-random ID<TAB>TEXT documents mixing English, Chinese, Japanese,
 # Korean, folded forms and punctuation, with repeated words; some are empty

@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-ceFHlt] [-D idf] [-f format] [-I idfield] [-m min]\n             [-n ngram] [-P shard/shards] [-s stopwords] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-fp [-ceFHlt] [-D idf] [-d dict] [-f format] [-I idfield] [-m min]\n             [-n ngram] [-P shard/shards] [-s stopwords] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
@@ -270,6 +270,42 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	eq "$stderr" "sh-fp: $BATS_TEST_TMPDIR/nope: No such file or directory"
 	run -2 --separate-stderr sh-fp -s @xx </dev/null
 	eq "$stderr" "sh-fp: -s @xx: invalid value"
+}
+
+@test "sh-tokenize | sh-fp -t = sh-fp: -d" {
+	gen_corpus "$BATS_TEST_TMPDIR/corpus"
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	printf '天气 9\n北京 8\n今天 7\n分词 5\n我们 6\n长城 4\n' \
+	    >>"$BATS_TEST_TMPDIR/dict"
+	fp_via_tokens -d "$BATS_TEST_TMPDIR/dict" "$BATS_TEST_TMPDIR/corpus"
+	fp_via_tokens -d "$BATS_TEST_TMPDIR/dict" -W logtf -w 2 \
+	    "$BATS_TEST_TMPDIR/corpus"
+}
+
+# --- dictionary (-d) -----------------------------------------------------
+
+@test "-d: the features are the dictionary words" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	run -0 --separate-stderr sh -c 'printf "1\t中国人民\n2\tabc\n" |
+	    sh-fp -d "$0"; printf "1\t中国 人民\n2\tabc\n" | sh-fp -t' \
+	    "$BATS_TEST_TMPDIR/dict"
+	eq "${lines[0]}" "${lines[2]}"
+	eq "${lines[1]}" $'44bc2cf5ad770999\t2'
+	eq "${lines[3]}" $'44bc2cf5ad770999\t2'
+	# Without -d: the bigrams, another fingerprint.
+	words=${lines[0]}
+	run -0 sh -c 'printf "1\t中国人民\n" | sh-fp'
+	[ "$output" != "$words" ]
+}
+
+@test "-d: errors in the dictionary, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '中国 3\n人民 3x\n' >bad
+	run -2 --separate-stderr sh-fp -d bad </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-fp: bad:2: malformed dictionary line"
+	run -2 --separate-stderr sh-fp -d nosuch </dev/null
+	eq "$stderr" "sh-fp: nosuch: No such file or directory"
 }
 
 # --- input framing -------------------------------------------------------

@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-f format] [-I idfield] [-n ngram]\n                   [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]'
+USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-d dict] [-f format] [-I idfield]\n                   [-n ngram] [-s stopwords] [-T textfield] [-W weight]\n                   [-w shingle] [-y types] [file ...]\n       sh-tokenize -m [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
@@ -184,6 +184,102 @@ USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-f format] [-I idfield] [-n ngram]
 	eq "$stderr" ""
 	sh-tokenize "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out"
 	same_files "$FIXTURES/vectors.tok" "$BATS_TEST_TMPDIR/out"
+}
+
+# --- dictionary (-d) -----------------------------------------------------
+
+@test "-d: n-gram runs are cut into dictionary words" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	run -0 --separate-stderr sh -c 'printf "z\t中华人民共和国，中国人民 分词\n" |
+	    sh-tokenize -d "$0"' "$BATS_TEST_TMPDIR/dict"
+	eq "$output" $'z\t中^1 华^1 人民^2 共和国^1 中国^1 分词^1'
+	eq "$stderr" ""
+}
+
+@test "-d: one word beats two rarer ones, unknown characters stand alone" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	run -0 --separate-stderr sh -c 'printf "a\t中国人\nb\t好中国\n" |
+	    sh-tokenize -d "$0"' "$BATS_TEST_TMPDIR/dict"
+	eq "$output" $'a\t中国人^1\nb\t好^1 中国^1'
+}
+
+@test "-d -w: shingles run over Latin and dictionary words alike" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	run -0 --separate-stderr sh -c 'printf "w\tGNU中国人民, the 分词\n" |
+	    sh-tokenize -d "$0" -w 2' "$BATS_TEST_TMPDIR/dict"
+	eq "$output" $'w\tgnu_中国^1 中国_人民^1 人民_the^1 the_分词^1'
+}
+
+@test "-d with -n: the n-gram size is unused" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	printf 'z\t中国人民\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -n 3 -d "$BATS_TEST_TMPDIR/dict" \
+	    "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'z\t中国^1 人民^1'
+}
+
+@test "-d: kana and Hangul too; an empty dictionary gives characters" {
+	printf 'ひらがな 3\n안녕 2\n' >"$BATS_TEST_TMPDIR/dict"
+	: >"$BATS_TEST_TMPDIR/empty"
+	printf 'k\tひらがなです 안녕하세요\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -d "$BATS_TEST_TMPDIR/dict" \
+	    "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'k\tひらがな^1 で^1 す^1 안녕^1 하^1 세^1 요^1'
+	run -0 --separate-stderr sh-tokenize -d "$BATS_TEST_TMPDIR/empty" \
+	    "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'k\tひ^1 ら^1 が^1 な^1 で^1 す^1 안^1 녕^1 하^1 세^1 요^1'
+}
+
+@test "-d: the last -d counts" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	printf '中国人民 1\n' >"$BATS_TEST_TMPDIR/other"
+	run -0 --separate-stderr sh -c 'printf "z\t中国人民\n" |
+	    sh-tokenize -d "$0" -d "$1"' "$BATS_TEST_TMPDIR/dict" \
+	    "$BATS_TEST_TMPDIR/other"
+	eq "$output" $'z\t中国人民^1'
+}
+
+@test "-d: a run over 1 MiB" {
+	small_dict "$BATS_TEST_TMPDIR/dict"
+	run -0 --separate-stderr sh -c '{ printf "big\t"; yes "中国人民" |
+	    head -n 200000 | tr -d "\n"; echo; } | sh-tokenize -d "$0"' \
+	    "$BATS_TEST_TMPDIR/dict"
+	eq "$output" $'big\t中国^200000 人民^200000'
+	eq "$stderr" ""
+}
+
+@test "-d: missing or unreadable dictionary, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir dir
+	run -2 --separate-stderr sh-tokenize -d nosuch </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-tokenize: nosuch: No such file or directory"
+	run -2 --separate-stderr sh-tokenize -d dir </dev/null
+	eq "$stderr" "sh-tokenize: dir: Is a directory"
+}
+
+@test "-d: a bad dictionary line is reported with its number, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '中国 3\n\n人民\n' >nofreq
+	printf '中国 3 n\n人民 x n\n' >notnum
+	printf '中国 3\n\377 1\n' >badutf8
+	printf 'a 4611686018427387904\nb 1\n' >toobig
+	run -2 --separate-stderr sh-tokenize -d nofreq </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-tokenize: nofreq:3: malformed dictionary line"
+	run -2 --separate-stderr sh-tokenize -d notnum </dev/null
+	eq "$stderr" "sh-tokenize: notnum:2: malformed dictionary line"
+	run -2 --separate-stderr sh-tokenize -d badutf8 </dev/null
+	eq "$stderr" "sh-tokenize: badutf8:2: invalid UTF-8"
+	run -2 --separate-stderr sh-tokenize -d toobig </dev/null
+	eq "$stderr" "sh-tokenize: toobig:2: number out of range"
+}
+
+@test "-d: the dictionary may have blank lines, CRLF and no final newline" {
+	printf '\r\n中国 20 ns\r\n\n  人民 15\t n\r\n分词 1' >"$BATS_TEST_TMPDIR/dict"
+	run -0 --separate-stderr sh -c 'printf "z\t中国人民分词\n" |
+	    sh-tokenize -d "$0"' "$BATS_TEST_TMPDIR/dict"
+	eq "$output" $'z\t中国^1 人民^1 分词^1'
 }
 
 # --- input framing -------------------------------------------------------
