@@ -19,8 +19,8 @@ HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/errors.h lib/fingerprint.h \
 LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/errors.o lib/fingerprint.o \
 	lib/fpstore.o lib/fplist.o lib/hash.o lib/hex.o lib/html.o lib/index.o lib/join.o \
 	lib/json.o lib/num.o lib/plan.o \
-	lib/record.o lib/segment.o lib/shard.o lib/simhash.o lib/tokenize.o lib/unitab.o \
-	lib/utf8.o lib/weight.o lib/xsort.o
+	lib/record.o lib/segment.o lib/shard.o lib/simhash.o lib/t2s.o lib/tokenize.o \
+	lib/unitab.o lib/utf8.o lib/weight.o lib/xsort.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
