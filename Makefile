@@ -27,8 +27,8 @@ MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 MAN5 = man/sh-index.5
 UNIT = tests/unit/fp_test tests/unit/hash_test tests/unit/index_test \
 	tests/unit/near_test \
-	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test \
-	tests/unit/xsort_test
+	tests/unit/simhash_test tests/unit/t2s_test tests/unit/unicode_test \
+	tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
 
 all: $(BIN)
@@ -62,6 +62,7 @@ tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c
+tests/unit/t2s_test: tests/unit/t2s_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
 tests/unit/weight_test: tests/unit/weight_test.c
 tests/unit/xsort_test: tests/unit/xsort_test.c

@@ -17,7 +17,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-eFHlt] [-f format] [-I idfield] "
+	fprintf(stderr, "usage: sh-fp [-eFHltz] [-f format] [-I idfield] "
 	    "[-n ngram] [-P shard/shards]\n"
 	    "             [-T textfield] [-W weight] [-w shingle] [-y types] "
 	    "[file ...]\n");

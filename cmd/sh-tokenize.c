@@ -17,7 +17,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-eFHl] [-f format] [-I idfield] "
+	fprintf(stderr, "usage: sh-tokenize [-eFHlz] [-f format] [-I idfield] "
 	    "[-n ngram] [-T textfield]\n"
 	    "                   [-W weight] [-w shingle] [-y types] "
 	    "[file ...]\n");

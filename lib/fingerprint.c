@@ -36,6 +36,9 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 			return SH_EINVAL;
 		o->weight = r;
 		return 0;
+	case 'z':
+		o->tok.simplify = 1;
+		return 0;
 	}
 	return SH_EINVAL;
 }

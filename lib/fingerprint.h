@@ -25,17 +25,18 @@ struct sh_fpopt {
 	int weight;		/* SH_W_* */
 };
 
-/* Defaults: bigrams, single words, term frequency. */
-#define SH_FPOPT_DEFAULT { { 2, 1 }, SH_W_TF }
+/* Defaults: bigrams, single words, Chinese as written, term frequency. */
+#define SH_FPOPT_DEFAULT { { 2, 1, 0 }, SH_W_TF }
 
 /* The getopt letters of those options. */
-#define SH_FPOPT_LETTERS "W:n:w:"
+#define SH_FPOPT_LETTERS "W:n:w:z"
 
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
- * 1..SH_TOK_MAX), 'W' weight scheme name.  Return 0, or SH_EINVAL or
- * SH_ERANGE for a bad value (SH_EINVAL too for a letter not handled here).
+ * 1..SH_TOK_MAX), 'W' weight scheme name, 'z' simplified Chinese (arg is
+ * ignored and may be NULL).  Return 0, or SH_EINVAL or SH_ERANGE for a
+ * bad value (SH_EINVAL too for a letter not handled here).
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 

@@ -3,12 +3,12 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-eFHlt] [-f format] [-I idfield] [-n ngram] [-P shard/shards]\n             [-T textfield] [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-fp [-eFHltz] [-f format] [-I idfield] [-n ngram] [-P shard/shards]\n             [-T textfield] [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
-	run -2 --separate-stderr sh-fp -z </dev/null
+	run -2 --separate-stderr sh-fp -q </dev/null
 	eq "$output" ""
 	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
 	[ "${#stderr_lines[@]}" -le 3 ]

@@ -3,12 +3,12 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-eFHl] [-f format] [-I idfield] [-n ngram] [-T textfield]\n                   [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-tokenize [-eFHlz] [-f format] [-I idfield] [-n ngram] [-T textfield]\n                   [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
-	run -2 --separate-stderr sh-tokenize -z </dev/null
+	run -2 --separate-stderr sh-tokenize -q </dev/null
 	eq "$output" ""
 	eq "$(printf '%s\n' "${stderr_lines[@]: -2}")" "$USAGE"
 	[ "${#stderr_lines[@]}" -le 3 ]
