@@ -188,6 +188,22 @@ bench_fp()
 		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
 		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
 	done
+	# -z (traditional to simplified): on the simplified Chinese above,
+	# and on real traditional text, ten copies of the zh_TW man pages,
+	# when bench/t2s-eval.sh has rendered them.
+	data zh
+	s=$(timeit "$fp" $FPFLAGS -z "$data") || exit 2
+	row "zh -z" "$DOCS" "$(wc -c <"$data")" "$s"
+	tw=${TMPDIR:-/tmp}/sh-eval/tw.txt
+	[ -s "$tw" ] || return 0
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		cat "$tw"
+	done >"$tmp/tw.tsv" || die "cannot copy $tw"
+	n=$(wc -l <"$tmp/tw.tsv")
+	for z in '' -z; do
+		s=$(timeit "$fp" $FPFLAGS $z "$tmp/tw.tsv") || exit 2
+		row "tw${z:+ $z}" "$n" "$(wc -c <"$tmp/tw.tsv")" "$s"
+	done
 }
 
 # The record readers alone (bench/readrec), one core: the English
