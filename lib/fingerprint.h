@@ -25,8 +25,10 @@ struct sh_fpopt {
 	int weight;		/* SH_W_* */
 };
 
-/* Defaults: bigrams, single words, Chinese as written, term frequency. */
-#define SH_FPOPT_DEFAULT { { 2, 1, 0 }, SH_W_TF }
+/* Defaults: bigrams, single words, Chinese as written, term frequency;
+ * members not named are 0. */
+#define SH_FPOPT_DEFAULT { .tok = { .ngram = 2, .shingle = 1 }, \
+	.weight = SH_W_TF }
 
 /* The getopt letters of those options. */
 #define SH_FPOPT_LETTERS "W:n:w:z"

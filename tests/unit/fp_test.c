@@ -26,19 +26,23 @@ static const struct {
 	struct sh_fpopt o;
 	uint64_t fp[6];
 } vec[] = {
-	{ "default", { { 2, 1 }, SH_W_TF }, {
+	{ "default", { .tok = { .ngram = 2, .shingle = 1 },
+	    .weight = SH_W_TF }, {
 	    0x593b03225397e4aeULL, 0x08fc73454807c8cbULL,
 	    0x98ddbd6b745b3302ULL, 0xc3febcc22086960fULL,
 	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL } },
-	{ "-W binary", { { 2, 1 }, SH_W_BINARY }, {
+	{ "-W binary", { .tok = { .ngram = 2, .shingle = 1 },
+	    .weight = SH_W_BINARY }, {
 	    0x193303025216e48aULL, 0x08fc73454807c8cbULL,
 	    0x98ddbd6b745b3302ULL, 0xc3febcc22086960fULL,
 	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL } },
-	{ "-W logtf", { { 2, 1 }, SH_W_LOGTF }, {
+	{ "-W logtf", { .tok = { .ngram = 2, .shingle = 1 },
+	    .weight = SH_W_LOGTF }, {
 	    0x593b03225397e4aeULL, 0x08fc73454807c8cbULL,
 	    0x98ddbd6b745b3302ULL, 0xc3febcc22086960fULL,
 	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL } },
-	{ "-n 3 -w 2", { { 3, 2 }, SH_W_TF }, {
+	{ "-n 3 -w 2", { .tok = { .ngram = 3, .shingle = 2 },
+	    .weight = SH_W_TF }, {
 	    0x4d4b48084418509eULL, 0xffc45e7951c4b0f6ULL,
 	    0xb5c5ad882ccc2a4fULL, 0xe60e6b5993bb46c7ULL,
 	    0xc04809e4880082c0ULL, 0x58a70726f88213fcULL } },

@@ -35,7 +35,7 @@ collect(void *ctx, const char *tok, size_t len)
 static int
 tokens(int s, const char *text, const char *want)
 {
-	struct sh_tokopt o = { 2, 1, 0 };
+	struct sh_tokopt o = { .ngram = 2, .shingle = 1 };
 	struct sh_tok *t;
 	struct feats f;
 	int bad = 0;
