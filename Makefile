@@ -22,8 +22,8 @@ LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/dict.o lib/errors.o \
 	lib/fingerprint.o \
 	lib/fpset.o lib/fpstore.o lib/fplist.o lib/hash.o lib/hex.o lib/html.o lib/index.o lib/join.o \
 	lib/json.o lib/num.o lib/plan.o \
-	lib/record.o lib/segment.o lib/shard.o lib/simhash.o lib/tokenize.o lib/unitab.o \
-	lib/df.o lib/hmap.o lib/idf.o lib/stopword.o \
+	lib/record.o lib/segment.o lib/shard.o lib/simhash.o lib/t2s.o lib/tokenize.o \
+	lib/unitab.o lib/df.o lib/hmap.o lib/idf.o lib/stopword.o \
 	lib/utf8.o lib/weight.o lib/xsort.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
@@ -32,8 +32,8 @@ MAN5 = man/sh-index.5
 UNIT = tests/unit/dict_test tests/unit/fp_test tests/unit/hash_test tests/unit/idf_test \
 	tests/unit/index_test \
 	tests/unit/near_test \
-	tests/unit/simhash_test tests/unit/unicode_test tests/unit/weight_test \
-	tests/unit/xsort_test
+	tests/unit/simhash_test tests/unit/t2s_test tests/unit/unicode_test \
+	tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
 
 all: $(BIN)
@@ -69,6 +69,7 @@ tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c
+tests/unit/t2s_test: tests/unit/t2s_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
 tests/unit/weight_test: tests/unit/weight_test.c
 tests/unit/xsort_test: tests/unit/xsort_test.c

@@ -6,6 +6,8 @@
 #           (/usr/share/man/zh_CN), installed with apt-get when missing
 #           and running as root.
 #   en.txt  English pages from /usr/share/man/man[1-8].
+#   tw.txt  Traditional Chinese pages of manpages-zh (zh_TW), mostly the
+#           same pages as zh.txt converted: only when CORPORA names it.
 #   zhshort.txt  Short Chinese texts: the sentences of zh.txt (pieces
 #           between the marks 。！？；!?;) of 10 to 59 characters with at
 #           least 8 ideographs, each once, every Nth so that at most
@@ -28,7 +30,8 @@
 # or '.'), then the first EN_MAX pages in sorted order.
 #
 # usage: bench/corpus.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
-# environment: MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
+# environment: CORPORA ("zh en": the corpora built, of zh, en and tw; zh
+# brings zhshort), MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
 # MINBYTES (300), JOBS (number of processors), SHORT_MAX (20000).
 
 set -eu
@@ -38,6 +41,7 @@ export LC_ALL
 
 prog=corpus.sh
 dir=${1:-${TMPDIR:-/tmp}/sh-eval}
+corpora=${CORPORA:-zh en}
 mandir=${MANDIR:-/usr/share/man}
 en_max=${EN_MAX:-3000}
 en_family=${EN_FAMILY:-10}
@@ -49,6 +53,38 @@ die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
 	exit 2
 }
+
+# zhshort.txt, from zh.txt: see the header.
+build_short() {
+	LC_ALL=C awk -F'\t' '
+	{
+		n = split($2, s, /。|！|？|；|!|\?|;/)
+		for (i = 1; i <= n; i++) {
+			t = s[i]
+			sub(/^ +/, "", t)
+			sub(/ +$/, "", t)
+			u = t
+			chars = length(u) - gsub(/[\200-\277]/, "", u)
+			u = t
+			han = gsub(/[\344-\351][\200-\277][\200-\277]/, "", u)
+			if (chars >= 10 && chars < 60 && han >= 8 && !(t in seen)) {
+				seen[t] = 1
+				print $1 "#" i "\t" t
+			}
+		}
+	}' "$dir/zh.txt" >"$work/short"
+	awk -v max="$short_max" 'NR == FNR { n++; next }
+	    FNR == 1 { step = n > max ? n / max : 1; next_at = 1 }
+	    FNR >= next_at && kept < max { print; kept++; next_at += step }' \
+	    "$work/short" "$work/short" >"$dir/zhshort.txt"
+}
+
+for c in $corpora; do
+	case $c in
+	zh|en|tw) ;;
+	*) die "unknown corpus $c (zh, en or tw)" ;;
+	esac
+done
 
 # The renderer: man-db if present, mandoc otherwise; col -b removes the
 # overstrike bold and underline.
@@ -147,44 +183,32 @@ build() {
 	    echo "$prog: $1: $nbad pages skipped: invalid UTF-8" >&2
 }
 
-# Regular files only: symbolic links duplicate their target.
-(cd "$mandir" && find zh_CN/man1 zh_CN/man2 zh_CN/man3 zh_CN/man4 \
-    zh_CN/man5 zh_CN/man6 zh_CN/man7 zh_CN/man8 -type f -name '*.gz' \
-    2>/dev/null) | sort | build zh 1000000000
+# Chinese pages of locale $1 (zh_CN, zh_TW).  Regular files only:
+# symbolic links duplicate their target.
+zh_pages() {
+	(cd "$mandir" && find "$1/man1" "$1/man2" "$1/man3" "$1/man4" \
+	    "$1/man5" "$1/man6" "$1/man7" "$1/man8" -type f -name '*.gz' \
+	    2>/dev/null) | sort
+}
 
-(cd "$mandir" && find man1 man2 man3 man4 man5 man6 man7 man8 \
-    -type f -name '*.gz' 2>/dev/null) | sort |
-    awk -v cap="$en_family" '{
-	name = $0
-	sub(/^[^\/]*\//, "", name)
-	sub(/[-_.].*/, "", name)
-	if (++seen[name] <= cap)
-		print
-    }' | build en "$en_max"
+for c in $corpora; do
+	case $c in
+	zh)	zh_pages zh_CN | build zh 1000000000
+		build_short ;;
+	tw)	zh_pages zh_TW | build tw 1000000000 ;;
+	en)	(cd "$mandir" && find man1 man2 man3 man4 man5 man6 man7 \
+		    man8 -type f -name '*.gz' 2>/dev/null) | sort |
+		    awk -v cap="$en_family" '{
+			name = $0
+			sub(/^[^\/]*\//, "", name)
+			sub(/[-_.].*/, "", name)
+			if (++seen[name] <= cap)
+				print
+		    }' | build en "$en_max" ;;
+	esac
+done
 
-LC_ALL=C awk -F'\t' '
-{
-	n = split($2, s, /。|！|？|；|!|\?|;/)
-	for (i = 1; i <= n; i++) {
-		t = s[i]
-		sub(/^ +/, "", t)
-		sub(/ +$/, "", t)
-		u = t
-		chars = length(u) - gsub(/[\200-\277]/, "", u)
-		u = t
-		han = gsub(/[\344-\351][\200-\277][\200-\277]/, "", u)
-		if (chars >= 10 && chars < 60 && han >= 8 && !(t in seen)) {
-			seen[t] = 1
-			print $1 "#" i "\t" t
-		}
-	}
-}' "$dir/zh.txt" >"$work/short"
-awk -v max="$short_max" 'NR == FNR { n++; next }
-    FNR == 1 { step = n > max ? n / max : 1; next_at = 1 }
-    FNR >= next_at && kept < max { print; kept++; next_at += step }' \
-    "$work/short" "$work/short" >"$dir/zhshort.txt"
-
-for c in zh en zhshort; do
+for c in $corpora $(case " $corpora " in *" zh "*) echo zhshort ;; esac); do
 	wc -lc <"$dir/$c.txt" | awk -v f="$dir/$c.txt" \
 	    '{ printf "%s: %d docs, %.1f MB\n", f, $1, $2 / 1e6 }'
 done

@@ -191,7 +191,55 @@ bench_fp()
 		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
 		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
 	done
+	# -z (traditional to simplified): on the simplified Chinese above,
+	# and on real traditional text, ten copies of the zh_TW man pages,
+	# when bench/t2s-eval.sh has rendered them.  Runs with and without
+	# alternate, so that both see the same load.
+	data zh
+	set -- zh "$data" "$DOCS"
+	tw=${TMPDIR:-/tmp}/sh-eval/tw.txt
+	if [ -s "$tw" ]; then
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			cat "$tw"
+		done >"$tmp/tw.tsv" || die "cannot copy $tw"
+		set -- "$@" tw "$tmp/tw.tsv" "$(wc -l <"$tmp/tw.tsv")"
+	fi
+	echo
+	echo "fp -z: sh-fp ${FPFLAGS:+$FPFLAGS }[-z] FILE >/dev/null," \
+	    "alternate runs"
+	table_head
+	while [ $# -gt 0 ]; do
+		times=$(timez "$fp" "$2") || exit 2
+		b=$(wc -c <"$2")
+		row "$1" "$3" "$b" "${times% *}"
+		row "$1 -z" "$3" "$b" "${times#* }"
+		shift 3
+	done
 	bench_weights
+}
+
+# Time sh-fp ($1) on file $2 without and with -z, alternately, $RUNS
+# times each; print the two medians.
+timez()
+{
+	i=0
+	ta=
+	tb=
+	while [ "$i" -lt "$RUNS" ]; do
+		for z in '' -z; do
+			t0=$(now)
+			$pin "$1" $FPFLAGS $z "$2" </dev/null >/dev/null ||
+			    die "$1 $z $2 failed (status $?)"
+			t1=$(now)
+			if [ -z "$z" ]; then
+				ta="$ta $(elapsed "$t0" "$t1")"
+			else
+				tb="$tb $(elapsed "$t0" "$t1")"
+			fi
+		done
+		i=$((i + 1))
+	done
+	echo "$(printf '%s\n' $ta | median) $(printf '%s\n' $tb | median)"
 }
 
 # The cost of stop words and IDF weights: sh-fp with the built-in list of

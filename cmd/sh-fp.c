@@ -18,7 +18,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-fp [-ceFHlt] [-D idf] [-d dict] [-f format] "
+	fprintf(stderr, "usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] "
 	    "[-I idfield] [-m min]\n"
 	    "             [-n ngram] [-P shard/shards] [-s stopwords] "
 	    "[-T textfield]\n"

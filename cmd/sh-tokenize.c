@@ -19,7 +19,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-tokenize [-ceFHl] [-D idf] [-d dict] "
+	fprintf(stderr, "usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] "
 	    "[-f format] [-I idfield]\n"
 	    "                   [-n ngram] [-s stopwords] [-T textfield] "
 	    "[-W weight]\n"

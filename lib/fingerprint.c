@@ -73,6 +73,9 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 	case 'D':
 		sh_idf_free(o->idf);
 		return sh_idf_load(arg, &o->idf, &o->line);
+	case 'z':
+		o->tok.simplify = 1;
+		return 0;
 	}
 	return SH_EINVAL;
 }

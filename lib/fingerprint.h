@@ -43,18 +43,19 @@ struct sh_fpopt {
 #define SH_FPOPT_DEFAULT SH_FPOPT_INIT(2, 1, SH_W_TF)
 
 /* The getopt letters of those options. */
-#define SH_FPOPT_LETTERS "D:W:d:n:s:w:"
+#define SH_FPOPT_LETTERS "D:W:d:n:s:w:z"
 
 /*
  * Set the option that the shared command-line letter opt stands for in
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
- * 1..SH_TOK_MAX), 'W' weight scheme name, 's' a stop-word list to add
- * (sh_stop_load: a file or "@en", "@zh"), 'D' the IDF file (sh_idf_load;
- * a second one replaces the first), 'd' the path of a dictionary to load
- * (dict.h), replacing any loaded before.  Files are loaded here.  Return
- * 0, or SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for a letter
- * not handled here), or an error of loading a file, its line in o->line
- * (0 for SH_EIO, errno set, and SH_ENOMEM).
+ * 1..SH_TOK_MAX), 'W' weight scheme name, 'z' simplified Chinese (arg is
+ * ignored and may be NULL), 's' a stop-word list to add (sh_stop_load: a
+ * file or "@en", "@zh"), 'D' the IDF file (sh_idf_load; a second one
+ * replaces the first), 'd' the path of a dictionary to load (dict.h),
+ * replacing any loaded before.  Files are loaded here.  Return 0, or
+ * SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for a letter not
+ * handled here), or an error of loading a file, its line in o->line (0
+ * for SH_EIO, errno set, and SH_ENOMEM).
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 

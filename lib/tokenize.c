@@ -454,7 +454,7 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
 		nf = sh_uc_fold(cp, f);
 		for (i = 0; i < nf; i++)
-			put(t, f[i]);
+			put(t, t->o.simplify ? sh_uc_simplify(f[i]) : f[i]);
 	}
 	word_end(t);
 	run_end(t);

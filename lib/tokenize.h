@@ -2,8 +2,10 @@
  * Text to features.
  *
  * Text is decoded as UTF-8 (an invalid byte becomes U+FFFD, a separator),
- * each code point is folded (NFKC_Casefold, see unicode.h) and a combining
- * mark is composed with the character before it.  The folded text is then
+ * each code point is folded (NFKC_Casefold, see unicode.h), with the
+ * simplify option a traditional Chinese character is then replaced by its
+ * simplified form (sh_uc_simplify), and a combining mark is composed with
+ * the character before it.  The folded text is then
  * cut by character class:
  *   - a maximal run of SH_UC_WORD characters is a word;
  *   - a maximal run of SH_UC_GRAM characters (Han, kana, Hangul, Thai, ...)
@@ -46,6 +48,8 @@ struct sh_tokopt {
 	int shingle;		/* 1..SH_TOK_MAX, default 1 */
 	const struct sh_stop *stop;	/* NULL: none; not copied */
 	const struct sh_dict *dict;	/* NULL: n-grams (not copied) */
+	int simplify;		/* 1: traditional to simplified Chinese;
+				   default 0 */
 };
 
 /* Called once per feature, in text order; tok is not NUL-terminated and is

@@ -1,7 +1,8 @@
 /*
  * Unicode character properties used by the tokenizer, from tables that
- * tools/gen-unicode generates out of the Unicode Character Database
- * (lib/unitab.c, committed).  No locale is consulted.
+ * tools/gen-unicode and tools/gen-t2s generate out of the Unicode
+ * Character Database (lib/unitab.c and lib/t2s.c, committed).  No locale
+ * is consulted.
  */
 #ifndef SH_UNICODE_H
 #define SH_UNICODE_H
@@ -53,5 +54,17 @@ uint32_t sh_uc_compose(uint32_t a, uint32_t b);
 
 /* Canonical combining class of cp (0 for starters and above 0x10FFFF). */
 int sh_uc_ccc(uint32_t cp);
+
+/*
+ * Simplified Chinese form of cp, meant for code points already folded:
+ * the first kSimplifiedVariant of the Unihan database (Unihan_Variants.txt)
+ * for the 6262 characters that have one and are not listed among their
+ * own simplified variants, chains followed (U+85B4 to U+82CE); cp itself
+ * for every other value.  Sources and targets are SH_UC_GRAM characters
+ * that fold to themselves, so simplifying keeps classes and folding, and
+ * sh_uc_simplify(sh_uc_simplify(cp)) == sh_uc_simplify(cp).  One table
+ * load for a code point left alone, three for one simplified.
+ */
+uint32_t sh_uc_simplify(uint32_t cp);
 
 #endif

@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-ceFHlt] [-D idf] [-d dict] [-f format] [-I idfield] [-m min]\n             [-n ngram] [-P shard/shards] [-s stopwords] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
+USAGE=$'usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] [-m min]\n             [-n ngram] [-P shard/shards] [-s stopwords] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
@@ -98,6 +98,29 @@ USAGE=$'usage: sh-fp [-ceFHlt] [-D idf] [-d dict] [-f format] [-I idfield] [-m m
 	    'printf "1\tabc\n2\tabc^5\n3\tabc^0.5\n4\tabc abc\n" | sh-fp -t'
 	eq "$output" $'44bc2cf5ad770999\t1\n44bc2cf5ad770999\t2\n44bc2cf5ad770999\t3\n44bc2cf5ad770999\t4'
 	eq "$stderr" ""
+}
+
+# --- traditional and simplified Chinese (-z) -----------------------------
+
+@test "-z: a zh_CN and a zh_TW man page, 21 apart, come within 3" {
+	run -0 --separate-stderr sh-fp "$FIXTURES/zdump-zh.tsv"
+	eq "$output" $'af18789ce5a26f65\tzh_CN/man8/zdump.8\naa10ba3ec421ce39\tzh_TW/man8/zdump.8'
+	run -1 sh-dist -k 3 af18789ce5a26f65 aa10ba3ec421ce39
+	eq "$output" 21
+	run -0 --separate-stderr sh-fp -z "$FIXTURES/zdump-zh.tsv"
+	eq "$output" $'af18789ce5a26f65\tzh_CN/man8/zdump.8\naf10389ce5a26f65\tzh_TW/man8/zdump.8'
+	eq "$stderr" ""
+	run -0 sh-dist -k 3 af18789ce5a26f65 af10389ce5a26f65
+	eq "$output" 2
+}
+
+@test "-z: text without traditional characters keeps its fingerprints" {
+	sh-fp "$FIXTURES/sample.tsv" >"$BATS_TEST_TMPDIR/plain" 2>/dev/null
+	sh-fp -z "$FIXTURES/sample.tsv" >"$BATS_TEST_TMPDIR/z" 2>/dev/null
+	[ -s "$BATS_TEST_TMPDIR/plain" ]
+	same_files "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/z"
+	run -0 sh -c 'printf "s\t国语说后来\nt\t國語說後來\n" | sh-fp -z | cut -f 1 | uniq | wc -l'
+	eq "$output" 1
 }
 
 # --- token lists (-t) ----------------------------------------------------
@@ -205,6 +228,7 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 		fp_via_tokens "$lang"
 		fp_via_tokens -W logtf -n 3 "$lang"
 		fp_via_tokens -W binary -w 2 "$lang"
+		fp_via_tokens -z "$lang"
 	done
 }
 

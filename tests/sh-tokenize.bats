@@ -3,12 +3,12 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-d dict] [-f format] [-I idfield]\n                   [-n ngram] [-s stopwords] [-T textfield] [-W weight]\n                   [-w shingle] [-y types] [file ...]\n       sh-tokenize -m [file ...]'
+USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]\n                   [-n ngram] [-s stopwords] [-T textfield] [-W weight]\n                   [-w shingle] [-y types] [file ...]\n       sh-tokenize -m [file ...]'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
-	run -2 --separate-stderr sh-tokenize -z </dev/null
+	run -2 --separate-stderr sh-tokenize -q </dev/null
 	eq "$output" ""
 	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
 	[ "${#stderr_lines[@]}" -le 5 ]
@@ -157,6 +157,22 @@ USAGE=$'usage: sh-tokenize [-ceFHl] [-D idf] [-d dict] [-f format] [-I idfield]\
 	run -0 --separate-stderr sh -c \
 	    'printf "k\t안녕하세요\nt\tภาษาไทย\n" | sh-tokenize'
 	eq "$output" $'k\t안녕^1 녕하^1 하세^1 세요^1\nt\tภา^1 าษ^1 ษา^1 าไ^1 ไท^1 ทย^1'
+}
+
+@test "-z: traditional Chinese becomes simplified, simplified stays" {
+	printf 't\t國語說，後來\ns\t国语说，后来\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -z "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'t\t国语^1 语说^1 后来^1\ns\t国语^1 语说^1 后来^1'
+	eq "$stderr" ""
+	run -0 --separate-stderr sh-tokenize "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'t\t國語^1 語說^1 後來^1\ns\t国语^1 语说^1 后来^1'
+}
+
+@test "-z: after folding, kanji included, other scripts unchanged" {
+	# U+F900 folds to 豈 and U+2FA8 KANGXI RADICAL GATE to 門.
+	run -0 --separate-stderr sh -c \
+	    'printf "c\t\357\244\200\342\276\250 東京タワー Straße 안녕\n" | sh-tokenize -z'
+	eq "$output" $'c\t岂门^1 东京^1 京タ^1 タワ^1 ワー^1 strasse^1 안녕^1'
 }
 
 @test "-w joins consecutive words with _" {
