@@ -28,6 +28,9 @@ sh_strerror(int e)
 	case SH_ENOTEXT:	return "no text field";
 	case SH_EWARC:		return "malformed WARC record";
 	case SH_ESHARD:		return "index holds another shard";
+	case SH_ENOTREG:	return "not a regular file";
+	case SH_ECHANGED:	return "file changed while in use";
+	case SH_ENODOC:		return "no such document";
 	}
 	return "unknown error";
 }

@@ -28,7 +28,10 @@ enum {
 	SH_ENOID = -18,		/* record has no ID field */
 	SH_ENOTEXT = -19,	/* record has no text field */
 	SH_EWARC = -20,		/* malformed WARC record */
-	SH_ESHARD = -21		/* index holds another shard */
+	SH_ESHARD = -21,	/* index holds another shard */
+	SH_ENOTREG = -22,	/* not a regular file (cannot seek) */
+	SH_ECHANGED = -23,	/* file changed while in use */
+	SH_ENODOC = -24		/* no document with that ID */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is
