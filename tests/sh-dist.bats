@@ -1,11 +1,14 @@
 #!/usr/bin/env bats
 # sh-dist: Hamming distance or similarity of two fingerprints, or of the
-# first two fields of every input line.
+# first two fields of every input line; -v verifies candidate pairs of
+# documents by exact similarity; -x explains a distance.
 
 load helper
 
-USAGE='usage: sh-dist [-qs] [-k max] fingerprint fingerprint
-       sh-dist -f [-qs] [-k max] [file ...]'
+USAGE='usage: sh-dist [-qr] [-k max] fingerprint fingerprint
+       sh-dist -p [-qr] [-k max] [file ...]
+       sh-dist -v docs [-qt] [-a min] [-m measure] [document option ...] [file ...]
+       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2'
 Z=0000000000000000
 F=ffffffffffffffff
 
@@ -21,11 +24,10 @@ F=ffffffffffffffff
 }
 
 @test "unknown option: usage, exit 2" {
-	run -2 --separate-stderr sh-dist -z "$Z" "$Z"
+	run -2 --separate-stderr sh-dist -j "$Z" "$Z"
 	eq "$output" ""
-	eq "${stderr_lines[-2]}" "${USAGE%%$'\n'*}"
-	eq "${stderr_lines[-1]}" "${USAGE#*$'\n'}"
-	[ "${#stderr_lines[@]}" -le 3 ]
+	eq "${stderr_lines[0]}" "sh-dist: invalid option -- 'j'"
+	eq "$(printf '%s\n' "${stderr_lines[@]:1}")" "$USAGE"
 }
 
 @test "-k outside 0..64 or not a number" {
@@ -73,16 +75,16 @@ F=ffffffffffffffff
 	eq "$output" "64"
 }
 
-@test "-s: similarity 1 - d/64 with six decimals" {
-	run -0 --separate-stderr sh-dist -s "$Z" 0000000000000007
+@test "-r: similarity 1 - d/64 with six decimals" {
+	run -0 --separate-stderr sh-dist -r "$Z" 0000000000000007
 	eq "$output" "0.953125"
-	run -0 --separate-stderr sh-dist -s "$Z" "$Z"
+	run -0 --separate-stderr sh-dist -r "$Z" "$Z"
 	eq "$output" "1.000000"
-	run -0 --separate-stderr sh-dist -s "$Z" "$F"
+	run -0 --separate-stderr sh-dist -r "$Z" "$F"
 	eq "$output" "0.000000"
-	run -0 --separate-stderr sh-dist -s "$Z" 0000000000000001
+	run -0 --separate-stderr sh-dist -r "$Z" 0000000000000001
 	eq "$output" "0.984375"
-	run -0 --separate-stderr sh-dist -s "$Z" 7fffffffffffffff
+	run -0 --separate-stderr sh-dist -r "$Z" 7fffffffffffffff
 	eq "$output" "0.015625"
 }
 
@@ -96,7 +98,7 @@ F=ffffffffffffffff
 	eq "$output" "0"
 	run -0 --separate-stderr sh-dist -k 64 "$Z" "$F"
 	eq "$output" "64"
-	run -1 --separate-stderr sh-dist -s -k 0 "$Z" 0000000000000001
+	run -1 --separate-stderr sh-dist -r -k 0 "$Z" 0000000000000001
 	eq "$output" "0.984375"
 }
 
@@ -113,77 +115,77 @@ F=ffffffffffffffff
 
 # --- stream mode ---------------------------------------------------------
 
-@test "-f: each line gets a TAB and the distance of its first two fields" {
+@test "-p: each line gets a TAB and the distance of its first two fields" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" 0000000000000007 "$Z" "$F" >pairs
 	printf '%s\t%s\tid1\tid2 with spaces\n' "$Z" 0000000000000001 >>pairs
-	run -0 --separate-stderr sh-dist -f pairs
+	run -0 --separate-stderr sh-dist -p pairs
 	eq "$output" "$Z	0000000000000007	3
 $Z	$F	64
 $Z	0000000000000001	id1	id2 with spaces	1"
 	eq "$stderr" ""
 }
 
-@test "-f -s: the similarity instead" {
+@test "-p -r: the similarity instead" {
 	run -0 --separate-stderr sh -c \
-	    'printf "%s\t%s\tx\n" "$1" "$1" "$1" "$2" | sh-dist -fs' sh "$Z" "$F"
+	    'printf "%s\t%s\tx\n" "$1" "$1" "$1" "$2" | sh-dist -pr' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	x	1.000000
 $Z	$F	x	0.000000"
 }
 
-@test "stdin: no operands, -f alone, -f -" {
+@test "stdin: no operands, -p alone, -p -" {
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n" "$1" 0000000000000003 |
 	    sh-dist' sh "$Z"
 	eq "$output" "$Z	0000000000000003	2"
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n" "$1" 0000000000000003 |
-	    sh-dist -f' sh "$Z"
+	    sh-dist -p' sh "$Z"
 	eq "$output" "$Z	0000000000000003	2"
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" "$Z" >p
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n" "$1" 0000000000000003 |
-	    sh-dist -f p - p' sh "$Z"
+	    sh-dist -p p - p' sh "$Z"
 	eq "$output" "$Z	$Z	0
 $Z	0000000000000003	2
 $Z	$Z	0"
 }
 
-@test "-f -k: only lines within the distance, exit 0" {
+@test "-p -k: only lines within the distance, exit 0" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\ta\n' "$Z" 0000000000000007 "$Z" "$F" "$Z" 0000000000000003 >p
-	run -0 --separate-stderr sh-dist -f -k 3 p
+	run -0 --separate-stderr sh-dist -p -k 3 p
 	eq "$output" "$Z	0000000000000007	a	3
 $Z	0000000000000003	a	2"
 	eq "$stderr" ""
 }
 
-@test "-f -k: no line within the distance, exit 1" {
+@test "-p -k: no line within the distance, exit 1" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" 0000000000000007 "$Z" "$F" >p
-	run -1 --separate-stderr sh-dist -f -k 2 p
+	run -1 --separate-stderr sh-dist -p -k 2 p
 	eq "$output" ""
 	eq "$stderr" ""
-	run -1 --separate-stderr sh-dist -f -k 64 /dev/null
+	run -1 --separate-stderr sh-dist -p -k 64 /dev/null
 	eq "$output" ""
 }
 
-@test "-f -q: stops at the first line within the distance" {
+@test "-p -q: stops at the first line within the distance" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" "$F" "$Z" 0000000000000001 >p
 	printf 'not a pair\n' >>p
-	run -0 --separate-stderr sh-dist -f -q -k 1 p nosuch
+	run -0 --separate-stderr sh-dist -p -q -k 1 p nosuch
 	eq "$output" ""
 	eq "$stderr" ""
-	run -0 --separate-stderr sh-dist -fq p nosuch
+	run -0 --separate-stderr sh-dist -pq p nosuch
 	eq "$output" ""
 	eq "$stderr" ""
-	run -2 --separate-stderr sh-dist -fq -k 0 p
+	run -2 --separate-stderr sh-dist -pq -k 0 p
 	eq "$output" ""
 	eq "$stderr" "sh-dist: p:3: too few fields"
 }
 
-@test "-f -q -k: nothing within the distance, exit 1" {
+@test "-p -q -k: nothing within the distance, exit 1" {
 	run -1 --separate-stderr sh -c \
-	    'printf "%s\t%s\n" "$1" "$2" | sh-dist -fqk 63' sh "$Z" "$F"
+	    'printf "%s\t%s\n" "$1" "$2" | sh-dist -pqk 63' sh "$Z" "$F"
 	eq "$output" ""
 	eq "$stderr" ""
 }
@@ -199,7 +201,7 @@ $Z	0000000000000003	a	2"
 		printf '%s\t\t%s\n' "$Z" "$Z"
 		printf '%s\t%s\n' "$Z" 0000000000000003
 	} >p
-	run -2 --separate-stderr sh-dist -f p
+	run -2 --separate-stderr sh-dist -p p
 	eq "$output" "$Z	0000000000000001	1
 $Z	0000000000000003	2"
 	eq "$stderr" "sh-dist: p:1: too few fields
@@ -207,16 +209,16 @@ sh-dist: p:3: too few fields
 sh-dist: p:4: fingerprint is not 16 hex digits
 sh-dist: p:5: fingerprint is not 16 hex digits
 sh-dist: p:6: fingerprint is not 16 hex digits"
-	run -2 --separate-stderr sh-dist -f -k 1 p
+	run -2 --separate-stderr sh-dist -p -k 1 p
 	eq "$output" "$Z	0000000000000001	1"
-	run -2 --separate-stderr sh -c 'printf "x\n" | sh-dist -f'
+	run -2 --separate-stderr sh -c 'printf "x\n" | sh-dist -p'
 	eq "$stderr" "sh-dist: <stdin>:1: too few fields"
 }
 
 @test "missing file: reported, other files processed, exit 2" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" "$Z" >p
-	run -2 --separate-stderr sh-dist -f nosuch p
+	run -2 --separate-stderr sh-dist -p nosuch p
 	eq "$output" "$Z	$Z	0"
 	eq "$stderr" "sh-dist: nosuch: No such file or directory"
 }
@@ -225,54 +227,54 @@ sh-dist: p:6: fingerprint is not 16 hex digits"
 	cd "$BATS_TEST_TMPDIR"
 	mkdir dir
 	printf '%s\t%s\n' "$Z" "$Z" >p
-	run -2 --separate-stderr sh-dist -f dir p
+	run -2 --separate-stderr sh-dist -p dir p
 	eq "$output" "$Z	$Z	0"
 	eq "$stderr" "sh-dist: dir: Is a directory"
 }
 
-@test "-f: empty input, no output, exit 0" {
-	run -0 --separate-stderr sh-dist -f </dev/null
+@test "-p: empty input, no output, exit 0" {
+	run -0 --separate-stderr sh-dist -p </dev/null
 	eq "$output" ""
 	eq "$stderr" ""
-	run -0 --separate-stderr sh-dist -f /dev/null /dev/null
+	run -0 --separate-stderr sh-dist -p /dev/null /dev/null
 	eq "$output" ""
 	eq "$stderr" ""
 }
 
-@test "-f: a last line without newline counts" {
+@test "-p: a last line without newline counts" {
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n%s\t%s" "$1" "$1" "$1" "$2" |
-	    sh-dist -f' sh "$Z" "$F"
+	    sh-dist -p' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	0
 $Z	$F	64"
 }
 
-@test "-f: CRLF lines read like LF lines" {
+@test "-p: CRLF lines read like LF lines" {
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\r\n%s\t%s\tx\r\n" "$1" "$1" "$1" "$2" |
-	    sh-dist -f' sh "$Z" "$F"
+	    sh-dist -p' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	0
 $Z	$F	x	64"
 	eq "$stderr" ""
 }
 
-@test "-f: NUL bytes in a field are copied; in a fingerprint, an error" {
+@test "-p: NUL bytes in a field are copied; in a fingerprint, an error" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\ta\000b\n' "$Z" "$F" >in
 	printf '%s\t%s\ta\000b\t64\n' "$Z" "$F" >want
-	run -0 --separate-stderr sh -c 'sh-dist -f in >out'
+	run -0 --separate-stderr sh -c 'sh-dist -p in >out'
 	eq "$stderr" ""
 	same_files want out
 	printf '%s\t000000000000000\000\n' "$Z" >nul
-	run -2 --separate-stderr sh-dist -f nul
+	run -2 --separate-stderr sh-dist -p nul
 	eq "$output" ""
 	eq "$stderr" "sh-dist: nul:1: fingerprint is not 16 hex digits"
 }
 
-@test "-f: a line over 1 MiB" {
+@test "-p: a line over 1 MiB" {
 	cd "$BATS_TEST_TMPDIR"
 	head -c 2097152 /dev/zero | tr '\000' x >long
 	{ printf '%s\t%s\t' "$Z" "$F"; cat long; printf '\n'; } >in
 	{ printf '%s\t%s\t' "$Z" "$F"; cat long; printf '\t64\n'; } >want
-	run -0 --separate-stderr sh -c 'sh-dist -f in >out'
+	run -0 --separate-stderr sh -c 'sh-dist -p in >out'
 	eq "$stderr" ""
 	same_files want out
 }
@@ -283,7 +285,7 @@ $Z	$F	x	64"
 	# Pair every fingerprint with the first one: en-fox with itself,
 	# its edit and an unrelated sentence.
 	awk -F '\t' 'NR == 1 { a = $1 } { print a "\t" $1 "\t" $2 }' fps >pairs
-	run -0 --separate-stderr sh-dist -f pairs
+	run -0 --separate-stderr sh-dist -p pairs
 	eq "$output" "593b03225397e4ae	593b03225397e4ae	en-fox	0
 593b03225397e4ae	5f3303261e17e72e	en-fox-edit	12
 593b03225397e4ae	86c9e0adf8a9d82d	en-other	39"
@@ -293,6 +295,6 @@ $Z	$F	x	64"
 	run -2 --separate-stderr sh -c 'sh-dist "$1" "$1" >/dev/full' sh "$Z"
 	eq "$stderr" "sh-dist: stdout: No space left on device"
 	run -2 --separate-stderr sh -c \
-	    'printf "%s\t%s\n" "$1" "$1" | sh-dist -f >/dev/full' sh "$Z"
+	    'printf "%s\t%s\n" "$1" "$1" | sh-dist -p >/dev/full' sh "$Z"
 	eq "$stderr" "sh-dist: stdout: No space left on device"
 }

@@ -127,9 +127,23 @@ main(void)
 	    "a last line without newline; an empty ID");
 	ok(sh_docmap_get(m, "d", 1, &rec) == 0 &&
 	    sh_docmap_get(m, "a\tfirst", 7, &rec) == 0, "missing IDs: 0");
-	put("a\tfirst\nb\tsec", 13);
-	ok(sh_docmap_get(m, "c", 1, &rec) == SH_ECHANGED,
-	    "a record gone from the file: changed");
+	sh_docmap_free(m);
+
+	/* Far from the end, so that no buffer holds the old bytes. */
+	buf = malloc(1 << 20);
+	n = (size_t)sprintf(buf, "a\tfirst\n");
+	for (i = 0; i < 5000; i++)
+		n += (size_t)sprintf(buf + n, "f%zu\tfiller\n", i);
+	put(buf, n);
+	ok(sh_docmap_open(&m, path, &o) == 0, "reopen");
+	while (sh_docmap_scan(m, &rec) != 0)
+		;
+	buf[2] = 'F';
+	buf[3] = 'F';
+	buf[4] = '\n';
+	put(buf, n);
+	ok(sh_docmap_get(m, "a", 1, &rec) == SH_ECHANGED,
+	    "a record that no longer reads the same: changed");
 	sh_docmap_free(m);
 
 	o.skip = 1;
@@ -149,7 +163,6 @@ main(void)
 	    "a missing file");
 
 	/* A random corpus in every framing. */
-	buf = malloc(1 << 20);
 	for (i = n = 0; i < 3000; i++) {
 		n += (size_t)sprintf(buf + n, "d%zu\t", next() % 2000);
 		for (j = next() % 8; j > 0; j--)
