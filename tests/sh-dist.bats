@@ -298,3 +298,380 @@ $Z	$F	x	64"
 	    'printf "%s\t%s\n" "$1" "$1" | sh-dist -p >/dev/full' sh "$Z"
 	eq "$stderr" "sh-dist: stdout: No space left on device"
 }
+
+# --- -v: verification of candidate pairs ---------------------------------
+
+# docs: a and b share 7 of 9 words ("the" twice in each), c shares none.
+mkdocs() {
+	printf '%s\n' 'a	the quick brown fox jumps over the lazy dog' \
+	    'b	the quick brown fox jumped over the lazy dog' \
+	    'c	something else entirely' 'a	a later duplicate' >docs
+}
+
+@test "-v: exact Jaccard of each pair, extra fields carried" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\t3\na\tc\t20\nb\ta\nc\tc\tx\ty\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "a	b	3	0.777778
+a	c	20	0.000000
+b	a	0.777778
+c	c	x	y	1.000000"
+	eq "$stderr" ""
+}
+
+@test "-v -m: containment, cosine and weighted Jaccard by hand" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\n' >pairs
+	# 7 of 8 words each; tf weights (2,1,...): dot 10, norms 11 and 11;
+	# min 8 of max 10.
+	run -0 --separate-stderr sh-dist -v docs -m containment pairs
+	eq "$output" "a	b	0.875000"
+	run -0 --separate-stderr sh-dist -v docs -m cosine pairs
+	eq "$output" "a	b	0.909091"
+	run -0 --separate-stderr sh-dist -v docs -m weighted pairs
+	eq "$output" "a	b	0.800000"
+	run -0 --separate-stderr sh-dist -v docs -m weighted -W binary pairs
+	eq "$output" "a	b	0.777778"
+	run -0 --separate-stderr sh-dist -v docs -m jaccard pairs
+	eq "$output" "a	b	0.777778"
+	run -2 --separate-stderr sh-dist -v docs -m dice pairs
+	eq "$output" ""
+	eq "$stderr" "sh-dist: -m dice: invalid value"
+}
+
+@test "-v -a: at or above the threshold as printed; exit 1 when none" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\na\tc\nb\tb\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs -a 0.777778 pairs
+	eq "$output" "a	b	0.777778
+b	b	1.000000"
+	run -0 --separate-stderr sh-dist -v docs -a 0.777779 pairs
+	eq "$output" "b	b	1.000000"
+	run -0 --separate-stderr sh-dist -v docs -a 1 pairs
+	eq "$output" "b	b	1.000000"
+	run -0 --separate-stderr sh-dist -v docs -a 0 pairs
+	[ "${#lines[@]}" -eq 3 ]
+	run -0 --separate-stderr sh-dist -v docs -a .0 pairs
+	[ "${#lines[@]}" -eq 3 ]
+	printf 'a\tc\n' >far
+	run -1 --separate-stderr sh-dist -v docs -a 0.000001 far
+	eq "$output" ""
+	eq "$stderr" ""
+	run -1 --separate-stderr sh-dist -v docs /dev/null
+	eq "$output" ""
+}
+
+@test "-v -a: values outside 0..1 or with more than six decimals" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	run -2 --separate-stderr sh-dist -v docs -a 1.000001 /dev/null
+	eq "$stderr" "sh-dist: -a 1.000001: number out of range"
+	run -2 --separate-stderr sh-dist -v docs -a 0.1234567 /dev/null
+	eq "$stderr" "sh-dist: -a 0.1234567: invalid value"
+	run -2 --separate-stderr sh-dist -v docs -a -0.5 /dev/null
+	eq "$stderr" "sh-dist: -a -0.5: invalid value"
+}
+
+@test "-v: a missing ID is reported, the other pairs processed, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tzz\t3\nb\ta\nyy\tb\nno tab\n\n' >pairs
+	run -2 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "b	a	0.777778"
+	eq "$stderr" "sh-dist: pairs:1: no document zz in docs
+sh-dist: pairs:3: no document yy in docs
+sh-dist: pairs:4: too few fields
+sh-dist: pairs:5: too few fields"
+	run -2 --separate-stderr sh-dist -v docs -a 0.9 pairs
+	eq "$output" ""
+}
+
+@test "-v: the first of two records with one ID is used" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\ta\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "a	a	1.000000"
+	printf 'c\ta\n' | sh-dist -v docs -m containment >out
+	eq "$(cat out)" "c	a	0.000000"
+}
+
+@test "-v: docs must be a regular file" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	run -2 --separate-stderr sh -c 'cat docs | sh-dist -v /dev/stdin /dev/null'
+	eq "$output" ""
+	eq "$stderr" "sh-dist: /dev/stdin: not a regular file"
+	run -2 --separate-stderr sh-dist -v nosuch /dev/null
+	eq "$stderr" "sh-dist: nosuch: No such file or directory"
+	run -2 --separate-stderr sh-dist -v . /dev/null
+	eq "$stderr" "sh-dist: .: not a regular file"
+	run -2 --separate-stderr sh-dist -v docs -F /dev/null
+	eq "$stderr" "sh-dist: docs: -v: not with this format"
+}
+
+@test "-v: bad records of docs are reported, the others used; -e skips them" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tx y\nno tab here\nb\tx z\n' >docs
+	printf 'a\tb\n' >pairs
+	run -2 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "a	b	0.333333"
+	eq "$stderr" "sh-dist: docs:2: missing TAB after ID"
+	run -0 --separate-stderr sh-dist -v docs -e pairs
+	eq "$output" "a	b	0.333333"
+	eq "$stderr" "sh-dist: skipped 1 bad record(s)"
+}
+
+@test "-v: pairs from stdin, -, several files; CRLF, no final newline" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\r\n' >p1
+	printf 'b\tc' >p2
+	run -0 --separate-stderr sh -c 'printf "c\tc\n" | sh-dist -v docs p1 - p2'
+	eq "$output" "a	b	0.777778
+c	c	1.000000
+b	c	0.000000"
+	run -0 --separate-stderr sh -c 'sh-dist -v docs <p2'
+	eq "$output" "b	c	0.000000"
+}
+
+@test "-v -q: no output, exit 0 at the first pair printed" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tc\na\tb\nzz\ta\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs -q -a 0.5 pairs
+	eq "$output" ""
+	eq "$stderr" ""
+	run -1 --separate-stderr sh-dist -v docs -q -a 0.9 /dev/null
+}
+
+@test "-v: NUL bytes in a carried field, a pair line over 1 MiB" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	head -c 2097152 /dev/zero | tr '\000' x >long
+	{ printf 'a\tb\ta\000b\t'; cat long; printf '\n'; } >pairs
+	{ printf 'a\tb\ta\000b\t'; cat long; printf '\t0.777778\n'; } >want
+	run -0 --separate-stderr sh -c 'sh-dist -v docs pairs >out'
+	eq "$stderr" ""
+	same_files want out
+}
+
+@test "-v -l, -f jsonl, -f nul: the same documents in other formats" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	cut -f 2 docs >lines
+	printf '1\t2\n2\t3\n' >lpairs
+	run -0 --separate-stderr sh-dist -v lines -l lpairs
+	eq "$output" "1	2	0.777778
+2	3	0.000000"
+	printf 'a\tb\n' >pairs
+	awk -F '\t' '{ printf "{\"id\": \"%s\", \"text\": \"%s\"}\n", $1, $2 }' \
+	    docs >docs.jsonl
+	run -0 --separate-stderr sh-dist -v docs.jsonl -f jsonl -m cosine pairs
+	eq "$output" "a	b	0.909091"
+	tr '\n' '\000' <docs >docs.nul
+	run -0 --separate-stderr sh-dist -v docs.nul -f nul -m cosine pairs
+	eq "$output" "a	b	0.909091"
+}
+
+@test "-v -t: token lists with their weights" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tx^2 y\nb\tx y^3 x\nc\tz^0 y\n' >tok
+	printf 'a\tb\na\tc\n' >pairs
+	# a: x 2, y 1; b: x 2, y 3 (x listed twice); c: y 1 (z weighs 0).
+	run -0 --separate-stderr sh-dist -v tok -t -m weighted pairs
+	eq "$output" "a	b	0.600000
+a	c	0.333333"
+	run -0 --separate-stderr sh-dist -v tok -t -m cosine pairs
+	eq "$output" "a	b	0.868243
+a	c	0.447214"
+	run -0 --separate-stderr sh-dist -v tok -t -m containment pairs
+	eq "$output" "a	b	1.000000
+a	c	1.000000"
+	printf 'a\tx^2 y^q\n' >badtok
+	printf 'a\ta\n' >self
+	run -2 --separate-stderr sh-dist -v badtok -t self
+	eq "$output" ""
+	eq "$stderr" "sh-dist: badtok: document a: column 7: bad token weight"
+	run -2 --separate-stderr sh-dist -v tok -t -l pairs
+	eq "$stderr" "$USAGE"
+}
+
+@test "-v agrees with a brute-force Jaccard over sh-tokenize output" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus docs 1500
+	sh-fp docs 2>/dev/null | sh-near -k 12 | cut -f 1,2 >pairs
+	# And pairs of consecutive documents, mostly far apart.
+	awk -F '\t' 'NR > 1 { print prev "\t" $1 } { prev = $1 }' docs |
+	    head -500 >>pairs
+	[ "$(wc -l <pairs)" -gt 600 ]
+	sh-tokenize docs >tok 2>/dev/null
+	awk -F '\t' 'NR == FNR {
+		n = split($2, t, " ")
+		list[$1] = ""
+		for (i = 1; i <= n; i++) {
+			sub(/\^[0-9.]+$/, "", t[i])
+			f[$1, t[i]] = 1
+			list[$1] = list[$1] " " t[i]
+		}
+		size[$1] = n
+		next
+	}
+	{
+		a = $1; b = $2
+		n = split(list[a], t, " ")
+		common = 0
+		for (i = 1; i <= n; i++)
+			if ((b, t[i]) in f)
+				common++
+		u = size[a] + size[b] - common
+		q = u ? int((2000000 * common + u) / (2 * u)) : 0
+		printf "%s\t%s\t%d.%06d\n", a, b, q / 1000000, q % 1000000
+	}' tok pairs >want
+	run -0 --separate-stderr sh -c 'sh-dist -v docs pairs >got'
+	eq "$stderr" ""
+	same_files want got
+	# The same from the token lists, and from JSON Lines.
+	run -0 --separate-stderr sh -c 'sh-dist -v tok -t pairs >got.t'
+	same_files want got.t
+	awk -F '\t' '{ printf "{\"text\": \"%s\", \"id\": \"%s\"}\n", $2, $1 }' \
+	    docs >docs.jsonl
+	run -0 --separate-stderr sh -c \
+	    'sh-dist -v docs.jsonl -f jsonl pairs >got.j'
+	same_files want got.j
+}
+
+@test "-v -t: weights from sh-tokenize give sh-dist's own weights" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus docs 400
+	awk -F '\t' 'NR > 1 { print prev "\t" $1 } { prev = $1 }' docs >pairs
+	for w in tf logtf binary; do
+		for m in cosine weighted; do
+			sh-dist -v docs -W "$w" -m "$m" pairs >direct 2>&1 || :
+			sh-tokenize -W "$w" docs 2>/dev/null >tok
+			sh-dist -v tok -t -m "$m" pairs >viatok 2>&1 || :
+			same_files direct viatok
+		done
+	done
+}
+
+@test "-v: write error on stdout, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	run -2 --separate-stderr sh -c 'printf "a\tb\n" | sh-dist -v docs >/dev/full'
+	eq "$stderr" "sh-dist: stdout: No space left on device"
+}
+
+# --- -x: explanation ------------------------------------------------------
+
+@test "-x: fingerprints, blocks, similarities and the features that pull" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'the quick brown fox jumps over the lazy dog\n' >a.txt
+	printf 'the quick brown fox jumped over the lazy dog dog\n' >b.txt
+	run -0 --separate-stderr sh-dist -x -N 3 a.txt b.txt
+	eq "$output" "fingerprint	593b03225397e4ae	a.txt
+fingerprint	193f03261417948c	b.txt
+distance	13
+block	0	593b	193f	2	differ
+block	1	0322	0326	1	differ
+block	2	5397	1417	5	differ
+block	3	e4ae	948c	5	differ
+similarity	jaccard	0.777778
+similarity	containment	0.875000
+similarity	cosine	0.886405
+similarity	weighted	0.727273
+feature	13	0	1	jumped
+feature	9	1	2	dog
+feature	9	1	0	jumps"
+	eq "$stderr" ""
+	# The fingerprints are sh-fp's, the distance sh-dist's.
+	eq "$(sh-fp -F a.txt b.txt | cut -f 1 | paste -s -d ' ')" \
+	    "593b03225397e4ae 193f03261417948c"
+	eq "$(sh-dist 593b03225397e4ae 193f03261417948c)" 13
+}
+
+@test "-x: identical documents: distance 0, every block agrees, no feature" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'one two three\n' >a
+	printf 'three two one\n' >b
+	run -0 --separate-stderr sh-dist -x a b
+	eq "${lines[2]}" "distance	0"
+	eq "$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')" 4
+	eq "$(printf '%s\n' "${lines[@]}" | grep -c '^feature')" 0
+	eq "${lines[7]}" "similarity	jaccard	1.000000"
+}
+
+@test "-x: a lone feature each: it votes for every differing bit" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'x\n' >a
+	printf 'y y\n' >b
+	run -0 --separate-stderr sh-dist -x a b
+	d=$(sh-dist "${lines[0]:12:16}" "${lines[1]:12:16}")
+	eq "${lines[2]}" "distance	$d"
+	eq "${lines[10]}" "similarity	weighted	0.000000"
+	eq "${lines[11]}" "feature	$((2 * d))	0	2	y"
+	eq "${lines[12]}" "feature	$d	1	0	x"
+	# At distance 3 or less, a block agrees.
+	printf 'x a b c d e f g h i j k l\n' >c
+	printf 'y a b c d e f g h i j k l\n' >e
+	run -0 --separate-stderr sh-dist -x c e
+	d=${lines[2]#*	}
+	agree=$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')
+	[ "$d" -gt 3 ] || [ "$agree" -ge 1 ]
+}
+
+@test "-x -t: token lists; -N 0; -H" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'd1\tx^2 y\n' >a.tok
+	printf 'd2\tx y^3 x\n' >b.tok
+	run -0 --separate-stderr sh-dist -x -t -N 0 a.tok b.tok
+	eq "${lines[0]:0:12}" "fingerprint	"
+	eq "${lines[0]:28}" "	d1"
+	eq "${lines[1]:28}" "	d2"
+	eq "${lines[9]}" "similarity	cosine	0.868243"
+	eq "${#lines[@]}" 11
+	printf '<p>the <b>quick</b> fox</p>' >a.html
+	printf 'the quick fox\n' >a.txt
+	run -0 --separate-stderr sh-dist -x -H a.html a.txt
+	eq "${lines[2]}" "distance	0"
+}
+
+@test "-x: errors: missing file, no features, bad token list, usage" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'x\n' >a
+	printf ' ,.\n' >punct
+	run -2 --separate-stderr sh-dist -x a nosuch
+	eq "$output" ""
+	eq "$stderr" "sh-dist: nosuch: No such file or directory"
+	run -2 --separate-stderr sh-dist -x punct a
+	eq "$stderr" "sh-dist: punct: no features"
+	run -2 --separate-stderr sh-dist -x /dev/null a
+	eq "$stderr" "sh-dist: /dev/null: no features"
+	printf 'd\tx^^\n' >bad.tok
+	run -2 --separate-stderr sh-dist -x -t bad.tok bad.tok
+	eq "$stderr" "sh-dist: bad.tok:1: column 3: bad token weight"
+	run -2 --separate-stderr sh-dist -x a
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -x -k 3 a a
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -x -N 1000001 a a
+	eq "$stderr" "sh-dist: -N 1000001: number out of range"
+}
+
+@test "options of one form are refused in another" {
+	run -2 --separate-stderr sh-dist -a 0.5 "$Z" "$Z"
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -t "$Z" "$Z"
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -p -W binary /dev/null
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -v /dev/null -k 3 /dev/null
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -v /dev/null -N 3 /dev/null
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -v /dev/null -r /dev/null
+	eq "$stderr" "$USAGE"
+}
