@@ -147,7 +147,7 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 	size_t lo = 0, hi = m->n;
 	int r;
 
-	if (!m->sorted) {
+	if (!m->sorted && m->n > 1) {
 		qsort(m->e, m->n, sizeof(m->e[0]), cmp_ent);
 		m->sorted = 1;
 	}

@@ -201,7 +201,8 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 		v->n = 0;
 		return r;
 	}
-	qsort(v->e, v->n, sizeof(v->e[0]), cmp_ent);
+	if (v->n > 1)
+		qsort(v->e, v->n, sizeof(v->e[0]), cmp_ent);
 	/* A token listed twice is one feature: weights add up, the first
 	 * text stays. */
 	for (i = n = 0; i < v->n; i++) {
