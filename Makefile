@@ -11,29 +11,29 @@ LDFLAGS =
 SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
-HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/dict.h lib/errors.h \
-	lib/fingerprint.h \
-	lib/fpset.h lib/fpstore.h lib/fplist.h lib/hash.h lib/hex.h lib/html.h lib/index.h lib/join.h \
-	lib/json.h lib/num.h lib/plan.h \
-	lib/record.h lib/segment.h lib/shard.h lib/simhash.h lib/tokenize.h lib/unicode.h lib/utf8.h \
-	lib/df.h lib/hmap.h lib/idf.h lib/stopword.h \
-	lib/weight.h lib/xsort.h
-LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/dict.o lib/errors.o \
-	lib/fingerprint.o \
-	lib/fpset.o lib/fpstore.o lib/fplist.o lib/hash.o lib/hex.o lib/html.o lib/index.o lib/join.o \
-	lib/json.o lib/num.o lib/plan.o \
-	lib/record.o lib/segment.o lib/shard.o lib/simhash.o lib/t2s.o lib/tokenize.o \
-	lib/unitab.o lib/df.o lib/hmap.o lib/idf.o lib/stopword.o \
-	lib/utf8.o lib/weight.o lib/xsort.o
+HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/df.h lib/dict.h lib/docmap.h \
+	lib/errors.h lib/explain.h lib/fingerprint.h lib/fpset.h lib/fpstore.h \
+	lib/fplist.h lib/hash.h lib/hex.h lib/hmap.h lib/html.h lib/idf.h \
+	lib/index.h lib/join.h lib/json.h lib/num.h lib/plan.h lib/record.h \
+	lib/segment.h lib/shard.h lib/similar.h lib/simhash.h lib/stopword.h \
+	lib/tokenize.h lib/unicode.h lib/utf8.h lib/verify.h lib/weight.h \
+	lib/xsort.h
+LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/df.o lib/dict.o lib/docmap.o \
+	lib/errors.o lib/explain.o lib/fingerprint.o lib/fpset.o lib/fpstore.o \
+	lib/fplist.o lib/hash.o lib/hex.o lib/hmap.o lib/html.o lib/idf.o \
+	lib/index.o lib/join.o lib/json.o lib/num.o lib/plan.o lib/record.o \
+	lib/segment.o lib/shard.o lib/similar.o lib/simhash.o lib/stopword.o \
+	lib/t2s.o lib/tokenize.o lib/unitab.o lib/utf8.o lib/verify.o \
+	lib/weight.o lib/xsort.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
-UNIT = tests/unit/dict_test tests/unit/fp_test tests/unit/hash_test tests/unit/idf_test \
-	tests/unit/index_test \
-	tests/unit/near_test \
-	tests/unit/simhash_test tests/unit/t2s_test tests/unit/unicode_test \
-	tests/unit/weight_test tests/unit/xsort_test
+UNIT = tests/unit/dict_test tests/unit/docmap_test tests/unit/fp_test \
+	tests/unit/hash_test tests/unit/idf_test tests/unit/index_test \
+	tests/unit/near_test tests/unit/similar_test tests/unit/simhash_test \
+	tests/unit/t2s_test tests/unit/unicode_test tests/unit/weight_test \
+	tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
 
 all: $(BIN)
@@ -63,10 +63,12 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 tests/unit/dict_test: tests/unit/dict_test.c
+tests/unit/docmap_test: tests/unit/docmap_test.c
 tests/unit/hash_test: tests/unit/hash_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c
+tests/unit/similar_test: tests/unit/similar_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c
 tests/unit/t2s_test: tests/unit/t2s_test.c

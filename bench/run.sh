@@ -12,7 +12,7 @@
 # (documents of the parallel section, default 500000: about 1 GB), DICT
 # (dictionary of the dict section, default jieba's as Debian installs it).
 
-sections='fp records dict near index parallel'
+sections='fp records dict near index parallel verify'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -169,6 +169,7 @@ tools()
 	records) echo sh-fp ;;
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
+	verify)	echo sh-dist ;;
 	esac
 }
 
@@ -482,6 +483,39 @@ bench_index()
 is_count "$RUNS" || die "RUNS must be a positive integer: $RUNS"
 is_count "$DOCS" || die "DOCS must be a positive integer: $DOCS"
 [ $# -gt 0 ] || set -- $sections
+# sh-dist -v: exact similarity of candidate pairs of the English
+# documents, four per document: grouped by the first ID as sh-near prints
+# them (the first document's features are kept between its pairs), and in
+# random order (two documents read and cut per pair).
+bench_verify()
+{
+	data en
+	awk -F '\t' '{ id[NR] = $1 } END {
+		srand(1)
+		for (i = 1; i <= NR; i++)
+			for (j = 1; j <= 4; j++) {
+				p = id[i] "\t" id[(i + j * 7919) % NR + 1] "\t3"
+				print p > "/dev/stderr"
+				printf "%.9f\t%s\n", rand(), p
+			}
+	}' "$data" 2>"$tmp/pairs.grouped" | sort -n | cut -f 2- \
+	    >"$tmp/pairs.random" || die "cannot write the pairs"
+	n=$(wc -l <"$tmp/pairs.grouped")
+	b=$(wc -c <"$data")
+	echo
+	echo "verify: sh-dist -v DOCS PAIRS over $DOCS documents," \
+	    "$(awk -v b="$b" 'BEGIN { printf "%.1f MB", b / 1e6 }') (single core)"
+	printf '%-18s %8s %9s %9s\n' pairs count 'median s' pairs/s
+	for c in 'grouped jaccard' 'grouped cosine' 'random jaccard'; do
+		set -- $c
+		s=$(timeit "$BIN/sh-dist" -v "$data" -m "$2" \
+		    "$tmp/pairs.$1") || exit 2
+		awk -v c="$1 $2" -v n="$n" -v s="$s" 'BEGIN {
+		    printf "%-18s %8d %9.3f %9.0f\n", c, n, s,
+			(s > 0 ? n / s : 0) }'
+	done
+}
+
 for s; do
 	case " $sections " in
 	*" $s "*)

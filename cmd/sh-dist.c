@@ -1,7 +1,8 @@
 /*
  * sh-dist: Hamming distance (or similarity, 1 - d/64) between two
- * fingerprints given as operands, or between the first two fields of each
- * input line.  With -k, the exit status answers "within K?" as cmp does.
+ * fingerprints or the first two fields of each input line; with -v, the
+ * exact similarity of candidate pairs of documents looked up in a file;
+ * with -x, why two documents' fingerprints are close or far.
  */
 #include <err.h>
 #include <stdio.h>
@@ -9,78 +10,81 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "docmap.h"
 #include "errors.h"
+#include "explain.h"
 #include "fplist.h"
 #include "hex.h"
 #include "num.h"
 #include "record.h"
+#include "similar.h"
+#include "verify.h"
 
-static int qflag, sflag;
-static long long kmax = -1;
+#define DOCOPTS SH_RECOPT_LETTERS SH_FPOPT_LETTERS "t"
+
+static struct sh_fp *fp;
+static struct sh_recopt ro = SH_RECOPT_DEFAULT;
+static int qflag, rflag, tflag, measure;
+static long long kmax = -1, ntop = 10;
+static const char *docs;
+static uint32_t minsim;
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sh-dist [-qs] [-k max] fingerprint "
-	    "fingerprint\n       sh-dist -f [-qs] [-k max] [file ...]\n");
+	fprintf(stderr, "usage: sh-dist [-qr] [-k max] fingerprint "
+	    "fingerprint\n       sh-dist -p [-qr] [-k max] [file ...]\n"
+	    "       sh-dist -v docs [-qt] [-a min] [-m measure] "
+	    "[document option ...] [file ...]\n"
+	    "       sh-dist -x [-t] [-N count] [document option ...] "
+	    "doc1 doc2\n");
 	exit(2);
 }
 
-/* Print distance d as a number or a similarity with six exact decimals. */
-static void
-put_dist(int d)
-{
-	if (sflag)
-		printf("%d.%06d", d == 0, d == 0 ? 0 : (64 - d) * 15625);
-	else
-		printf("%d", d);
-}
-
-/* Distance between the first two TAB-separated fields of p[0..len). */
+/* Stream mode over one file: fingerprint pairs, or with vf document
+ * pairs from -v docs; *found set when a line was printed.  Return 0 or 2. */
 static int
-line_dist(const char *p, size_t len, int *d)
-{
-	const char *rest, *tab;
-	uint64_t a, b;
-	size_t n;
-	int r;
-
-	if ((r = sh_fpline_parse(p, len, &a, &rest, &n)) != 0)
-		return r;
-	if ((tab = memchr(rest, '	', n)) != NULL)
-		n = (size_t)(tab - rest);
-	if (sh_hex_parse(rest, n, &b) != 0)
-		return SH_EHEX;
-	*d = sh_hamming(a, b);
-	return 0;
-}
-
-/* Stream mode over one file; *found set when a line was within -k.
- * Return 0 or 2. */
-static int
-dist_stream(FILE *in, const char *name, int *found)
+dist_stream(FILE *in, const char *name, struct sh_verify *vf, int *found)
 {
 	struct sh_reader rd;
-	const char *p;
-	size_t len;
-	int r, d, status = 0;
+	const char *p, *id;
+	size_t len, idlen, col;
+	uint64_t a, b;
+	uint32_t sim = 0;
+	int r, s, d, status = 0;
 
 	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
 	while ((r = sh_reader_line(&rd, &p, &len)) > 0) {
-		if ((r = line_dist(p, len, &d)) != 0) {
-			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
+		s = vf ? sh_verify_line(vf, p, len, &sim, &id, &idlen, &col) :
+		    sh_fppair_parse(p, len, &a, &b);
+		if (s == SH_ENODOC)
+			warnx("%s:%llu: no document %.*s in %s", name, rd.line,
+			    (int)idlen, id, docs);
+		else if (s == SH_EWEIGHT || s == SH_EEMPTYTOK || s == SH_ERANGE)
+			warnx("%s: document %.*s: column %zu: %s", docs,
+			    (int)idlen, id, col, sh_strerror(s));
+		else if (s == SH_EFIELDS || s == SH_EHEX)
+			warnx("%s:%llu: %s", name, rd.line, sh_strerror(s));
+		else if (s != 0)
+			errx(2, "%s: %s", docs, sh_strerror(s));
+		if (s != 0) {
 			status = 2;
 			continue;
 		}
-		if (kmax >= 0 && d > kmax)
+		/* With -r, the similarity 1 - d/64: exact in millionths. */
+		d = vf ? 0 : sh_hamming(a, b);
+		sim = vf ? sim : (uint32_t)(64 - d) * 15625;
+		if (vf ? sim < minsim : kmax >= 0 && d > kmax)
 			continue;
 		*found = 1;
 		if (qflag)
 			break;
 		fwrite(p, 1, len, stdout);
 		putchar('\t');
-		put_dist(d);
-		putchar('\n');
+		if (vf || rflag)
+			printf("%u.%06u\n", sim / SH_SIM_ONE, sim % SH_SIM_ONE);
+		else
+			printf("%d\n", d);
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
@@ -92,70 +96,180 @@ dist_stream(FILE *in, const char *name, int *found)
 	return status;
 }
 
+/* Explain mode: why the fingerprints of doc1 and doc2 are close or far. */
+static void
+explain(char *argv[])
+{
+	struct sh_fvec v[2];
+	struct sh_explain x;
+	unsigned long long line;
+	char *id[2];
+	size_t i, col;
+	int r;
+
+	for (i = 0; i < 2; i++) {
+		sh_fvec_init(&v[i], 1);
+		r = sh_verify_file(argv[i], &ro, fp, tflag, &v[i], &id[i],
+		    &line, &col);
+		if (r == SH_EIO || r == SH_ENOMEM)
+			errx(2, "%s: %s", argv[i], sh_strerror(r));
+		if (r < 0 && col > 0)
+			errx(2, "%s:%llu: column %zu: %s", argv[i], line, col,
+			    sh_strerror(r));
+		if (r < 0)
+			errx(2, "%s:%llu: %s", argv[i], line, sh_strerror(r));
+		if (v[i].n == 0)
+			errx(2, "%s: no features", argv[i]);
+	}
+	if (sh_explain(&v[0], &v[1], (size_t)ntop, &x) != 0)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	if (sh_explain_write(stdout, &x, id) != 0)
+		err(2, "stdout");
+	sh_explain_free(&x);
+	for (i = 0; i < 2; i++) {
+		sh_fvec_free(&v[i]);
+		free(id[i]);
+	}
+}
+
+/* Pass one over docs, into a new map. */
+static struct sh_docmap *
+map_docs(const char *docs, int *status)
+{
+	struct sh_docmap *m;
+	struct sh_rec rec;
+	int r;
+
+	if ((r = sh_docmap_open(&m, docs, &ro)) != 0)
+		errx(2, "%s: %s", docs, r == SH_EINVAL ?
+		    "-v: not with this format" : sh_strerror(r));
+	while ((r = sh_docmap_scan(m, &rec)) != 0) {
+		if (r == 1)
+			continue;
+		if (r == SH_EIO || r == SH_ENOMEM)
+			errx(2, "%s: %s", docs, sh_strerror(r));
+		warnx("%s:%llu: %s", docs, rec.line, sh_strerror(r));
+		if (!sh_rec_skippable(r))
+			exit(2);
+		*status = 2;
+	}
+	if (sh_docmap_skipped(m))
+		warnx("skipped %llu bad record(s)", sh_docmap_skipped(m));
+	return m;
+}
+
 int
 main(int argc, char *argv[])
 {
+	struct sh_fpopt o = SH_FPOPT_DEFAULT;
+	struct sh_docmap *m = NULL;
+	struct sh_verify *vf = NULL;
+	char seen[64] = "", msg[256];
 	uint64_t a, b;
 	FILE *in;
-	int ch, r, d, i, fflag = 0, found = 0, status = 0;
+	int ch, r = 0, i, d, form = 0, found = 0, status = 0;
 
-	while ((ch = getopt(argc, argv, "fk:qs")) != -1) {
+	ro.mode = -1;
+	while ((ch = getopt(argc, argv, DOCOPTS "N:a:k:m:pqrv:x")) != -1) {
+		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
+			seen[strlen(seen)] = (char)ch;
 		switch (ch) {
-		case 'f':
-			fflag = 1;
-			break;
+		case 'N':
 		case 'k':
-			if ((r = sh_strtonum(optarg, 0, 64, &kmax)) != 0)
-				errx(2, "-k %s: %s", optarg, sh_strerror(r));
+			r = sh_strtonum(optarg, 0, ch == 'k' ? 64 : 1000000,
+			    ch == 'k' ? &kmax : &ntop);
+			break;
+		case 'a':
+			r = sh_sim_parse(optarg, &minsim);
+			break;
+		case 'm':
+			r = (measure = sh_sim_measure(optarg)) < 0 ? measure : 0;
+			break;
+		case 'v':
+			docs = optarg;
+			/* FALLTHROUGH */
+		case 'p':
+		case 'x':
+			form = ch;
 			break;
 		case 'q':
 			qflag = 1;
 			break;
-		case 's':
-			sflag = 1;
+		case 'r':
+			rflag = 1;
+			break;
+		case 't':
+			tflag = 1;
 			break;
 		default:
-			usage();
+			if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
+				r = sh_recopt_set(&ro, ch, optarg);
+			else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
+				r = sh_fpopt_set(&o, ch, optarg);
+			else
+				usage();
 		}
+		if (r != 0 && strchr(SH_FPOPT_LETTERS, ch) != NULL)
+			errx(2, "%s", sh_fpopt_error(&o, ch, optarg, r, msg,
+			    sizeof(msg)));
+		if (r != 0)
+			errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
+			    sh_strerror(r));
 	}
 	argc -= optind;
 	argv += optind;
 
-	if (!fflag && argc > 0) {
-		if (argc != 2)
-			usage();
+	/* Each form takes its own letters and operands only. */
+	if (strspn(seen, form == 'v' ? DOCOPTS "amqv" : form == 'x' ?
+	    DOCOPTS "Nx" : "kpqr") != strlen(seen) || (form == 'x' && argc != 2)
+	    || (form == 0 && argc != 0 && argc != 2))
+		usage();
+	if (ro.mode < 0)
+		ro.mode = form == 'x' && !tflag ? SH_REC_FILE : SH_REC_TAB;
+	if (tflag && ro.mode != SH_REC_TAB)
+		usage();
+	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o)) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	if (form == 'v' && ((m = map_docs(docs, &status)) == NULL ||
+	    (vf = sh_verify_new(m, fp, tflag, measure)) == NULL))
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+
+	if (form == 'x')
+		explain(argv);
+	else if (form == 0 && argc > 0) {
 		for (i = 0; i < 2; i++)
 			if (sh_hex_parse(argv[i], strlen(argv[i]),
 			    i ? &b : &a) != 0)
 				errx(2, "%s: %s", argv[i], sh_strerror(SH_EHEX));
 		d = sh_hamming(a, b);
-		if (!qflag) {
-			put_dist(d);
-			putchar('\n');
-		}
+		if (!qflag && rflag)
+			printf("%d.%06d\n", d == 0, d ? (64 - d) * 15625 : 0);
+		else if (!qflag)
+			printf("%d\n", d);
 		found = kmax < 0 || d <= kmax;
-	} else {
-		for (i = 0; (i == 0 || i < argc) && !(qflag && found); i++) {
-			const char *name = argc ? argv[i] : "-";
+	} else for (i = 0; (i == 0 || i < argc) && !(qflag && found); i++) {
+		const char *name = argc ? argv[i] : "-";
 
-			if (strcmp(name, "-") == 0)
-				in = stdin;
-			else if ((in = fopen(name, "r")) == NULL) {
-				warn("%s", name);
-				status = 2;
-				continue;
-			}
-			r = dist_stream(in, in == stdin ? "<stdin>" : name,
-			    &found);
-			if (r > status)
-				status = r;
-			if (in != stdin)
-				fclose(in);
+		if (strcmp(name, "-") == 0)
+			in = stdin;
+		else if ((in = fopen(name, "r")) == NULL) {
+			warn("%s", name);
+			status = 2;
+			continue;
 		}
+		r = dist_stream(in, in == stdin ? "<stdin>" : name, vf, &found);
+		if (r > status)
+			status = r;
+		if (in != stdin)
+			fclose(in);
 	}
+	sh_verify_free(vf);
+	sh_docmap_free(m);
+	sh_fp_free(fp);
+	sh_fpopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	if (status)
 		return status;
-	return kmax >= 0 && !found ? 1 : 0;
+	return (kmax >= 0 || docs) && !found ? 1 : 0;
 }

@@ -37,6 +37,9 @@ sh_strerror(int e)
 	case SH_EUNKNOWN:	return "no fingerprint has this ID";
 	case SH_EDUPID:		return "two fingerprints have this ID";
 	case SH_EDICT:		return "malformed dictionary line";
+	case SH_ENOTREG:	return "not a regular file";
+	case SH_ECHANGED:	return "file changed while in use";
+	case SH_ENODOC:		return "no such document";
 	}
 	return "unknown error";
 }

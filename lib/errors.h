@@ -37,7 +37,10 @@ enum {
 	SH_ENOIDF = -27,	/* IDF file without entries */
 	SH_EUNKNOWN = -28,	/* no fingerprint has this ID */
 	SH_EDUPID = -29,	/* two fingerprints have this ID */
-	SH_EDICT = -30		/* dictionary line not "WORD FREQ [TAG]" */
+	SH_EDICT = -30,	/* dictionary line not "WORD FREQ [TAG]" */
+	SH_ENOTREG = -31,	/* not a regular file (cannot seek) */
+	SH_ECHANGED = -32,	/* file changed while in use */
+	SH_ENODOC = -33		/* no document with that ID */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -250,15 +250,15 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 	return 0;
 }
 
-int
-sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
-    uint64_t *total, size_t *col)
+/* Parse the token list p[0..len), calling fn for each token. */
+static int
+parse_tokens(const char *p, size_t len, sh_fp_feat_fn *fn, void *ctx,
+    size_t *col)
 {
 	size_t i = 0, start, caret;
-	uint64_t w;
+	uint64_t w, total = 0;
 
-	sh_simhash_init(&f->acc);
-	for (f->nfeat = 0;; f->nfeat++) {
+	for (;;) {
 		while (i < len && (p[i] == ' ' || p[i] == '\t'))
 			i++;
 		if (i == len)
@@ -277,11 +277,36 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 		else if (sh_weight_parse(p + caret + 1, i - caret - 1,
 		    &w) != 0)
 			return SH_EWEIGHT;
-		if (sh_simhash_total(&f->acc) > SH_W_TOTAL_MAX - w)
+		if (total > SH_W_TOTAL_MAX - w)
 			return SH_ERANGE;
-		sh_simhash_addw(&f->acc, sh_hash64(p + start, caret - start, 0),
-		    w);
+		total += w;
+		fn(ctx, sh_hash64(p + start, caret - start, 0), w, p + start,
+		    caret - start);
 	}
+	return 0;
+}
+
+static void
+add_listed(void *ctx, uint64_t h, uint64_t w, const char *tok, size_t len)
+{
+	struct sh_fp *f = ctx;
+
+	(void)tok;
+	(void)len;
+	sh_simhash_addw(&f->acc, h, w);
+	f->nfeat++;
+}
+
+int
+sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, size_t *col)
+{
+	int r;
+
+	sh_simhash_init(&f->acc);
+	f->nfeat = 0;
+	if ((r = parse_tokens(p, len, add_listed, f, col)) != 0)
+		return r;
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
 	return 0;
@@ -307,4 +332,25 @@ sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
 	uint64_t w = sh_weight(f->o.weight, e->count);
 
 	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, e->hash)) : w;
+}
+
+int
+sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
+    sh_fp_feat_fn *fn, void *ctx, int *bad, size_t *col)
+{
+	const struct sh_bagent *e;
+	const char *text;
+	size_t i, n;
+	int r;
+
+	if (tokens)
+		return parse_tokens(p, len, fn, ctx, col);
+	if ((r = collect(f, p, len, bad)) != 0)
+		return r;
+	n = sh_bag_entries(f->bag, &e);
+	text = sh_bag_text(f->bag);
+	for (i = 0; i < n; i++)
+		fn(ctx, e[i].hash, sh_fp_weight(f, &e[i]), text + e[i].off,
+		    e[i].len);
+	return 0;
 }

@@ -113,4 +113,21 @@ int sh_fp_features(struct sh_fp *f, const char *p, size_t len,
  * times its idf with an IDF file. */
 uint64_t sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e);
 
+/* Called once per feature: its hash, its weight in units and its text,
+ * tok[0..len), valid only during the call. */
+typedef void sh_fp_feat_fn(void *ctx, uint64_t hash, uint64_t w,
+    const char *tok, size_t len);
+
+/*
+ * The weighted features that make the fingerprint of text p[0..len)
+ * (tokens == 0; *bad as for sh_fp_text) or of a token list (tokens != 0;
+ * errors and *col as for sh_fp_tokens): fn(ctx, ...) once per distinct
+ * feature of a text, in order of first occurrence, or once per listed
+ * token, in order (a token listed twice weighs the sum in the
+ * fingerprint).  Weights of 0 are passed too.  Return 0 or an error, fn
+ * having possibly been called before it.
+ */
+int sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
+    sh_fp_feat_fn *fn, void *ctx, int *bad, size_t *col);
+
 #endif

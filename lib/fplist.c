@@ -37,6 +37,20 @@ sh_pairline_parse(const char *p, size_t len, const char **a, size_t *alen,
 	return 0;
 }
 
+int
+sh_fppair_parse(const char *p, size_t len, uint64_t *a, uint64_t *b)
+{
+	const char *rest, *tab;
+	size_t n;
+	int r;
+
+	if ((r = sh_fpline_parse(p, len, a, &rest, &n)) != 0)
+		return r;
+	if ((tab = memchr(rest, '\t', n)) != NULL)
+		n = (size_t)(tab - rest);
+	return sh_hex_parse(rest, n, b) != 0 ? SH_EHEX : 0;
+}
+
 void
 sh_fplist_init(struct sh_fplist *l)
 {

@@ -23,6 +23,12 @@ int sh_fpline_parse(const char *p, size_t len, uint64_t *fp,
 int sh_pairline_parse(const char *p, size_t len, const char **a,
     size_t *alen, const char **b, size_t *blen);
 
+/*
+ * Parse the first two TAB-separated fields of p[0..len) as fingerprints
+ * (any further fields are ignored).  Return 0, SH_EFIELDS or SH_EHEX.
+ */
+int sh_fppair_parse(const char *p, size_t len, uint64_t *a, uint64_t *b);
+
 /* Fingerprints with their IDs, in input order; entry i is fp[i]. */
 struct sh_fplist {
 	uint64_t *fp;

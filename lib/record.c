@@ -144,6 +144,7 @@ sh_reader_line(struct sh_reader *r, const char **p, size_t *len)
 			return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
 		return 0;
 	}
+	r->lineoff = r->off;
 	r->off += n;
 	r->line++;
 	if (r->mode == SH_REC_NUL) {
@@ -185,6 +186,8 @@ slurp(struct sh_reader *r, struct sh_rec *rec)
 	}
 	if (ferror(r->fp))
 		return SH_EIO;
+	r->off = (long long)len;
+	rec->off = 0;
 	rec->id = r->name;
 	rec->idlen = strlen(r->name);
 	rec->text = r->buf;
@@ -250,6 +253,7 @@ paragraph(struct sh_reader *r, struct sh_rec *rec)
 	if (ret <= 0)
 		return ret;
 	rec->line = r->line;
+	rec->off = r->lineoff;
 	do {
 		if (reserve(&r->tbuf, &r->tcap, tlen + len + 1) != 0)
 			return SH_ENOMEM;
@@ -278,6 +282,7 @@ json(struct sh_reader *r, struct sh_rec *rec)
 	if ((ret = sh_reader_line(r, &p, &len)) <= 0)
 		return ret;
 	rec->line = r->line;
+	rec->off = r->lineoff;
 	paths[0] = r->idfield ? r->idfield : "id";
 	paths[1] = r->textfield ? r->textfield : "text";
 	if ((ret = sh_json_find(p, len, paths, 2, v)) != 0)
@@ -352,6 +357,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		if (ret <= 0)
 			break;
 		rec->line = r->line;
+		rec->off = r->lineoff;
 		if (len < 5 || memcmp(p, "WARC/", 5) != 0) {
 			ret = SH_EWARC;
 			break;
@@ -394,6 +400,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			break;
 		}
 		got = fread(r->tbuf, 1, (size_t)clen, r->fp);
+		r->off += (long long)got;
 		for (i = 0; i < got; i++)
 			r->line += r->tbuf[i] == '\n';
 		if (got != (size_t)clen) {
@@ -444,6 +451,7 @@ next(struct sh_reader *r, struct sh_rec *rec)
 	if ((ret = sh_reader_line(r, &p, &len)) <= 0)
 		return ret;
 	rec->line = r->line;
+	rec->off = r->lineoff;
 	if (r->mode == SH_REC_LINE) {
 		if (number_id(r, r->line, rec) != 0)
 			return SH_ENOMEM;
@@ -465,8 +473,25 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 {
 	int ret;
 
+	if ((ret = next(r, rec)) != 1)
+		return ret;
+	/* A paragraph's size takes in the blank line that ended it. */
+	rec->size = r->off - rec->off;
 	/* The text always lies in one of the reader's own buffers. */
-	if ((ret = next(r, rec)) == 1 && r->html)
+	if (r->html)
 		rec->len = sh_html_text(rec->text, rec->len, (char *)rec->text);
 	return ret;
+}
+
+int
+sh_reader_seek(struct sh_reader *r, long long off, long long size,
+    unsigned long long line)
+{
+	if (fseeko(r->fp, (off_t)off, SEEK_SET) != 0)
+		return SH_EIO;
+	r->off = off;
+	r->end = off + size;
+	r->line = line > 0 ? line - 1 : 0;
+	r->done = 0;
+	return 0;
 }

@@ -74,6 +74,8 @@ struct sh_rec {
 	const char *id, *text;	/* not NUL-terminated; valid until next */
 	size_t idlen, len;
 	unsigned long long line;	/* line number in the stream */
+	long long off, size;	/* the record's bytes in the stream, framing
+				 * included, for sh_reader_seek */
 };
 
 struct sh_reader {
@@ -89,6 +91,7 @@ struct sh_reader {
 	unsigned long long line;
 	int done;
 	long long off, end;	/* bytes read; stop at end (-1: never) */
+	long long lineoff;	/* where the last line read began */
 };
 
 /* Read fp (not closed here) in framing mode; name is the stream's name,
@@ -118,6 +121,16 @@ int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
  * SH_EIO (not a regular file, or seeking failed; errno set).
  */
 int sh_reader_shard(struct sh_reader *r, const struct sh_shard *s);
+
+/*
+ * Position r, reading a regular file, to read again the record that
+ * sh_reader_next returned earlier with rec->off == off, rec->size == size:
+ * the next sh_reader_next returns that record (its ID built from line
+ * number line, rec->line, in the framings that number lines; 0 counts
+ * from 1), the one after it 0.  Return 0 or SH_EIO (errno set).
+ */
+int sh_reader_seek(struct sh_reader *r, long long off, long long size,
+    unsigned long long line);
 
 /* Next raw line (no '\n', no final '\r') into *p, *len; same returns. */
 int sh_reader_line(struct sh_reader *r, const char **p, size_t *len);

@@ -105,5 +105,5 @@ rand_fps() {
 brute_query() {
 	awk -F '\t' 'NR == FNR { f[NR] = $1; id[NR] = $2; n = NR; next }
 	    { for (i = 1; i <= n; i++) print $1 "\t" f[i] "\t" $2 "\t" id[i] }' \
-	    "$2" "$3" | sh-dist -f -k "$1" | cut -f 3- | LC_ALL=C sort
+	    "$2" "$3" | sh-dist -p -k "$1" | cut -f 3- | LC_ALL=C sort
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bats
 # sh-dist: Hamming distance or similarity of two fingerprints, or of the
-# first two fields of every input line.
+# first two fields of every input line; -v verifies candidate pairs of
+# documents by exact similarity; -x explains a distance.
 
 load helper
 
-USAGE='usage: sh-dist [-qs] [-k max] fingerprint fingerprint
-       sh-dist -f [-qs] [-k max] [file ...]'
+USAGE='usage: sh-dist [-qr] [-k max] fingerprint fingerprint
+       sh-dist -p [-qr] [-k max] [file ...]
+       sh-dist -v docs [-qt] [-a min] [-m measure] [document option ...] [file ...]
+       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2'
 Z=0000000000000000
 F=ffffffffffffffff
 
@@ -21,11 +24,10 @@ F=ffffffffffffffff
 }
 
 @test "unknown option: usage, exit 2" {
-	run -2 --separate-stderr sh-dist -z "$Z" "$Z"
+	run -2 --separate-stderr sh-dist -j "$Z" "$Z"
 	eq "$output" ""
-	eq "${stderr_lines[-2]}" "${USAGE%%$'\n'*}"
-	eq "${stderr_lines[-1]}" "${USAGE#*$'\n'}"
-	[ "${#stderr_lines[@]}" -le 3 ]
+	eq "${stderr_lines[0]}" "sh-dist: invalid option -- 'j'"
+	eq "$(printf '%s\n' "${stderr_lines[@]:1}")" "$USAGE"
 }
 
 @test "-k outside 0..64 or not a number" {
@@ -73,16 +75,16 @@ F=ffffffffffffffff
 	eq "$output" "64"
 }
 
-@test "-s: similarity 1 - d/64 with six decimals" {
-	run -0 --separate-stderr sh-dist -s "$Z" 0000000000000007
+@test "-r: similarity 1 - d/64 with six decimals" {
+	run -0 --separate-stderr sh-dist -r "$Z" 0000000000000007
 	eq "$output" "0.953125"
-	run -0 --separate-stderr sh-dist -s "$Z" "$Z"
+	run -0 --separate-stderr sh-dist -r "$Z" "$Z"
 	eq "$output" "1.000000"
-	run -0 --separate-stderr sh-dist -s "$Z" "$F"
+	run -0 --separate-stderr sh-dist -r "$Z" "$F"
 	eq "$output" "0.000000"
-	run -0 --separate-stderr sh-dist -s "$Z" 0000000000000001
+	run -0 --separate-stderr sh-dist -r "$Z" 0000000000000001
 	eq "$output" "0.984375"
-	run -0 --separate-stderr sh-dist -s "$Z" 7fffffffffffffff
+	run -0 --separate-stderr sh-dist -r "$Z" 7fffffffffffffff
 	eq "$output" "0.015625"
 }
 
@@ -96,7 +98,7 @@ F=ffffffffffffffff
 	eq "$output" "0"
 	run -0 --separate-stderr sh-dist -k 64 "$Z" "$F"
 	eq "$output" "64"
-	run -1 --separate-stderr sh-dist -s -k 0 "$Z" 0000000000000001
+	run -1 --separate-stderr sh-dist -r -k 0 "$Z" 0000000000000001
 	eq "$output" "0.984375"
 }
 
@@ -113,77 +115,77 @@ F=ffffffffffffffff
 
 # --- stream mode ---------------------------------------------------------
 
-@test "-f: each line gets a TAB and the distance of its first two fields" {
+@test "-p: each line gets a TAB and the distance of its first two fields" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" 0000000000000007 "$Z" "$F" >pairs
 	printf '%s\t%s\tid1\tid2 with spaces\n' "$Z" 0000000000000001 >>pairs
-	run -0 --separate-stderr sh-dist -f pairs
+	run -0 --separate-stderr sh-dist -p pairs
 	eq "$output" "$Z	0000000000000007	3
 $Z	$F	64
 $Z	0000000000000001	id1	id2 with spaces	1"
 	eq "$stderr" ""
 }
 
-@test "-f -s: the similarity instead" {
+@test "-p -r: the similarity instead" {
 	run -0 --separate-stderr sh -c \
-	    'printf "%s\t%s\tx\n" "$1" "$1" "$1" "$2" | sh-dist -fs' sh "$Z" "$F"
+	    'printf "%s\t%s\tx\n" "$1" "$1" "$1" "$2" | sh-dist -pr' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	x	1.000000
 $Z	$F	x	0.000000"
 }
 
-@test "stdin: no operands, -f alone, -f -" {
+@test "stdin: no operands, -p alone, -p -" {
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n" "$1" 0000000000000003 |
 	    sh-dist' sh "$Z"
 	eq "$output" "$Z	0000000000000003	2"
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n" "$1" 0000000000000003 |
-	    sh-dist -f' sh "$Z"
+	    sh-dist -p' sh "$Z"
 	eq "$output" "$Z	0000000000000003	2"
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" "$Z" >p
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n" "$1" 0000000000000003 |
-	    sh-dist -f p - p' sh "$Z"
+	    sh-dist -p p - p' sh "$Z"
 	eq "$output" "$Z	$Z	0
 $Z	0000000000000003	2
 $Z	$Z	0"
 }
 
-@test "-f -k: only lines within the distance, exit 0" {
+@test "-p -k: only lines within the distance, exit 0" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\ta\n' "$Z" 0000000000000007 "$Z" "$F" "$Z" 0000000000000003 >p
-	run -0 --separate-stderr sh-dist -f -k 3 p
+	run -0 --separate-stderr sh-dist -p -k 3 p
 	eq "$output" "$Z	0000000000000007	a	3
 $Z	0000000000000003	a	2"
 	eq "$stderr" ""
 }
 
-@test "-f -k: no line within the distance, exit 1" {
+@test "-p -k: no line within the distance, exit 1" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" 0000000000000007 "$Z" "$F" >p
-	run -1 --separate-stderr sh-dist -f -k 2 p
+	run -1 --separate-stderr sh-dist -p -k 2 p
 	eq "$output" ""
 	eq "$stderr" ""
-	run -1 --separate-stderr sh-dist -f -k 64 /dev/null
+	run -1 --separate-stderr sh-dist -p -k 64 /dev/null
 	eq "$output" ""
 }
 
-@test "-f -q: stops at the first line within the distance" {
+@test "-p -q: stops at the first line within the distance" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" "$F" "$Z" 0000000000000001 >p
 	printf 'not a pair\n' >>p
-	run -0 --separate-stderr sh-dist -f -q -k 1 p nosuch
+	run -0 --separate-stderr sh-dist -p -q -k 1 p nosuch
 	eq "$output" ""
 	eq "$stderr" ""
-	run -0 --separate-stderr sh-dist -fq p nosuch
+	run -0 --separate-stderr sh-dist -pq p nosuch
 	eq "$output" ""
 	eq "$stderr" ""
-	run -2 --separate-stderr sh-dist -fq -k 0 p
+	run -2 --separate-stderr sh-dist -pq -k 0 p
 	eq "$output" ""
 	eq "$stderr" "sh-dist: p:3: too few fields"
 }
 
-@test "-f -q -k: nothing within the distance, exit 1" {
+@test "-p -q -k: nothing within the distance, exit 1" {
 	run -1 --separate-stderr sh -c \
-	    'printf "%s\t%s\n" "$1" "$2" | sh-dist -fqk 63' sh "$Z" "$F"
+	    'printf "%s\t%s\n" "$1" "$2" | sh-dist -pqk 63' sh "$Z" "$F"
 	eq "$output" ""
 	eq "$stderr" ""
 }
@@ -199,7 +201,7 @@ $Z	0000000000000003	a	2"
 		printf '%s\t\t%s\n' "$Z" "$Z"
 		printf '%s\t%s\n' "$Z" 0000000000000003
 	} >p
-	run -2 --separate-stderr sh-dist -f p
+	run -2 --separate-stderr sh-dist -p p
 	eq "$output" "$Z	0000000000000001	1
 $Z	0000000000000003	2"
 	eq "$stderr" "sh-dist: p:1: too few fields
@@ -207,16 +209,16 @@ sh-dist: p:3: too few fields
 sh-dist: p:4: fingerprint is not 16 hex digits
 sh-dist: p:5: fingerprint is not 16 hex digits
 sh-dist: p:6: fingerprint is not 16 hex digits"
-	run -2 --separate-stderr sh-dist -f -k 1 p
+	run -2 --separate-stderr sh-dist -p -k 1 p
 	eq "$output" "$Z	0000000000000001	1"
-	run -2 --separate-stderr sh -c 'printf "x\n" | sh-dist -f'
+	run -2 --separate-stderr sh -c 'printf "x\n" | sh-dist -p'
 	eq "$stderr" "sh-dist: <stdin>:1: too few fields"
 }
 
 @test "missing file: reported, other files processed, exit 2" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\n' "$Z" "$Z" >p
-	run -2 --separate-stderr sh-dist -f nosuch p
+	run -2 --separate-stderr sh-dist -p nosuch p
 	eq "$output" "$Z	$Z	0"
 	eq "$stderr" "sh-dist: nosuch: No such file or directory"
 }
@@ -225,54 +227,54 @@ sh-dist: p:6: fingerprint is not 16 hex digits"
 	cd "$BATS_TEST_TMPDIR"
 	mkdir dir
 	printf '%s\t%s\n' "$Z" "$Z" >p
-	run -2 --separate-stderr sh-dist -f dir p
+	run -2 --separate-stderr sh-dist -p dir p
 	eq "$output" "$Z	$Z	0"
 	eq "$stderr" "sh-dist: dir: Is a directory"
 }
 
-@test "-f: empty input, no output, exit 0" {
-	run -0 --separate-stderr sh-dist -f </dev/null
+@test "-p: empty input, no output, exit 0" {
+	run -0 --separate-stderr sh-dist -p </dev/null
 	eq "$output" ""
 	eq "$stderr" ""
-	run -0 --separate-stderr sh-dist -f /dev/null /dev/null
+	run -0 --separate-stderr sh-dist -p /dev/null /dev/null
 	eq "$output" ""
 	eq "$stderr" ""
 }
 
-@test "-f: a last line without newline counts" {
+@test "-p: a last line without newline counts" {
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\n%s\t%s" "$1" "$1" "$1" "$2" |
-	    sh-dist -f' sh "$Z" "$F"
+	    sh-dist -p' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	0
 $Z	$F	64"
 }
 
-@test "-f: CRLF lines read like LF lines" {
+@test "-p: CRLF lines read like LF lines" {
 	run -0 --separate-stderr sh -c 'printf "%s\t%s\r\n%s\t%s\tx\r\n" "$1" "$1" "$1" "$2" |
-	    sh-dist -f' sh "$Z" "$F"
+	    sh-dist -p' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	0
 $Z	$F	x	64"
 	eq "$stderr" ""
 }
 
-@test "-f: NUL bytes in a field are copied; in a fingerprint, an error" {
+@test "-p: NUL bytes in a field are copied; in a fingerprint, an error" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\t%s\ta\000b\n' "$Z" "$F" >in
 	printf '%s\t%s\ta\000b\t64\n' "$Z" "$F" >want
-	run -0 --separate-stderr sh -c 'sh-dist -f in >out'
+	run -0 --separate-stderr sh -c 'sh-dist -p in >out'
 	eq "$stderr" ""
 	same_files want out
 	printf '%s\t000000000000000\000\n' "$Z" >nul
-	run -2 --separate-stderr sh-dist -f nul
+	run -2 --separate-stderr sh-dist -p nul
 	eq "$output" ""
 	eq "$stderr" "sh-dist: nul:1: fingerprint is not 16 hex digits"
 }
 
-@test "-f: a line over 1 MiB" {
+@test "-p: a line over 1 MiB" {
 	cd "$BATS_TEST_TMPDIR"
 	head -c 2097152 /dev/zero | tr '\000' x >long
 	{ printf '%s\t%s\t' "$Z" "$F"; cat long; printf '\n'; } >in
 	{ printf '%s\t%s\t' "$Z" "$F"; cat long; printf '\t64\n'; } >want
-	run -0 --separate-stderr sh -c 'sh-dist -f in >out'
+	run -0 --separate-stderr sh -c 'sh-dist -p in >out'
 	eq "$stderr" ""
 	same_files want out
 }
@@ -283,7 +285,7 @@ $Z	$F	x	64"
 	# Pair every fingerprint with the first one: en-fox with itself,
 	# its edit and an unrelated sentence.
 	awk -F '\t' 'NR == 1 { a = $1 } { print a "\t" $1 "\t" $2 }' fps >pairs
-	run -0 --separate-stderr sh-dist -f pairs
+	run -0 --separate-stderr sh-dist -p pairs
 	eq "$output" "593b03225397e4ae	593b03225397e4ae	en-fox	0
 593b03225397e4ae	5f3303261e17e72e	en-fox-edit	12
 593b03225397e4ae	86c9e0adf8a9d82d	en-other	39"
@@ -293,6 +295,383 @@ $Z	$F	x	64"
 	run -2 --separate-stderr sh -c 'sh-dist "$1" "$1" >/dev/full' sh "$Z"
 	eq "$stderr" "sh-dist: stdout: No space left on device"
 	run -2 --separate-stderr sh -c \
-	    'printf "%s\t%s\n" "$1" "$1" | sh-dist -f >/dev/full' sh "$Z"
+	    'printf "%s\t%s\n" "$1" "$1" | sh-dist -p >/dev/full' sh "$Z"
 	eq "$stderr" "sh-dist: stdout: No space left on device"
+}
+
+# --- -v: verification of candidate pairs ---------------------------------
+
+# docs: a and b share 7 of 9 words ("the" twice in each), c shares none.
+mkdocs() {
+	printf '%s\n' 'a	the quick brown fox jumps over the lazy dog' \
+	    'b	the quick brown fox jumped over the lazy dog' \
+	    'c	something else entirely' 'a	a later duplicate' >docs
+}
+
+@test "-v: exact Jaccard of each pair, extra fields carried" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\t3\na\tc\t20\nb\ta\nc\tc\tx\ty\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "a	b	3	0.777778
+a	c	20	0.000000
+b	a	0.777778
+c	c	x	y	1.000000"
+	eq "$stderr" ""
+}
+
+@test "-v -m: containment, cosine and weighted Jaccard by hand" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\n' >pairs
+	# 7 of 8 words each; tf weights (2,1,...): dot 10, norms 11 and 11;
+	# min 8 of max 10.
+	run -0 --separate-stderr sh-dist -v docs -m containment pairs
+	eq "$output" "a	b	0.875000"
+	run -0 --separate-stderr sh-dist -v docs -m cosine pairs
+	eq "$output" "a	b	0.909091"
+	run -0 --separate-stderr sh-dist -v docs -m weighted pairs
+	eq "$output" "a	b	0.800000"
+	run -0 --separate-stderr sh-dist -v docs -m weighted -W binary pairs
+	eq "$output" "a	b	0.777778"
+	run -0 --separate-stderr sh-dist -v docs -m jaccard pairs
+	eq "$output" "a	b	0.777778"
+	run -2 --separate-stderr sh-dist -v docs -m dice pairs
+	eq "$output" ""
+	eq "$stderr" "sh-dist: -m dice: invalid value"
+}
+
+@test "-v -a: at or above the threshold as printed; exit 1 when none" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\na\tc\nb\tb\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs -a 0.777778 pairs
+	eq "$output" "a	b	0.777778
+b	b	1.000000"
+	run -0 --separate-stderr sh-dist -v docs -a 0.777779 pairs
+	eq "$output" "b	b	1.000000"
+	run -0 --separate-stderr sh-dist -v docs -a 1 pairs
+	eq "$output" "b	b	1.000000"
+	run -0 --separate-stderr sh-dist -v docs -a 0 pairs
+	[ "${#lines[@]}" -eq 3 ]
+	run -0 --separate-stderr sh-dist -v docs -a .0 pairs
+	[ "${#lines[@]}" -eq 3 ]
+	printf 'a\tc\n' >far
+	run -1 --separate-stderr sh-dist -v docs -a 0.000001 far
+	eq "$output" ""
+	eq "$stderr" ""
+	run -1 --separate-stderr sh-dist -v docs /dev/null
+	eq "$output" ""
+}
+
+@test "-v -a: values outside 0..1 or with more than six decimals" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	run -2 --separate-stderr sh-dist -v docs -a 1.000001 /dev/null
+	eq "$stderr" "sh-dist: -a 1.000001: number out of range"
+	run -2 --separate-stderr sh-dist -v docs -a 0.1234567 /dev/null
+	eq "$stderr" "sh-dist: -a 0.1234567: invalid value"
+	run -2 --separate-stderr sh-dist -v docs -a -0.5 /dev/null
+	eq "$stderr" "sh-dist: -a -0.5: invalid value"
+}
+
+@test "-v: a missing ID is reported, the other pairs processed, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tzz\t3\nb\ta\nyy\tb\nno tab\n\n' >pairs
+	run -2 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "b	a	0.777778"
+	eq "$stderr" "sh-dist: pairs:1: no document zz in docs
+sh-dist: pairs:3: no document yy in docs
+sh-dist: pairs:4: too few fields
+sh-dist: pairs:5: too few fields"
+	run -2 --separate-stderr sh-dist -v docs -a 0.9 pairs
+	eq "$output" ""
+}
+
+@test "-v: the first of two records with one ID is used" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\ta\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "a	a	1.000000"
+	printf 'c\ta\n' | sh-dist -v docs -m containment >out
+	eq "$(cat out)" "c	a	0.000000"
+}
+
+@test "-v: docs must be a regular file" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	run -2 --separate-stderr sh -c 'cat docs | sh-dist -v /dev/stdin /dev/null'
+	eq "$output" ""
+	eq "$stderr" "sh-dist: /dev/stdin: not a regular file"
+	run -2 --separate-stderr sh-dist -v nosuch /dev/null
+	eq "$stderr" "sh-dist: nosuch: No such file or directory"
+	run -2 --separate-stderr sh-dist -v . /dev/null
+	eq "$stderr" "sh-dist: .: not a regular file"
+	run -2 --separate-stderr sh-dist -v docs -F /dev/null
+	eq "$stderr" "sh-dist: docs: -v: not with this format"
+}
+
+@test "-v: bad records of docs are reported, the others used; -e skips them" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tx y\nno tab here\nb\tx z\n' >docs
+	printf 'a\tb\n' >pairs
+	run -2 --separate-stderr sh-dist -v docs pairs
+	eq "$output" "a	b	0.333333"
+	eq "$stderr" "sh-dist: docs:2: missing TAB after ID"
+	run -0 --separate-stderr sh-dist -v docs -e pairs
+	eq "$output" "a	b	0.333333"
+	eq "$stderr" "sh-dist: skipped 1 bad record(s)"
+}
+
+@test "-v: pairs from stdin, -, several files; CRLF, no final newline" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tb\r\n' >p1
+	printf 'b\tc' >p2
+	run -0 --separate-stderr sh -c 'printf "c\tc\n" | sh-dist -v docs p1 - p2'
+	eq "$output" "a	b	0.777778
+c	c	1.000000
+b	c	0.000000"
+	run -0 --separate-stderr sh -c 'sh-dist -v docs <p2'
+	eq "$output" "b	c	0.000000"
+}
+
+@test "-v -q: no output, exit 0 at the first pair printed" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	printf 'a\tc\na\tb\nzz\ta\n' >pairs
+	run -0 --separate-stderr sh-dist -v docs -q -a 0.5 pairs
+	eq "$output" ""
+	eq "$stderr" ""
+	run -1 --separate-stderr sh-dist -v docs -q -a 0.9 /dev/null
+}
+
+@test "-v: NUL bytes in a carried field, a pair line over 1 MiB" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	head -c 2097152 /dev/zero | tr '\000' x >long
+	{ printf 'a\tb\ta\000b\t'; cat long; printf '\n'; } >pairs
+	{ printf 'a\tb\ta\000b\t'; cat long; printf '\t0.777778\n'; } >want
+	run -0 --separate-stderr sh -c 'sh-dist -v docs pairs >out'
+	eq "$stderr" ""
+	same_files want out
+}
+
+@test "-v -l, -f jsonl, -f nul: the same documents in other formats" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	cut -f 2 docs >lines
+	printf '1\t2\n2\t3\n' >lpairs
+	run -0 --separate-stderr sh-dist -v lines -l lpairs
+	eq "$output" "1	2	0.777778
+2	3	0.000000"
+	printf 'a\tb\n' >pairs
+	awk -F '\t' '{ printf "{\"id\": \"%s\", \"text\": \"%s\"}\n", $1, $2 }' \
+	    docs >docs.jsonl
+	run -0 --separate-stderr sh-dist -v docs.jsonl -f jsonl -m cosine pairs
+	eq "$output" "a	b	0.909091"
+	tr '\n' '\000' <docs >docs.nul
+	run -0 --separate-stderr sh-dist -v docs.nul -f nul -m cosine pairs
+	eq "$output" "a	b	0.909091"
+}
+
+@test "-v -t: token lists with their weights" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tx^2 y\nb\tx y^3 x\nc\tz^0 y\n' >tok
+	printf 'a\tb\na\tc\n' >pairs
+	# a: x 2, y 1; b: x 2, y 3 (x listed twice); c: y 1 (z weighs 0).
+	run -0 --separate-stderr sh-dist -v tok -t -m weighted pairs
+	eq "$output" "a	b	0.600000
+a	c	0.333333"
+	run -0 --separate-stderr sh-dist -v tok -t -m cosine pairs
+	eq "$output" "a	b	0.868243
+a	c	0.447214"
+	run -0 --separate-stderr sh-dist -v tok -t -m containment pairs
+	eq "$output" "a	b	1.000000
+a	c	1.000000"
+	printf 'a\tx^2 y^q\n' >badtok
+	printf 'a\ta\n' >self
+	run -2 --separate-stderr sh-dist -v badtok -t self
+	eq "$output" ""
+	eq "$stderr" "sh-dist: badtok: document a: column 7: bad token weight"
+	run -2 --separate-stderr sh-dist -v tok -t -l pairs
+	eq "$stderr" "$USAGE"
+}
+
+@test "-v agrees with a brute-force Jaccard over sh-tokenize output" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus docs 1500
+	sh-fp docs 2>/dev/null | sh-near -k 12 | cut -f 1,2 >pairs
+	# And pairs of consecutive documents, mostly far apart.
+	awk -F '\t' 'NR > 1 { print prev "\t" $1 } { prev = $1 }' docs |
+	    head -500 >>pairs
+	[ "$(wc -l <pairs)" -gt 600 ]
+	sh-tokenize docs >tok 2>/dev/null
+	awk -F '\t' 'NR == FNR {
+		n = split($2, t, " ")
+		list[$1] = ""
+		for (i = 1; i <= n; i++) {
+			sub(/\^[0-9.]+$/, "", t[i])
+			f[$1, t[i]] = 1
+			list[$1] = list[$1] " " t[i]
+		}
+		size[$1] = n
+		next
+	}
+	{
+		a = $1; b = $2
+		n = split(list[a], t, " ")
+		common = 0
+		for (i = 1; i <= n; i++)
+			if ((b, t[i]) in f)
+				common++
+		u = size[a] + size[b] - common
+		q = u ? int((2000000 * common + u) / (2 * u)) : 0
+		printf "%s\t%s\t%d.%06d\n", a, b, q / 1000000, q % 1000000
+	}' tok pairs >want
+	run -0 --separate-stderr sh -c 'sh-dist -v docs pairs >got'
+	eq "$stderr" ""
+	same_files want got
+	# The same from the token lists, and from JSON Lines.
+	run -0 --separate-stderr sh -c 'sh-dist -v tok -t pairs >got.t'
+	same_files want got.t
+	awk -F '\t' '{ printf "{\"text\": \"%s\", \"id\": \"%s\"}\n", $2, $1 }' \
+	    docs >docs.jsonl
+	run -0 --separate-stderr sh -c \
+	    'sh-dist -v docs.jsonl -f jsonl pairs >got.j'
+	same_files want got.j
+}
+
+@test "-v -t: weights from sh-tokenize give sh-dist's own weights" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus docs 400
+	awk -F '\t' 'NR > 1 { print prev "\t" $1 } { prev = $1 }' docs >pairs
+	for w in tf logtf binary; do
+		for m in cosine weighted; do
+			sh-dist -v docs -W "$w" -m "$m" pairs >direct 2>&1 || :
+			sh-tokenize -W "$w" docs 2>/dev/null >tok
+			sh-dist -v tok -t -m "$m" pairs >viatok 2>&1 || :
+			same_files direct viatok
+		done
+	done
+}
+
+@test "-v: write error on stdout, exit 2" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdocs
+	run -2 --separate-stderr sh -c 'printf "a\tb\n" | sh-dist -v docs >/dev/full'
+	eq "$stderr" "sh-dist: stdout: No space left on device"
+}
+
+# --- -x: explanation ------------------------------------------------------
+
+@test "-x: fingerprints, blocks, similarities and the features that pull" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'the quick brown fox jumps over the lazy dog\n' >a.txt
+	printf 'the quick brown fox jumped over the lazy dog dog\n' >b.txt
+	run -0 --separate-stderr sh-dist -x -N 3 a.txt b.txt
+	eq "$output" "fingerprint	593b03225397e4ae	a.txt
+fingerprint	193f03261417948c	b.txt
+distance	13
+block	0	593b	193f	2	differ
+block	1	0322	0326	1	differ
+block	2	5397	1417	5	differ
+block	3	e4ae	948c	5	differ
+similarity	jaccard	0.777778
+similarity	containment	0.875000
+similarity	cosine	0.886405
+similarity	weighted	0.727273
+feature	13	0	1	jumped
+feature	9	1	2	dog
+feature	9	1	0	jumps"
+	eq "$stderr" ""
+	# The fingerprints are sh-fp's, the distance sh-dist's.
+	eq "$(sh-fp -F a.txt b.txt | cut -f 1 | paste -s -d ' ')" \
+	    "593b03225397e4ae 193f03261417948c"
+	eq "$(sh-dist 593b03225397e4ae 193f03261417948c)" 13
+}
+
+@test "-x: identical documents: distance 0, every block agrees, no feature" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'one two three\n' >a
+	printf 'three two one\n' >b
+	run -0 --separate-stderr sh-dist -x a b
+	eq "${lines[2]}" "distance	0"
+	eq "$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')" 4
+	eq "$(printf '%s\n' "${lines[@]}" | grep -c '^feature')" 0
+	eq "${lines[7]}" "similarity	jaccard	1.000000"
+}
+
+@test "-x: a lone feature each: it votes for every differing bit" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'x\n' >a
+	printf 'y y\n' >b
+	run -0 --separate-stderr sh-dist -x a b
+	d=$(sh-dist "${lines[0]:12:16}" "${lines[1]:12:16}")
+	eq "${lines[2]}" "distance	$d"
+	eq "${lines[10]}" "similarity	weighted	0.000000"
+	eq "${lines[11]}" "feature	$((2 * d))	0	2	y"
+	eq "${lines[12]}" "feature	$d	1	0	x"
+	# At distance 3 or less, a block agrees.
+	printf 'x a b c d e f g h i j k l\n' >c
+	printf 'y a b c d e f g h i j k l\n' >e
+	run -0 --separate-stderr sh-dist -x c e
+	d=${lines[2]#*	}
+	agree=$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')
+	[ "$d" -gt 3 ] || [ "$agree" -ge 1 ]
+}
+
+@test "-x -t: token lists; -N 0; -H" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'd1\tx^2 y\n' >a.tok
+	printf 'd2\tx y^3 x\n' >b.tok
+	run -0 --separate-stderr sh-dist -x -t -N 0 a.tok b.tok
+	eq "${lines[0]:0:12}" "fingerprint	"
+	eq "${lines[0]:28}" "	d1"
+	eq "${lines[1]:28}" "	d2"
+	eq "${lines[9]}" "similarity	cosine	0.868243"
+	eq "${#lines[@]}" 11
+	printf '<p>the <b>quick</b> fox</p>' >a.html
+	printf 'the quick fox\n' >a.txt
+	run -0 --separate-stderr sh-dist -x -H a.html a.txt
+	eq "${lines[2]}" "distance	0"
+}
+
+@test "-x: errors: missing file, no features, bad token list, usage" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'x\n' >a
+	printf ' ,.\n' >punct
+	run -2 --separate-stderr sh-dist -x a nosuch
+	eq "$output" ""
+	eq "$stderr" "sh-dist: nosuch: No such file or directory"
+	run -2 --separate-stderr sh-dist -x punct a
+	eq "$stderr" "sh-dist: punct: no features"
+	run -2 --separate-stderr sh-dist -x /dev/null a
+	eq "$stderr" "sh-dist: /dev/null: no features"
+	printf 'd\tx^^\n' >bad.tok
+	run -2 --separate-stderr sh-dist -x -t bad.tok bad.tok
+	eq "$stderr" "sh-dist: bad.tok:1: column 3: bad token weight"
+	run -2 --separate-stderr sh-dist -x a
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -x -k 3 a a
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -x -N 1000001 a a
+	eq "$stderr" "sh-dist: -N 1000001: number out of range"
+}
+
+@test "options of one form are refused in another" {
+	run -2 --separate-stderr sh-dist -a 0.5 "$Z" "$Z"
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -t "$Z" "$Z"
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -p -W binary /dev/null
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -v /dev/null -k 3 /dev/null
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -v /dev/null -N 3 /dev/null
+	eq "$stderr" "$USAGE"
+	run -2 --separate-stderr sh-dist -v /dev/null -r /dev/null
+	eq "$stderr" "$USAGE"
 }

@@ -44,7 +44,7 @@ setup() {
 		awk -F '\t' '{ f[NR] = $1; id[NR] = $2 } END {
 		    for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
 			print f[i] "\t" f[j] "\t" id[i] "\t" id[j] }' "$d/r.fp" |
-		    sh-dist -f -k "$k" | cut -f 3- >"$d/want.$k"
+		    sh-dist -p -k "$k" | cut -f 3- >"$d/want.$k"
 		sh-near -k "$k" "$d/r.fp" >"$d/got.$k"
 		[ -s "$d/want.$k" ]
 		same_files "$d/want.$k" "$d/got.$k"

@@ -1,0 +1,216 @@
+/*
+ * The offset table: in every framing, each record read back by its ID is
+ * the record a sequential read returns; the first of duplicate IDs wins;
+ * a missing ID, a pipe, the file framing and a file changed under the map
+ * are told apart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "docmap.h"
+#include "errors.h"
+#include "record.h"
+#include "rng.h"
+#include "tap.h"
+
+static char path[] = "/tmp/docmap_test.XXXXXX";
+
+static void
+put(const char *s, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fwrite(s, 1, n, f);
+		fclose(f);
+	}
+}
+
+/*
+ * Map the file in mode, then look every record of a sequential read up
+ * by its ID (records with an earlier duplicate ID excepted): how many
+ * came back different, or -1.
+ */
+static int
+roundtrip(int mode, size_t *nrec)
+{
+	struct sh_recopt o = SH_RECOPT_DEFAULT;
+	struct sh_docmap *m;
+	struct sh_reader rd;
+	struct sh_rec rec, got;
+	char *id, *text, *seen = NULL;
+	size_t seenlen = 0;
+	FILE *f;
+	int r, bad = 0;
+
+	o.mode = mode;
+	if (sh_docmap_open(&m, path, &o) != 0)
+		return -1;
+	while ((r = sh_docmap_scan(m, &rec)) != 0)
+		if (r < 0 && !sh_rec_skippable(r))
+			return -1;
+	*nrec = sh_docmap_count(m);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	sh_reader_open(&rd, f, &o, path, 0);
+	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+		if (r < 0)
+			continue;
+		id = malloc(rec.idlen + 3);
+		text = malloc(rec.len + 1);
+		memcpy(id + 1, rec.id, rec.idlen);
+		id[0] = id[rec.idlen + 1] = '\n';
+		id[rec.idlen + 2] = '\0';
+		memcpy(text, rec.text, rec.len);
+		if (seen == NULL || strstr(seen, id) == NULL) {
+			if (sh_docmap_get(m, id + 1, rec.idlen, &got) != 1 ||
+			    got.len != rec.len || memcmp(got.text, text,
+			    rec.len) != 0 || got.idlen != rec.idlen ||
+			    memcmp(got.id, id + 1, rec.idlen) != 0)
+				bad++;
+			seen = realloc(seen, seenlen + rec.idlen + 3);
+			memcpy(seen + seenlen, id, rec.idlen + 3);
+			seenlen += rec.idlen + 1;
+		}
+		free(id);
+		free(text);
+	}
+	sh_reader_free(&rd);
+	fclose(f);
+	free(seen);
+	sh_docmap_free(m);
+	return bad;
+}
+
+static const char *
+word(void)
+{
+	static const char *w[] = {
+		"the", "fox", "長城", "dog", "x", "tab\there", "end\r"
+	};
+
+	return w[next() % 7];
+}
+
+int
+main(void)
+{
+	struct sh_recopt o = SH_RECOPT_DEFAULT;
+	struct sh_docmap *m;
+	struct sh_rec rec;
+	size_t n, i, j;
+	char *buf;
+	int fd;
+
+	if ((fd = mkstemp(path)) < 0)
+		return 1;
+	close(fd);
+
+	put("a\tfirst\nb\tsecond\r\nno tab\na\tdup\n\tempty id\nc\tlast", 47);
+	o.mode = SH_REC_TAB;
+	ok(sh_docmap_open(&m, path, &o) == 0, "open a regular file");
+	ok(sh_docmap_scan(m, &rec) == 1 && rec.off == 0 && rec.size == 8 &&
+	    sh_docmap_scan(m, &rec) == 1 && rec.off == 8 && rec.size == 10 &&
+	    sh_docmap_scan(m, &rec) == SH_ETAB && rec.line == 3,
+	    "scan: byte ranges, a bad record reported");
+	while (sh_docmap_scan(m, &rec) != 0)
+		;
+	ok(sh_docmap_count(m) == 5, "five records kept");
+	ok(sh_docmap_get(m, "a", 1, &rec) == 1 && rec.len == 5 &&
+	    memcmp(rec.text, "first", 5) == 0, "the first of two IDs wins");
+	ok(sh_docmap_get(m, "b", 1, &rec) == 1 && rec.len == 6 &&
+	    memcmp(rec.text, "second", 6) == 0, "CRLF dropped as when read");
+	ok(sh_docmap_get(m, "c", 1, &rec) == 1 && rec.len == 4 &&
+	    sh_docmap_get(m, "", 0, &rec) == 1 && rec.len == 8,
+	    "a last line without newline; an empty ID");
+	ok(sh_docmap_get(m, "d", 1, &rec) == 0 &&
+	    sh_docmap_get(m, "a\tfirst", 7, &rec) == 0, "missing IDs: 0");
+	sh_docmap_free(m);
+
+	/* Far from the end, so that no buffer holds the old bytes. */
+	buf = malloc(1 << 20);
+	n = (size_t)sprintf(buf, "a\tfirst\n");
+	for (i = 0; i < 5000; i++)
+		n += (size_t)sprintf(buf + n, "f%zu\tfiller\n", i);
+	put(buf, n);
+	ok(sh_docmap_open(&m, path, &o) == 0, "reopen");
+	while (sh_docmap_scan(m, &rec) != 0)
+		;
+	buf[2] = 'F';
+	buf[3] = 'F';
+	buf[4] = '\n';
+	put(buf, n);
+	ok(sh_docmap_get(m, "a", 1, &rec) == SH_ECHANGED,
+	    "a record that no longer reads the same: changed");
+	sh_docmap_free(m);
+
+	o.skip = 1;
+	put("x\n\ty\n", 5);
+	ok(sh_docmap_open(&m, path, &o) == 0 && sh_docmap_scan(m, &rec) == 1 &&
+	    sh_docmap_scan(m, &rec) == 0 && sh_docmap_skipped(m) == 1,
+	    "skip: bad records counted, not returned");
+	sh_docmap_free(m);
+	o.skip = 0;
+
+	o.mode = SH_REC_FILE;
+	ok(sh_docmap_open(&m, path, &o) == SH_EINVAL, "not the file framing");
+	o.mode = SH_REC_TAB;
+	ok(sh_docmap_open(&m, "/dev/null", &o) == SH_ENOTREG,
+	    "not a device");
+	ok(sh_docmap_open(&m, "/nonexistent/x", &o) == SH_EIO,
+	    "a missing file");
+
+	/* A random corpus in every framing. */
+	for (i = n = 0; i < 3000; i++) {
+		n += (size_t)sprintf(buf + n, "d%zu\t", next() % 2000);
+		for (j = next() % 8; j > 0; j--)
+			n += (size_t)sprintf(buf + n, "%s ", word());
+		buf[n++] = '\n';
+	}
+	put(buf, n);
+	ok(roundtrip(SH_REC_TAB, &n) == 0 && n == 3000,
+	    "tab: every ID reads back its first record");
+	ok(roundtrip(SH_REC_LINE, &n) == 0 && n == 3000,
+	    "line: every line number reads back its line");
+	for (i = n = 0; i < 2000; i++) {
+		if (next() % 3 == 0)
+			n += (size_t)sprintf(buf + n, " \t\n");
+		n += (size_t)sprintf(buf + n, "%s %s\n", word(), word());
+		if (next() % 2)
+			n += (size_t)sprintf(buf + n, "%s\n", word());
+		buf[n++] = '\n';
+	}
+	put(buf, n);
+	ok(roundtrip(SH_REC_PARA, &n) == 0 && n > 1000,
+	    "para: every paragraph reads back by its line number");
+	for (i = n = 0; i < 2000; i++)
+		n += (size_t)sprintf(buf + n, "{\"id\": \"j%zu\", \"text\": "
+		    "\"%s\\n\\u9577%zu\"}\n", next() % 1500, i % 2 ? "fox" :
+		    "長城", i);
+	n += (size_t)sprintf(buf + n, "{\"id\": 7}\n");
+	put(buf, n);
+	ok(roundtrip(SH_REC_JSON, &n) == 0 && n == 2000,
+	    "jsonl: every ID reads back its first record");
+	for (i = n = 0; i < 1000; i++) {
+		n += (size_t)sprintf(buf + n, "n%zu\t%s\n%s", next() % 800,
+		    word(), word());
+		buf[n++] = '\0';
+	}
+	put(buf, n);
+	ok(roundtrip(SH_REC_NUL, &n) == 0 && n == 1000,
+	    "nul: records holding newlines");
+	for (i = n = 0; i < 500; i++)
+		n += (size_t)sprintf(buf + n, "WARC/1.0\r\nWARC-Type: %s\r\n"
+		    "WARC-Target-URI: u%zu\r\nContent-Length: 9\r\n\r\n"
+		    "a b\nc d\ne\r\n\r\n", i % 4 ? "conversion" : "request",
+		    next() % 400);
+	put(buf, n);
+	ok(roundtrip(SH_REC_WARC, &n) == 0 && n > 300 && n < 500,
+	    "warc: records after records of other types");
+	free(buf);
+
+	unlink(path);
+	return tap_done();
+}
