@@ -86,7 +86,7 @@ echo
 echo "== the policy on short Chinese texts: sh-fp $pfp, sh-near -k $pk," \
     "sh-dist -v Jaccard >= $pmin"
 # Sources numbered s1.., without exact feature duplicates; copies c1..
-# # shellcheck disable=SC2086
+# shellcheck disable=SC2086
 "$bin/sh-tokenize" $pfp -W binary "$dir/zhshort.txt" |
     LC_ALL=C awk -F'\t' 'NR == FNR {
 	if (!($2 in seen))

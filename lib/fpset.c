@@ -205,7 +205,7 @@ int
 sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 {
 	struct sh_xrec r;
-	int e;
+	int e = 0;
 
 	if (s->at == 0 && s->last == 0 && !s->budget && s->map != NULL)
 		sh_pairs_sort(&s->pairs);
@@ -217,7 +217,7 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 			r.b = (uint64_t)sh_hamming(s->list.fp[r.a >> 32],
 			    s->list.fp[r.a & 0xFFFFFFFF]);
 		} else if (s->x == NULL || (e = sh_xsort_next(s->x, &r)) <= 0)
-			return s->x == NULL ? 0 : e;
+			return e;
 		/* A pair given twice (a shard's output given twice) is one
 		 * pair. */
 	} while (s->last == r.a + 1);
