@@ -97,6 +97,7 @@ bench: $(BIN) bench/gen bench/genfp bench/readrec
 eval: $(BIN) bench/edit bench/evalstat
 	bench/eval.sh
 	bench/jieba-f1.sh
+	bench/short.sh
 
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5)
