@@ -139,16 +139,18 @@ sh_fp_free(struct sh_fp *f)
 
 /* Term frequency: every occurrence votes with weight 1 (one unit of tf). */
 static void
-add_tf(void *ctx, const char *tok, size_t len)
+add_tf(void *ctx, const char *tok, size_t len, uint64_t h)
 {
 	struct sh_fp *f = ctx;
 
-	sh_simhash_add(&f->acc, sh_hash64(tok, len, 0));
+	(void)tok;
+	(void)len;
+	sh_simhash_add(&f->acc, h);
 }
 
 /* With IDF weights the hashes are kept, to be looked up together. */
 static void
-add_hash(void *ctx, const char *tok, size_t len)
+add_hash(void *ctx, const char *tok, size_t len, uint64_t h)
 {
 	struct sh_fp *f = ctx;
 	uint64_t *p;
@@ -163,7 +165,9 @@ add_hash(void *ctx, const char *tok, size_t len)
 		f->hv = p;
 		f->caph = cap;
 	}
-	f->hv[f->nh++] = sh_hash64(tok, len, 0);
+	(void)tok;
+	(void)len;
+	f->hv[f->nh++] = h;
 }
 
 /*
@@ -194,11 +198,11 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 }
 
 static void
-add_bag(void *ctx, const char *tok, size_t len)
+add_bag(void *ctx, const char *tok, size_t len, uint64_t h)
 {
 	struct sh_fp *f = ctx;
 
-	if (sh_bag_add(f->bag, sh_hash64(tok, len, 0), tok, len) != 0)
+	if (sh_bag_add(f->bag, h, tok, len) != 0)
 		f->nomem = 1;
 }
 

@@ -120,26 +120,35 @@ sh_tok_free(struct sh_tok *t)
 	free(t);
 }
 
+/* Emit feature p[0..n) of hash h. */
 static void
-emit(struct sh_tok *t, const char *p, size_t n)
+emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
 {
-	t->fn(t->ctx, p, n);
+	t->fn(t->ctx, p, n, h);
 	t->nfeat++;
 }
 
-/* Whether p[0..n) is a stop word: one hash and one probe, only when a
+static void
+emit(struct sh_tok *t, const char *p, size_t n)
+{
+	emit_h(t, p, n, sh_hash64(p, n, 0));
+}
+
+/* Whether p[0..n), of hash h, is a stop word: one probe, only when a
  * stop-word set is given. */
 static int
-stopped(const struct sh_tok *t, const char *p, size_t n)
+stopped(const struct sh_tok *t, uint64_t h)
 {
-	return t->o.stop != NULL && sh_stop_has(t->o.stop, sh_hash64(p, n, 0));
+	return t->o.stop != NULL && sh_stop_has(t->o.stop, h);
 }
 
 static void
 emit_gram(struct sh_tok *t)
 {
-	if (!stopped(t, t->g, t->glen))
-		emit(t, t->g, t->glen);
+	uint64_t h = sh_hash64(t->g, t->glen, 0);
+
+	if (!stopped(t, h))
+		emit_h(t, t->g, t->glen, h);
 }
 
 /* End of a stretch of words: flush a short shingle window. */
@@ -157,13 +166,16 @@ seg_end(struct sh_tok *t)
 static void
 word_push(struct sh_tok *t, const char *p, size_t n)
 {
+	uint64_t h = 0;
 	size_t drop;
 	int i;
 
-	if (stopped(t, p, n))
+	if (t->o.shingle == 1 || t->o.stop != NULL)
+		h = sh_hash64(p, n, 0);
+	if (stopped(t, h))
 		return;
 	if (t->o.shingle == 1) {
-		emit(t, p, n);
+		emit_h(t, p, n, h);
 		return;
 	}
 	if (t->swords == t->o.shingle) {

@@ -52,9 +52,10 @@ struct sh_tokopt {
 				   default 0 */
 };
 
-/* Called once per feature, in text order; tok is not NUL-terminated and is
- * valid only during the call. */
-typedef void sh_tok_fn(void *ctx, const char *tok, size_t len);
+/* Called once per feature, in text order, with its hash h, which is
+ * sh_hash64(tok, len, 0); tok is not NUL-terminated and is valid only
+ * during the call. */
+typedef void sh_tok_fn(void *ctx, const char *tok, size_t len, uint64_t h);
 
 struct sh_tok;
 

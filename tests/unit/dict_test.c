@@ -12,6 +12,7 @@
 
 #include "dict.h"
 #include "errors.h"
+#include "hash.h"
 #include "tokenize.h"
 #include "utf8.h"
 #include "rng.h"
@@ -99,9 +100,12 @@ cut(const struct sh_dict *d, const char *text)
 }
 
 static void
-add_feature(void *ctx, const char *tok, size_t len)
+add_feature(void *ctx, const char *tok, size_t len, uint64_t h)
 {
 	(void)ctx;
+	/* The hash comes with the feature: a wrong one shows in the cut. */
+	if (h != sh_hash64(tok, len, 0))
+		add_out("#", 1);
 	add_out(tok, len);
 }
 

@@ -18,10 +18,11 @@ struct feats {
 
 /* Features joined by spaces into a string. */
 static void
-collect(void *ctx, const char *tok, size_t len)
+collect(void *ctx, const char *tok, size_t len, uint64_t h)
 {
 	struct feats *f = ctx;
 
+	(void)h;
 	if (f->len + len + 2 > sizeof(f->buf))
 		return;
 	if (f->len > 0)
