@@ -4,6 +4,7 @@
 
 #include "dict.h"
 #include "errors.h"
+#include "num.h"
 #include "tokenize.h"
 #include "unicode.h"
 
@@ -234,11 +235,11 @@ sh_dict_load(FILE *fp, struct sh_dict **dp, unsigned long long *line)
 		return r;
 	}
 	/* Scores from frequencies, now that the total is known. */
-	logt = sh_dict_log2(total > 0 ? total : 1);
+	logt = (int64_t)sh_log2_q32(total > 0 ? total : 1);
 	d->unknown = -logt;
 	for (i = 0; i < d->nodes; i++) {
 		if (d->score[i] > 0) {
-			d->score[i] = sh_dict_log2((uint64_t)d->score[i]) - logt;
+			d->score[i] = (int64_t)sh_log2_q32((uint64_t)d->score[i]) - logt;
 			d->words++;
 		} else
 			d->score[i] = NOWORD;
@@ -384,42 +385,4 @@ sh_dict_cut(const struct sh_dict *d, struct sh_dictcut *w, const uint32_t *cp,
 	for (q = 0; q < n; q = w->next[q])
 		fn(ctx, q, w->next[q] - q);
 	return (long long)n;
-}
-
-/*
- * log2 by the bit-by-bit method: with x = 2^e m, 1 <= m < 2, squaring m
- * doubles its logarithm, and each square that reaches 2 gives a 1 bit.
- * m is kept in 62 fractional bits, the square computed in 128 bits.
- */
-int64_t
-sh_dict_log2(uint64_t x)
-{
-	uint64_t m, a1, a0, lo, mid, hi;
-	int64_t r;
-	int e, i;
-
-	if (x == 0)
-		return 0;
-	for (e = 63; (x >> e) == 0; e--)
-		;
-	m = e <= 62 ? x << (62 - e) : x >> 1;
-	r = (int64_t)e << 32;
-	for (i = 31; i >= 0; i--) {
-		/* m = m * m >> 62, as 32-bit halves. */
-		a1 = m >> 32;
-		a0 = m & 0xffffffffu;
-		lo = a0 * a0;
-		mid = a1 * a0;
-		hi = a1 * a1 + (mid >> 31);
-		mid <<= 33;	/* the part of 2 mid 2^32 below 2^64 */
-		lo += mid;
-		if (lo < mid)
-			hi++;
-		m = hi << 2 | lo >> 62;
-		if (m >> 63) {
-			m >>= 1;
-			r |= (int64_t)1 << i;
-		}
-	}
-	return r;
 }

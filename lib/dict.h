@@ -19,7 +19,7 @@
  * and between equal sums takes the longer word at the earliest position
  * that differs (jieba's max over (score, end) tuples).  Scores are fixed
  * point with 32 fractional bits, computed with integers only
- * (sh_dict_log2), so that the cut is the same on every machine; they are
+ * (sh_log2_q32, num.h), so that the cut is the same on every machine; they are
  * log2 where jieba uses ln, which scales every sum alike and changes no
  * choice.  A character is a code point with the combining marks after it
  * (canonical combining class other than 0): a cut never separates them.
@@ -82,9 +82,5 @@ void sh_dictcut_free(struct sh_dictcut *w);
  */
 long long sh_dict_cut(const struct sh_dict *d, struct sh_dictcut *w,
     const uint32_t *cp, size_t n, int more, sh_dict_fn *fn, void *ctx);
-
-/* log2(x) for x >= 1, in units of 2^-32, rounded down (to within 2
- * units); 0 for x == 0.  Integer arithmetic only. */
-int64_t sh_dict_log2(uint64_t x);
 
 #endif

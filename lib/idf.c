@@ -8,6 +8,7 @@
 #include "hash.h"
 #include "hmap.h"
 #include "idf.h"
+#include "num.h"
 
 struct sh_idf {
 	struct sh_hmap map;
@@ -16,28 +17,6 @@ struct sh_idf {
 
 /* SH_W_UNIT ln 2 in units of 2^-32. */
 #define LN2_Q32 2977044471820ULL
-
-/* log2 x for x >= 1 in units of 2^-32, rounded down at each step: the
- * mantissa is squared in 1.31 fixed point, each square >= 2 a 1 bit. */
-static uint64_t
-log2_q32(uint64_t x)
-{
-	uint64_t m, r;
-	int k = 63, i;
-
-	while ((x >> k) == 0)
-		k--;
-	m = k >= 31 ? x >> (k - 31) : x << (31 - k);
-	r = (uint64_t)k << 32;
-	for (i = 31; i >= 0; i--) {
-		m = (m * m) >> 31;
-		if (m >> 32) {
-			m >>= 1;
-			r |= 1ULL << i;
-		}
-	}
-	return r;
-}
 
 /* a b / 2^64 rounded half up, without a 128-bit type. */
 static uint64_t
@@ -55,7 +34,7 @@ mul_hi_round(uint64_t a, uint64_t b)
 uint64_t
 sh_idf_ln(uint64_t a, uint64_t b)
 {
-	return mul_hi_round(log2_q32(a) - log2_q32(b), LN2_Q32);
+	return mul_hi_round(sh_log2_q32(a) - sh_log2_q32(b), LN2_Q32);
 }
 
 uint64_t

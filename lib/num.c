@@ -46,3 +46,40 @@ sh_strtosize(const char *s, long long min, long long *v)
 	*v <<= shift;
 	return *v < min ? SH_ERANGE : 0;
 }
+
+/*
+ * log2 by the bit-by-bit method: with x = 2^e m, 1 <= m < 2, squaring m
+ * doubles its logarithm, and each square that reaches 2 gives a 1 bit.
+ * m is kept in 62 fractional bits, the square computed in 128 bits.
+ */
+uint64_t
+sh_log2_q32(uint64_t x)
+{
+	uint64_t m, a1, a0, lo, mid, hi, r;
+	int e, i;
+
+	if (x == 0)
+		return 0;
+	for (e = 63; (x >> e) == 0; e--)
+		;
+	m = e <= 62 ? x << (62 - e) : x >> 1;
+	r = (uint64_t)e << 32;
+	for (i = 31; i >= 0; i--) {
+		/* m = m * m >> 62, as 32-bit halves. */
+		a1 = m >> 32;
+		a0 = m & 0xffffffffu;
+		lo = a0 * a0;
+		mid = a1 * a0;
+		hi = a1 * a1 + (mid >> 31);
+		mid <<= 33;	/* the part of 2 mid 2^32 below 2^64 */
+		lo += mid;
+		if (lo < mid)
+			hi++;
+		m = hi << 2 | lo >> 62;
+		if (m >> 63) {
+			m >>= 1;
+			r |= (uint64_t)1 << i;
+		}
+	}
+	return r;
+}

@@ -1,9 +1,12 @@
 /*
  * Range-checked decimal numbers for option arguments, in the manner of
- * OpenBSD strtonum(3).
+ * OpenBSD strtonum(3); and the one logarithm of the project, in integer
+ * arithmetic so that what depends on it is the same on every machine.
  */
 #ifndef SH_NUM_H
 #define SH_NUM_H
+
+#include <stdint.h>
 
 /* Parse s as a decimal integer in [min, max] into *v.  Return 0, or
  * SH_EINVAL (not a number) or SH_ERANGE (outside the range). */
@@ -13,5 +16,9 @@ int sh_strtonum(const char *s, long long min, long long max, long long *v);
  * (powers of 1024), at least min, at most 2^50, into *v.  Return 0,
  * SH_EINVAL or SH_ERANGE. */
 int sh_strtosize(const char *s, long long min, long long *v);
+
+/* log2(x) for x >= 1, in units of 2^-32, rounded down (to within 2
+ * units); 0 for x == 0.  Integer arithmetic only. */
+uint64_t sh_log2_q32(uint64_t x);
 
 #endif
