@@ -8,8 +8,8 @@
  * The pairs come from the join (sh_fpset_join), or are given by ID
  * (sh_fpset_given): the outputs of a sharded join, in any order, are then
  * put back into the order of one process.  Given pairs name entries by ID,
- * so IDs must be unique; the ID map costs 16 bytes per entry in memory,
- * besides the budget.
+ * so IDs must be unique; the ID map costs 16 to 32 bytes per entry in
+ * memory, besides the budget.
  */
 #ifndef SH_FPSET_H
 #define SH_FPSET_H
