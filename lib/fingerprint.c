@@ -69,6 +69,7 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 	case 's':
 		if (o->stop == NULL && (o->stop = sh_stop_new()) == NULL)
 			return SH_ENOMEM;
+		o->tok.stop = o->stop;
 		return sh_stop_load(o->stop, arg, &o->line);
 	case 'D':
 		sh_idf_free(o->idf);
@@ -117,7 +118,6 @@ sh_fp_new(const struct sh_fpopt *o)
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;
 	f->o = *o;
-	f->o.tok.stop = o->stop;
 	if ((f->tok = sh_tok_new(&f->o.tok)) == NULL ||
 	    (f->bag = sh_bag_new(1)) == NULL) {
 		sh_fp_free(f);

@@ -26,9 +26,10 @@
 #include "weight.h"
 
 struct sh_fpopt {
-	struct sh_tokopt tok;	/* tok.stop is set by sh_fp_new */
+	struct sh_tokopt tok;
 	int weight;		/* SH_W_* */
-	struct sh_stop *stop;	/* NULL: none; owned, see sh_fpopt_free */
+	struct sh_stop *stop;	/* NULL: none; owned (sh_fpopt_free); tok.stop
+				   is it */
 	struct sh_idf *idf;	/* NULL: none; owned */
 	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
 	unsigned long long line;	/* where the last file error was */
