@@ -3,17 +3,21 @@
 # lines): drop documents whose text repeats an earlier one, number the rest
 # 1..N, make edited copies with bench/edit, fingerprint sources and copies
 # with sh-fp, and report with bench/evalstat how close each kind of copy
-# stays to its source and how often unrelated sources come as close.
+# stays to its source and how often other sources come as close.  Since a
+# corpus holds real near-copies too, the source pairs within the largest
+# k are then judged by sh-near and sh-dist -v: a pair whose exact Jaccard
+# similarity (same features) is below UNREL is counted as unrelated.
 #
 # usage: bench/eval.sh [corpus.txt ...]
 # Without operands: zh.txt and en.txt of bench/corpus.sh in
 # ${TMPDIR:-/tmp}/sh-eval, built first if missing.
 # environment: FPFLAGS (extra sh-fp options), BIN (bin: where sh-fp is),
 # BENCH (bench: where edit and evalstat are, built by make eval),
-# SEED (1), COPIES (1: copies per edit kind and rate), KS ("3 6": the
+# SEED (1), COPIES (1: copies per edit kind and rate), KS ("3 4 5 6": the
 # distances reported), PAIRS (5: closest unrelated pairs listed), MINFEAT
 # (0: keep only the documents with at least this many features under
-# FPFLAGS, as sh-fp -c counts them).
+# FPFLAGS, as sh-fp -c counts them), UNREL (0.5: the Jaccard similarity
+# below which two sources are unrelated).
 
 set -eu
 
@@ -22,10 +26,11 @@ bin=${BIN:-bin}
 bench=${BENCH:-bench}
 seed=${SEED:-1}
 copies=${COPIES:-1}
-ks=${KS:-3 6}
+ks=${KS:-3 4 5 6}
 pairs=${PAIRS:-5}
 fpflags=${FPFLAGS:-}
 minfeat=${MINFEAT:-0}
+unrel=${UNREL:-0.5}
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -37,8 +42,10 @@ for t in edit evalstat; do
 	[ -x "$bench/$t" ] || die "$bench/$t not found: run make eval"
 done
 kflags=
+kmax=0
 for k in $ks; do
 	kflags="$kflags -k $k"
+	[ "$k" -le "$kmax" ] || kmax=$k
 done
 
 if [ $# -eq 0 ]; then
@@ -156,6 +163,27 @@ for corpus; do
 	}
 	{ print }' "$work/map" -
 	[ "$(cat "$work/statrc" 2>/dev/null)" = 0 ] || status=2
+	# The judge: exact Jaccard of the source pairs within kmax.
+	"$bin/sh-near" -k "$kmax" "$work/src.fp" >"$work/near" ||
+	    [ $? -eq 1 ] || status=2
+	# shellcheck disable=SC2086
+	"$bin/sh-dist" -v "$work/src.txt" $fpflags "$work/near" >"$work/sim" ||
+	    [ $? -eq 1 ] || status=2
+	awk -F'\t' -v ks="$ks" -v u="$unrel" -v n="$ndocs" '
+	$4 < u + 0 { low[$3]++ }
+	END {
+		pairs = n * (n - 1) / 2
+		printf "unrelated (Jaccard below %s) source pairs, of %d:\n",
+		    u, pairs
+		nk = split(ks, k, " ")
+		for (i = 1; i <= nk; i++) {
+			c = 0
+			for (d = 0; d <= k[i]; d++)
+				c += low[d]
+			printf "  d<=%-2d %8d  %.2g\n", k[i], c,
+			    (pairs > 0 ? c / pairs : 0)
+		}
+	}' "$work/sim"
 	echo
 done
 exit "$status"
