@@ -9,9 +9,12 @@
 # 2. The policy on short texts (zhshort.txt: sentences of 10 to 59
 #    characters cut from the Chinese pages): every source and a copy with
 #    one character substituted, fingerprinted with POLICY_FP (-n 1), all
-#    pairs within POLICY_K (9) found by sh-near, then kept by sh-dist -v
-#    when their exact Jaccard similarity over the same features is at
-#    least POLICY_MIN (0.8).  Recall: share of copies paired with their
+#    pairs within POLICY_K (10) found by sh-near, then kept by sh-dist -v
+#    POLICY_VERIFY (-n 1 -m weighted) when their exact similarity (by
+#    default the weighted Jaccard of the character counts) is at least
+#    POLICY_MIN (0.8) and, unless POLICY_VERIFY2 is empty, by a second
+#    sh-dist -v POLICY_VERIFY2 (-n 2 -m weighted: character pairs, which
+#    tell a reordered sentence from a copy) at least POLICY_MIN2 (0.6).  Recall: share of copies paired with their
 #    source, before and after verification.  Precision: share of the kept
 #    pairs that are near-duplicates in truth, that is a source and its
 #    copy, or two texts whose edit distance is at most 20 % of the longer
@@ -23,7 +26,8 @@
 #
 # usage: bench/short.sh		(make eval builds what it needs)
 # environment: BIN (bin), BENCH (bench), POLICY_FP, POLICY_K, POLICY_MIN,
-# POLICY_VERIFY (sh-dist -v options; default POLICY_FP);
+# POLICY_VERIFY (sh-dist -v options), POLICY_MIN2, POLICY_VERIFY2, SEED
+# (1: of the edits);
 # corpora in ${TMPDIR:-/tmp}/sh-eval, built by bench/corpus.sh if missing.
 
 set -eu
@@ -32,9 +36,12 @@ prog=short.sh
 bin=${BIN:-bin}
 bench=${BENCH:-bench}
 pfp=${POLICY_FP:--n 1}
-pk=${POLICY_K:-9}
+pk=${POLICY_K:-10}
 pmin=${POLICY_MIN:-0.8}
-pv=${POLICY_VERIFY:-$pfp}
+pv=${POLICY_VERIFY:--n 1 -m weighted}
+pmin2=${POLICY_MIN2:-0.6}
+pv2=${POLICY_VERIFY2--n 2 -m weighted}
+seed=${SEED:-1}
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -90,7 +97,7 @@ done
 echo
 
 echo "== the policy on short Chinese texts: sh-fp $pfp, sh-near -k $pk," \
-    "sh-dist -v $pv >= $pmin"
+    "sh-dist -v $pv >= $pmin${pv2:+, sh-dist -v $pv2 >= $pmin2}"
 # Sources numbered s1.., without exact feature duplicates; copies c1..
 # shellcheck disable=SC2086
 "$bin/sh-tokenize" $pfp -W binary "$dir/zhshort.txt" |
@@ -102,7 +109,7 @@ echo "== the policy on short Chinese texts: sh-fp $pfp, sh-near -k $pk," \
     }
     FNR in keep { print "s" ++n "\t" substr($0, index($0, "\t") + 1) }' \
     - "$dir/zhshort.txt" >"$work/src.txt"
-"$bench/edit" <"$work/src.txt" | grep '^[0-9]*|char-sub|1|' |
+"$bench/edit" -s "$seed" <"$work/src.txt" | grep '^[0-9]*|char-sub|1|' |
     sed 's/^\([0-9]*\)|[^	]*/c\1/' >"$work/copies.txt"
 cat "$work/src.txt" "$work/copies.txt" >"$work/docs.txt"
 # shellcheck disable=SC2086
@@ -111,10 +118,16 @@ cat "$work/src.txt" "$work/copies.txt" >"$work/docs.txt"
 # shellcheck disable=SC2086
 "$bin/sh-dist" -v "$work/docs.txt" $pv "$work/pairs" >"$work/scored" ||
     [ $? -eq 1 ]
+if [ -n "$pv2" ]; then
+	# shellcheck disable=SC2086
+	"$bin/sh-dist" -v "$work/docs.txt" $pv2 "$work/scored" \
+	    >"$work/scored2" || [ $? -eq 1 ]
+	mv "$work/scored2" "$work/scored"
+fi
 nsrc=$(($(wc -l <"$work/src.txt")))
 ncopy=$(($(wc -l <"$work/copies.txt")))
 # A true pair: s<N> and c<N>, or texts at most 20 % apart in edits.
-LC_ALL=C awk -F'\t' -v min="$pmin" -v ncopy="$ncopy" -v nsrc="$nsrc" '
+LC_ALL=C awk -F'\t' -v min="$pmin" -v min2="$pmin2" -v ncopy="$ncopy" -v nsrc="$nsrc" '
 # units(s, a): the units of s into a[1..n], return n: a run of ASCII
 # letters and digits is one (a name, a number), space is none, any other
 # UTF-8 character is one.
@@ -165,7 +178,7 @@ NR == FNR {
 	cand++
 	ccopy += copy
 	ctrue += t
-	if ($NF + 0 >= min) {
+	if ($4 + 0 >= min && (NF < 5 || $5 + 0 >= min2)) {
 		kept++
 		kcopy += copy
 		ktrue += t
