@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,11 +16,12 @@ probe(const struct sh_hmapslot *slot, size_t nslot, uint64_t k)
 	return i;
 }
 
+/* Move the keys into nn slots, a power of two above twice their count. */
 static int
-grow(struct sh_hmap *m)
+resize(struct sh_hmap *m, size_t nn)
 {
 	struct sh_hmapslot *ns;
-	size_t nn = m->nslot ? 2 * m->nslot : 256, i;
+	size_t i;
 
 	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
 		return SH_ENOMEM;
@@ -43,7 +45,8 @@ sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v)
 		m->zval = v;
 		return 0;
 	}
-	if (2 * (m->n + 1) > m->nslot && grow(m) != 0)
+	if (2 * (m->n + 1) > m->nslot &&
+	    resize(m, m->nslot ? 2 * m->nslot : 256) != 0)
 		return SH_ENOMEM;
 	i = probe(m->slot, m->nslot, k);
 	if (m->slot[i].key == 0) {
@@ -52,6 +55,18 @@ sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v)
 	}
 	m->slot[i].val = v;
 	return 0;
+}
+
+int
+sh_hmap_reserve(struct sh_hmap *m, size_t n)
+{
+	size_t nn = m->nslot ? m->nslot : 256;
+
+	if (n > SIZE_MAX / 4 / sizeof(*m->slot))
+		return SH_ENOMEM;
+	while (2 * n > nn)
+		nn *= 2;
+	return nn > m->nslot ? resize(m, nn) : 0;
 }
 
 int

@@ -27,6 +27,10 @@ struct sh_hmap {
  * (the map is unchanged then). */
 int sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v);
 
+/* Make room for n keys in all, so that adding them does not grow the
+ * slots again.  Return 0 or SH_ENOMEM (the map is unchanged then). */
+int sh_hmap_reserve(struct sh_hmap *m, size_t n);
+
 /* Whether k is in the map; if so, and v is not NULL, its value into *v. */
 int sh_hmap_get(const struct sh_hmap *m, uint64_t k, uint32_t *v);
 

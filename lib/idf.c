@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +105,7 @@ median(struct sh_idf *d)
 
 /* "WORD IDF": a word, spaces, a decimal. */
 static int
-jieba_line(struct sh_idf *d, const char *p, size_t len)
+jieba_line(const char *p, size_t len, struct sh_hmapslot *e)
 {
 	const char *sp;
 	size_t i;
@@ -118,8 +120,9 @@ jieba_line(struct sh_idf *d, const char *p, size_t len)
 		return SH_EIDFLINE;
 	if (w > SH_IDF_MAX)
 		return SH_ERANGE;
-	return sh_hmap_put(&d->map, sh_hash64(p, (size_t)(sp - p), 0),
-	    (uint32_t)w);
+	e->key = sh_hash64(p, (size_t)(sp - p), 0);
+	e->val = (uint32_t)w;
+	return 0;
 }
 
 /* The idf of the small counts, most lines of a DF file, computed once. */
@@ -127,8 +130,8 @@ jieba_line(struct sh_idf *d, const char *p, size_t len)
 
 /* "TOKEN<TAB>DF" of a file of ndocs documents. */
 static int
-df_line(struct sh_idf *d, uint64_t ndocs, uint32_t *small, const char *p,
-    size_t len)
+df_line(uint64_t ndocs, uint32_t *small, const char *p, size_t len,
+    struct sh_hmapslot *e)
 {
 	const char *tok;
 	size_t tlen;
@@ -147,10 +150,36 @@ df_line(struct sh_idf *d, uint64_t ndocs, uint32_t *small, const char *p,
 		if (df < NSMALL)
 			small[df] = idf;
 	}
-	return sh_hmap_put(&d->map, sh_hash64(tok, tlen, 0), idf);
+	e->key = sh_hash64(tok, tlen, 0);
+	e->val = idf;
+	return 0;
 }
 
 enum { F_UNKNOWN, F_DF, F_JIEBA };
+
+#define PEND 16		/* entries whose slots are being fetched */
+
+/* The lines of f if it is a regular file, counted ahead and f rewound,
+ * else 0: a hint, so that the map is sized once. */
+static size_t
+count_lines(FILE *f)
+{
+	struct stat st;
+	char buf[1 << 16], *p, *end;
+	size_t n = 0, got;
+
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (p = buf, end = buf + got;
+		    (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			n++;
+	if (ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
+		clearerr(f);
+		return 0;
+	}
+	return n;
+}
 
 static int
 load(struct sh_idf *d, FILE *f, unsigned long long *line)
@@ -160,9 +189,13 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 	size_t cap = 0, len, tlen;
 	uint64_t ndocs = 0;
 	uint32_t small[NSMALL] = { 0 };
+	struct sh_hmapslot e, pend[PEND];
+	size_t npend = 0, i;
 	ssize_t n;
 	int r = 0, fmt = F_UNKNOWN;
 
+	if (sh_hmap_reserve(&d->map, count_lines(f)) != 0)
+		return SH_ENOMEM;
 	while ((n = getline(&buf, &cap, f)) != -1) {
 		++*line;
 		len = (size_t)n;
@@ -184,12 +217,27 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 		if (fmt == F_UNKNOWN)
 			fmt = F_JIEBA;
 		if (fmt == F_DF)
-			r = df_line(d, ndocs, small, buf, len);
+			r = df_line(ndocs, small, buf, len, &e);
 		else
-			r = jieba_line(d, buf, len);
+			r = jieba_line(buf, len, &e);
+		if (r != 0)
+			break;
+		/*
+		 * Entries wait in a ring while their slots are fetched, so
+		 * that the cache misses of a large file overlap; they go in
+		 * in file order, the last value of a word winning.
+		 */
+		sh_hmap_prefetch(&d->map, e.key);
+		if (npend >= PEND)
+			r = sh_hmap_put(&d->map, pend[npend % PEND].key,
+			    pend[npend % PEND].val);
+		pend[npend++ % PEND] = e;
 		if (r != 0)
 			break;
 	}
+	for (i = npend > PEND ? npend - PEND : 0; r == 0 && i < npend; i++)
+		r = sh_hmap_put(&d->map, pend[i % PEND].key,
+		    pend[i % PEND].val);
 	if (r == 0) {
 		*line = 0;
 		if (ferror(f))

@@ -48,6 +48,45 @@ load(const char *s, struct sh_idf **d, unsigned long long *line)
 	return sh_idf_load(path, d, line);
 }
 
+/* Load s through a pipe, a file that cannot be read twice. */
+static int
+load_pipe(const char *s, struct sh_idf **d, unsigned long long *line)
+{
+	char name[32];
+	int fd[2], r;
+
+	if (strlen(s) > 65536 || pipe(fd) != 0 ||
+	    write(fd[1], s, strlen(s)) != (ssize_t)strlen(s))
+		abort();
+	close(fd[1]);
+	snprintf(name, sizeof(name), "/dev/fd/%d", fd[0]);
+	r = sh_idf_load(name, d, line);
+	close(fd[0]);
+	return r;
+}
+
+/* A jieba file: w0..w999 weigh 1 + i / 1000; "a" weighs 5 on the first
+ * line and 7 on line 501, "b" 2 on line 3 and 3 on line 5. */
+static void
+big_jieba(char *buf, size_t size)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (i == 0)
+			n += (size_t)snprintf(buf + n, size - n, "a 5\n");
+		if (i == 2)
+			n += (size_t)snprintf(buf + n, size - n, "b 2\n");
+		if (i == 4)
+			n += (size_t)snprintf(buf + n, size - n, "b 3\n");
+		if (i == 500)
+			n += (size_t)snprintf(buf + n, size - n, "a 7\n");
+		n += (size_t)snprintf(buf + n, size - n, "w%d %d.%03d\n", i,
+		    1 + i / 1000, i % 1000);
+	}
+}
+
 /* Merge the lines of in (one string, '\n'-separated) into out. */
 static int
 merge(const char *in, char *out, size_t size)
@@ -91,7 +130,8 @@ main(void)
 	uint64_t a, b, v, got, worst = 0;
 	uint32_t val;
 	double x, frac;
-	char out[256];
+	char out[256], big[20000];
+	size_t nslot;
 	int i, bad = 0, far = 0, bad2;
 
 	/* The map. */
@@ -111,6 +151,15 @@ main(void)
 	sh_hmap_put(&m, 4, 2);
 	ok(sh_hmap_get(&m, 0, &val) && val == 8 && sh_hmap_get(&m, 4, &val) &&
 	    val == 2 && m.n == 100002, "map: key 0, a second put replaces");
+	sh_hmap_free(&m);
+	nslot = (sh_hmap_reserve(&m, 5000) == 0) ? m.nslot : 0;
+	for (i = 0, bad = 0; i < 5000; i++)
+		if (sh_hmap_put(&m, (uint64_t)i + 1, (uint32_t)i) != 0)
+			bad++;
+	ok(bad == 0 && nslot == 16384 && m.nslot == nslot &&
+	    sh_hmap_get(&m, 5000, &val) && val == 4999 &&
+	    sh_hmap_reserve(&m, 10) == 0 && m.nslot == nslot,
+	    "map: reserved room for 5000 keys, no growth after");
 	sh_hmap_free(&m);
 	ok(!sh_hmap_get(&m, 4, NULL) && m.n == 0, "map: empty after free");
 
@@ -196,6 +245,16 @@ main(void)
 	    idf_of(d, "c") == 2250 && idf_of(d, "d") == 9000 &&
 	    sh_idf_default(d) == 4000, "jieba file: values, CRLF, the last "
 	    "of a word twice, the median (index n / 2) for the rest");
+	sh_idf_free(d);
+	big_jieba(big, sizeof(big));
+	ok(load(big, &d, &line) == 0 && idf_of(d, "a") == 7000 &&
+	    idf_of(d, "b") == 3000 && idf_of(d, "w999") == 1999,
+	    "jieba file of 1000 words: the last value of a word twice, near "
+	    "and far apart");
+	sh_idf_free(d);
+	ok(load_pipe(big, &d, &line) == 0 && idf_of(d, "a") == 7000 &&
+	    idf_of(d, "b") == 3000 && idf_of(d, "w999") == 1999,
+	    "the same file through a pipe, not sized ahead");
 	sh_idf_free(d);
 	ok(load("\t3\na\t1\nb\t4\n", &d, &line) == SH_EDFN && line == 3 &&
 	    d == NULL, "DF above N: its line");
