@@ -16,7 +16,7 @@
 # SEED (1), COPIES (1: copies per edit kind and rate), KS ("3 4 5 6": the
 # distances reported), PAIRS (5: closest unrelated pairs listed), MINFEAT
 # (0: keep only the documents with at least this many features under
-# FPFLAGS, as sh-fp -c counts them), UNREL (0.5: the Jaccard similarity
+# MINFLAGS, by default FPFLAGS, as sh-fp -c counts them), UNREL (0.5: the Jaccard similarity
 # below which two sources are unrelated).
 
 set -eu
@@ -30,6 +30,7 @@ ks=${KS:-3 4 5 6}
 pairs=${PAIRS:-5}
 fpflags=${FPFLAGS:-}
 minfeat=${MINFEAT:-0}
+minflags=${MINFLAGS-$fpflags}
 unrel=${UNREL:-0.5}
 
 die() {
@@ -75,7 +76,7 @@ for corpus; do
 	printf '\t\n' >"$work/long"
 	if [ "$minfeat" -gt 0 ]; then
 		# shellcheck disable=SC2086
-		"$bin/sh-fp" -c $fpflags "$corpus" 2>/dev/null |
+		"$bin/sh-fp" -c $minflags "$corpus" 2>/dev/null |
 		    awk -F'\t' -v m="$minfeat" '$3 >= m { print $2 }' \
 		    >>"$work/long"
 	fi

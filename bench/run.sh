@@ -216,7 +216,7 @@ bench_fp()
 		row "$1 -z" "$3" "$b" "${times#* }"
 		shift 3
 	done
-	bench_weights
+	bench_options
 }
 
 # Time sh-fp ($1) on file $2 without and with -z, alternately, $RUNS
@@ -243,14 +243,17 @@ timez()
 	echo "$(printf '%s\n' $ta | median) $(printf '%s\n' $tb | median)"
 }
 
-# The cost of stop words and IDF weights: sh-fp with the built-in list of
-# the kind's language and with a DF file counted from the same documents,
-# against plain sh-fp; and the counting itself (sh-tokenize -c).
-bench_weights()
+# The cost of each option on sh-fp: against plain sh-fp, -n 1 (the
+# short-text features), -c (the feature count column), -z, the built-in
+# stop words of the kind's language, a DF file counted from the same
+# documents, both, and -d with DICT on Chinese text when it exists; then
+# the counting itself (sh-tokenize -c), which is not sh-fp.
+bench_options()
 {
 	echo
-	echo "fp options: sh-fp OPTIONS FILE >/dev/null; sh-tokenize -c FILE"
-	printf '%-8s %-14s %9s %8s %7s\n' kind options 'median s' MB/s ratio
+	echo "fp options: sh-fp OPTIONS FILE >/dev/null (single core, median" \
+	    "of $RUNS); last row sh-tokenize -c FILE"
+	printf '%-8s %-22s %9s %8s %7s\n' kind options 'median s' MB/s ratio
 	for k in $kinds; do
 		data "$k"
 		b=$(wc -c <"$data")
@@ -259,20 +262,26 @@ bench_weights()
 		zh)	stop='-s @zh' ;;
 		*)	stop='-s @en -s @zh' ;;
 		esac
+		dict=
+		[ "$k" = en ] || [ ! -r "$DICT" ] || dict="-d $DICT"
 		"$BIN/sh-tokenize" -c "$data" >"$tmp/$k.df" </dev/null ||
 		    die "sh-tokenize -c $k: failed"
 		base=
-		for o in '' "$stop" "-D $tmp/$k.df" "$stop -D $tmp/$k.df" -c; do
-			if [ "$o" = -c ]; then
-				s=$(timeit "$BIN/sh-tokenize" -c "$data") || exit 2
-			else
-				s=$(timeit "$BIN/sh-fp" $o "$data") || exit 2
-			fi
+		for o in '' '-n 1' -c -z "$stop" "-D $tmp/$k.df" \
+		    "$stop -D $tmp/$k.df" "$dict" count; do
+			case $o in
+			'')	[ -z "$base" ] || continue
+				s=$(timeit "$BIN/sh-fp" "$data") || exit 2 ;;
+			count)	s=$(timeit "$BIN/sh-tokenize" -c "$data") ||
+				    exit 2 ;;
+			*)	s=$(timeit "$BIN/sh-fp" $o "$data") || exit 2 ;;
+			esac
 			[ -n "$base" ] || base=$s
-			label=$(printf '%s' "${o:-plain}" | sed "s|$tmp/$k.df|DF|")
+			label=$(printf '%s' "${o:-plain}" | sed -e "s|$tmp/$k.df|DF|" \
+			    -e "s|$DICT|DICT|" -e 's|^count$|sh-tokenize -c|')
 			awk -v k="$k" -v o="$label" -v b="$b" -v s="$s" \
 			    -v base="$base" 'BEGIN {
-				printf "%-8s %-14s %9.3f %8.1f %7.2f\n", k, o, s,
+				printf "%-8s %-22s %9.3f %8.1f %7.2f\n", k, o, s,
 				    b / 1e6 / s, s / base }'
 		done
 	done
