@@ -16,8 +16,8 @@
 # SEED (1), COPIES (1: copies per edit kind and rate), KS ("3 4 5 6": the
 # distances reported), PAIRS (5: closest unrelated pairs listed), MINFEAT
 # (0: keep only the documents with at least this many features under
-# MINFLAGS, by default FPFLAGS, as sh-fp -c counts them), UNREL (0.5: the Jaccard similarity
-# below which two sources are unrelated).
+# MINFLAGS, by default FPFLAGS, as sh-fp -c counts them), UNREL (0.5:
+# the Jaccard similarity below which two sources are unrelated).
 
 set -eu
 

@@ -14,14 +14,15 @@
 #    default the weighted Jaccard of the character counts) is at least
 #    POLICY_MIN (0.8) and, unless POLICY_VERIFY2 is empty, by a second
 #    sh-dist -v POLICY_VERIFY2 (-n 2 -m weighted: character pairs, which
-#    tell a reordered sentence from a copy) at least POLICY_MIN2 (0.6).  Recall: share of copies paired with their
-#    source, before and after verification.  Precision: share of the kept
-#    pairs that are near-duplicates in truth, that is a source and its
-#    copy, or two texts whose edit distance is at most 20 % of the longer
-#    one, counting ideographs and other characters one by one but a run
-#    of ASCII letters and digits (a name, a number) as one: the pages
-#    repeat many sentences with one name changed, and such pairs are
-#    right, not errors.  Sources that share their features exactly are dropped
+#    tell a reordered sentence from a copy) at least POLICY_MIN2 (0.6).
+#    Recall: share of copies paired with their source, before and after
+#    verification.  Precision: share of the kept pairs that are
+#    near-duplicates in truth, that is a source and its copy, or two
+#    texts whose edit distance is at most 20 % of the longer one, counting
+#    ideographs and other characters one by one but a run of ASCII
+#    letters and digits (a name, a number) as one: the pages repeat many
+#    sentences with one name changed, and such pairs are right, not
+#    errors.  Sources that share their features exactly are dropped
 #    first.
 #
 # usage: bench/short.sh		(make eval builds what it needs)
@@ -127,7 +128,8 @@ fi
 nsrc=$(($(wc -l <"$work/src.txt")))
 ncopy=$(($(wc -l <"$work/copies.txt")))
 # A true pair: s<N> and c<N>, or texts at most 20 % apart in edits.
-LC_ALL=C awk -F'\t' -v min="$pmin" -v min2="$pmin2" -v ncopy="$ncopy" -v nsrc="$nsrc" '
+LC_ALL=C awk -F'\t' -v min="$pmin" -v min2="$pmin2" -v ncopy="$ncopy" \
+    -v nsrc="$nsrc" '
 # units(s, a): the units of s into a[1..n], return n: a run of ASCII
 # letters and digits is one (a name, a number), space is none, any other
 # UTF-8 character is one.
