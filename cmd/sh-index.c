@@ -19,7 +19,6 @@
 static char where[SH_WHERE];
 static int status;
 static struct sh_ixwriter *w;	/* with -S: writing while reading */
-static long long budget;
 
 static void
 usage(void)
@@ -66,8 +65,7 @@ read_list(const char *name, struct sh_fplist *list)
 			status = 2;
 		} else if ((r = sh_fplist_add(list, fp, id, idlen)) != 0)
 			errx(2, "%s", sh_strerror(r));
-		else if (w != NULL && status == 0 && (list->n * 16 +
-		    list->idlen) * 4 > (size_t)budget) {
+		else if (w != NULL && status == 0 && sh_ixw_full(w, list)) {
 			/* A quarter of the budget read: a segment (none once
 			 * the input had an error: nothing will be kept). */
 			if ((r = sh_ixw_add(w, list, where)) != 0)
@@ -150,7 +148,7 @@ main(int argc, char *argv[])
 	struct sh_fplist list;
 	struct sh_index ix;
 	const char *verb;
-	long long v;
+	long long v, budget = 0;
 	int ch, e, i, *opt;
 
 	memset(&o, 0, sizeof(o));
@@ -219,7 +217,8 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	if (argc != 1 || o.force || o.b || o.r || o.k >= 0 || o.shard.n ||
-	    budget)
+	    budget || (strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
+	    strcmp(verb, "verify") != 0))
 		usage();
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
@@ -227,14 +226,12 @@ main(int argc, char *argv[])
 		info(&ix);
 	else if (strcmp(verb, "dump") == 0)
 		dump(&ix);
-	else if (strcmp(verb, "verify") == 0) {
+	else
 		for (i = 0; i < ix.nseg; i++)
 			if ((e = sh_seg_verify(&ix.seg[i])) != 0) {
 				sh_index_segpath(&ix, i, where);
 				fail(e);
 			}
-	} else
-		usage();
 	sh_index_close(&ix);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");

@@ -136,6 +136,7 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			    &a, &n) != 6 || line[n] != '\0' ||
 			    ix->k < 0 || ix->k > SH_PLAN_KMAX || ix->b < 0 ||
 			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b ||
+			    !ix->b != !ix->r ||
 			    ix->shard.n < 1 || ix->shard.i >= ix->shard.n)
 				return SH_ECORRUPT;
 			ix->next = a;
@@ -236,7 +237,7 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 			sh_index_close(ix);
 			return fail(where, path, NULL, e);
 		}
-		ix->k = ix->seg[0].k;
+		ix->k = ix->seg[0].plan.k;
 		return add_name(ix, "", ix->seg[0].nfp, ix->seg[0].nid);
 	}
 	/* A writer may remove a segment between MANIFEST and open. */
@@ -414,16 +415,14 @@ merge(struct merge *m, int *bad)
 	if (m->order == NULL || m->head == NULL || m->cur == NULL ||
 	    m->live == NULL || m->fp == NULL || m->idoff == NULL)
 		return SH_ENOMEM;
-	for (i = 0; i < m->batch->n; i++) {
-		m->order[i].fp = m->batch->fp[i];
-		m->order[i].i = i;
-	}
-	qsort(m->order, m->batch->n, sizeof(*m->order), cmp_entry);
-	m->idoff[0] = 0;
 	/* Entries outside the index's shard are not its own. */
 	for (i = m->nbatch = 0; i < m->batch->n; i++)
-		if (sh_shard_fp(m->shard, m->order[i].fp) == m->shard->i)
-			m->order[m->nbatch++] = m->order[i];
+		if (sh_shard_fp(m->shard, m->batch->fp[i]) == m->shard->i) {
+			m->order[m->nbatch].fp = m->batch->fp[i];
+			m->order[m->nbatch++].i = i;
+		}
+	qsort(m->order, m->nbatch, sizeof(*m->order), cmp_entry);
+	m->idoff[0] = 0;
 	for (s = 0; s <= m->nseg; s++)
 		if (!(m->live[s] = head(m, s, &m->cur[s], &e)) && e != 0) {
 			*bad = s;
@@ -490,8 +489,8 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 		return fail(where, tmp, NULL, SH_EIO);
 	if (d != NULL)
 		e = sh_seg_write(fd, plan, d);
-	else if (write(fd, text, len) != (ssize_t)len)
-		e = SH_EIO;
+	else
+		e = sh_write_all(fd, text, len);
 	if (e == 0 && fsync(fd) != 0)
 		e = SH_EIO;
 	if (close(fd) != 0 && e == 0)
@@ -600,6 +599,19 @@ struct sh_ixwriter {
 	size_t budget;
 };
 
+/* Bytes a batch holds in memory, about. */
+static uint64_t
+batch_bytes(const struct sh_fplist *batch)
+{
+	return batch->n * 16 + batch->idlen;
+}
+
+int
+sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch)
+{
+	return w->budget != 0 && batch_bytes(batch) * 4 > w->budget;
+}
+
 /* Bytes a merge of the last j segments of w and a batch holds, about:
  * the segments' sizes, thrice (merge, tables, sort), and the batch. */
 static uint64_t
@@ -648,7 +660,7 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	struct sh_plan plan;
 	struct sh_segdata sd;
 	char path[SH_WHERE], name[32];
-	uint64_t size, bytes = batch->n * 16 + batch->idlen;
+	uint64_t size, bytes = batch_bytes(batch);
 	int i, j = 0, bad = -1, e = 0;
 
 	if (batch->n == 0)

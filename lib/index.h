@@ -100,6 +100,9 @@ int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
     const struct sh_ixopt *o, char *where);
 int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
     char *where);
+/* Whether batch holds a quarter of w's budget (never without one): the
+ * time for a writer within a budget to add it as a segment and free it. */
+int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);
 int sh_ixw_commit(struct sh_ixwriter *w, char *where);
 void sh_ixw_close(struct sh_ixwriter *w);
 

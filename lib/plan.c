@@ -88,6 +88,12 @@ sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
 }
 
 int
+sh_plan_minkey(const struct sh_plan *p)
+{
+	return p->keybits[p->ntables - 1];
+}
+
+int
 sh_plan_dirbits(uint64_t n, int keybits)
 {
 	int d = 0;
@@ -137,7 +143,7 @@ sh_plan_index(struct sh_plan *p, int k, uint64_t n)
 				continue;
 			sh_plan_blocks(&c, b, r);
 			/* The shortest key decides. */
-			d = sh_plan_dirbits(n, c.keybits[c.ntables - 1]);
+			d = sh_plan_dirbits(n, sh_plan_minkey(&c));
 			cost = c.ntables * sh_plan_probes(d,
 			    sh_plan_radius(&c, k)) * (PROBE_COST +
 			    (double)n / pow(2, d));

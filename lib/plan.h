@@ -65,6 +65,10 @@ int sh_plan_blocks(struct sh_plan *p, int b, int r);
 #define SH_PLAN_IXTABLES 8
 int sh_plan_index(struct sh_plan *p, int k, uint64_t n);
 
+/* The shortest key of plan p: that of its last table, which holds the
+ * last blocks, the shorter ones. */
+int sh_plan_minkey(const struct sh_plan *p);
+
 /*
  * Directory bits of a table of n entries whose key is keybits wide:
  * about log2(n) - 1, at most keybits and 30.

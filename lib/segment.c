@@ -63,18 +63,6 @@ layout(uint64_t ntables, int d, uint64_t nfp, uint64_t idbytes,
 	return (off[3] + idbytes + 7) / 8 * 8;
 }
 
-/* Shortest key of the plan: the directory is at most that wide. */
-static int
-minkey(const struct sh_plan *p)
-{
-	int t, m = 64;
-
-	for (t = 0; t < p->ntables; t++)
-		if (p->keybits[t] < m)
-			m = p->keybits[t];
-	return m;
-}
-
 static uint64_t
 prefix(uint64_t v, int d)
 {
@@ -90,8 +78,8 @@ struct out {
 	size_t nsums, cap;
 };
 
-static int
-write_all(int fd, const void *p, size_t len)
+int
+sh_write_all(int fd, const void *p, size_t len)
 {
 	const char *c = p;
 	ssize_t w;
@@ -124,7 +112,7 @@ out_chunk(struct out *o)
 		o->cap = cap;
 	}
 	o->sums[o->nsums++] = sh_hash64(o->buf, o->n, 0);
-	if (write_all(o->fd, o->buf, o->n) != 0)
+	if (sh_write_all(o->fd, o->buf, o->n) != 0)
 		return SH_EIO;
 	o->n = 0;
 	return 0;
@@ -238,7 +226,7 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
 	struct out *o;
 	int dirbits, e;
 
-	dirbits = sh_plan_dirbits(d->nfp, minkey(plan));
+	dirbits = sh_plan_dirbits(d->nfp, sh_plan_minkey(plan));
 	if ((bodylen = layout(plan->ntables, dirbits, d->nfp, idbytes,
 	    off)) == 0)
 		return SH_ERANGE;
@@ -246,7 +234,7 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
 		return SH_ENOMEM;
 	o->fd = fd;
 	memset(hdr, 0, sizeof(hdr));
-	if ((e = write_all(fd, hdr, HDR)) != 0 ||
+	if ((e = sh_write_all(fd, hdr, HDR)) != 0 ||
 	    (e = write_tables(o, plan, dirbits, d)) != 0)
 		goto out;
 	for (i = 0; i <= d->nfp && e == 0; i++)
@@ -264,7 +252,7 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
 	}
 	for (i = 0; i < o->nsums; i++)
 		put64(sums + 8 * i, o->sums[i]);
-	if ((e = write_all(fd, sums, o->nsums * 8)) != 0)
+	if ((e = sh_write_all(fd, sums, o->nsums * 8)) != 0)
 		goto out;
 	memcpy(hdr, magic, 8);
 	put64(hdr + 8 * H_VERSION, SH_SEG_VERSION);
@@ -281,7 +269,7 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
 	put64(hdr + 8 * H_NCHUNKS, o->nsums);
 	put64(hdr + 8 * H_SUMS, sh_hash64(sums, o->nsums * 8, 0));
 	put64(hdr + 8 * H_SELF, sh_hash64(hdr, 8 * H_SELF, 0));
-	if (lseek(fd, 0, SEEK_SET) != 0 || write_all(fd, hdr, HDR) != 0)
+	if (lseek(fd, 0, SEEK_SET) != 0 || sh_write_all(fd, hdr, HDR) != 0)
 		e = SH_EIO;
 out:
 	free(sums);
@@ -307,11 +295,10 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 	    v[H_KEY] > v[H_BLOCKS] || sh_plan_blocks(&s->plan,
 	    (int)v[H_BLOCKS], (int)v[H_KEY]) != 0 ||
 	    v[H_TABLES] != (uint64_t)s->plan.ntables ||
-	    v[H_DIRBITS] > (uint64_t)minkey(&s->plan) || v[H_DIRBITS] > 30 ||
+	    v[H_DIRBITS] > (uint64_t)sh_plan_minkey(&s->plan) || v[H_DIRBITS] > 30 ||
 	    v[H_NID] < v[H_NFP] || v[H_CHUNK] != CH)
 		return SH_ECORRUPT;
-	s->k = (int)v[H_K];
-	s->plan.k = s->k;
+	s->plan.k = (int)v[H_K];
 	s->dirbits = (int)v[H_DIRBITS];
 	s->nfp = v[H_NFP];
 	s->nid = v[H_NID];
@@ -488,6 +475,24 @@ struct probe {
 	int n;
 };
 
+/* Append one hit.  Return 0 or SH_ENOMEM. */
+static int
+hits_add(struct sh_hits *h, const struct sh_hit *x)
+{
+	struct sh_hit *nv;
+	size_t cap;
+
+	if (h->n == h->cap) {
+		cap = h->cap ? 2 * h->cap : 16;
+		if ((nv = realloc(h->v, cap * sizeof(*nv))) == NULL)
+			return SH_ENOMEM;
+		h->v = nv;
+		h->cap = cap;
+	}
+	h->v[h->n++] = *x;
+	return 0;
+}
+
 static int
 scan(struct probe *pr)
 {
@@ -515,7 +520,7 @@ scan(struct probe *pr)
 			x.fp = sh_plan_unperm(&pr->s->plan, r->t, v);
 			x.pos = 0;
 			x.seg = pr->seg;
-			if ((err = sh_hits_add(pr->h, &x)) != 0)
+			if ((err = hits_add(pr->h, &x)) != 0)
 				return err;
 		}
 	}
@@ -609,9 +614,7 @@ sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
 int
 sh_seg_fp(struct sh_seg *s, uint64_t i, uint64_t *fp)
 {
-	int e;
-
-	if (i >= s->nfp || (e = need(s, s->tables + 8 * i, 8)) != 0)
+	if (i >= s->nfp || need(s, s->tables + 8 * i, 8) != 0)
 		return SH_ECORRUPT;
 	*fp = rd64(s->body + s->tables + 8 * i);
 	return 0;
@@ -716,21 +719,4 @@ sh_seg_candidates(const struct sh_seg *s, int k)
 	return s->plan.ntables * sh_plan_probes(s->dirbits,
 	    sh_plan_radius(&s->plan, k)) * ((double)s->nfp / ((uint64_t)1 <<
 	    s->dirbits));
-}
-
-int
-sh_hits_add(struct sh_hits *h, const struct sh_hit *x)
-{
-	struct sh_hit *nv;
-	size_t cap;
-
-	if (h->n == h->cap) {
-		cap = h->cap ? 2 * h->cap : 16;
-		if ((nv = realloc(h->v, cap * sizeof(*nv))) == NULL)
-			return SH_ENOMEM;
-		h->v = nv;
-		h->cap = cap;
-	}
-	h->v[h->n++] = *x;
-	return 0;
 }

@@ -35,7 +35,7 @@ struct sh_seg {
 	const unsigned char *map, *body;
 	size_t size;
 	struct sh_plan plan;
-	int k, dirbits;
+	int dirbits;		/* the distance served is plan.k */
 	uint64_t nfp, nid, idbytes, bodylen, nchunks;
 	uint64_t tables, dirs, idoff, ids;	/* section offsets in body */
 	const unsigned char *sums;
@@ -60,6 +60,10 @@ struct sh_hits {
  * SH_ENOMEM, SH_ERANGE or SH_EIO.
  */
 int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d);
+
+/* Write all of p[0..len) to fd, again after a short write or EINTR.
+ * Return 0 or SH_EIO (errno set). */
+int sh_write_all(int fd, const void *p, size_t len);
 
 /*
  * Open and map path into *s.  Return 0, SH_EIO (errno set), SH_EMAGIC,
@@ -95,8 +99,5 @@ int sh_seg_verify(struct sh_seg *s);
 /* Expected entries compared by a search at distance k, for uniformly
  * random fingerprints. */
 double sh_seg_candidates(const struct sh_seg *s, int k);
-
-/* Append one hit.  Return 0 or SH_ENOMEM. */
-int sh_hits_add(struct sh_hits *h, const struct sh_hit *x);
 
 #endif
