@@ -165,6 +165,7 @@ main(int argc, char *argv[])
 	struct sh_docmap *m = NULL;
 	struct sh_verify *vf = NULL;
 	char seen[64] = "", msg[256];
+	const char *arg;
 	uint64_t a, b;
 	FILE *in;
 	int ch, r = 0, i, d, form = 0, found = 0, status = 0;
@@ -228,6 +229,8 @@ main(int argc, char *argv[])
 		ro.mode = form == 'x' && !tflag ? SH_REC_FILE : SH_REC_TAB;
 	if (tflag && ro.mode != SH_REC_TAB)
 		usage();
+	if ((r = sh_fpopt_load(&o, &ch, &arg)) != 0)
+		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
 	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	if (form == 'v' && ((m = map_docs(docs, &status)) == NULL ||

@@ -114,6 +114,7 @@ main(int argc, char *argv[])
 	struct sh_fpopt o = SH_FPOPT_DEFAULT;
 	struct run rn = { 0 };
 	char msg[512];
+	const char *arg;
 	FILE *in;
 	int ch, r, status = 0, i;
 
@@ -153,6 +154,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (rn.tokens && rn.ro.mode != SH_REC_TAB)
 		usage();
+	if ((r = sh_fpopt_load(&o, &ch, &arg)) != 0)
+		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
 	if ((rn.fp = sh_fp_new(&o)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 

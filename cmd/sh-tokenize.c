@@ -135,6 +135,7 @@ main(int argc, char *argv[])
 	struct sh_dfmerge m;
 	struct run rn = { 0 };
 	char msg[512];
+	const char *arg;
 	FILE *in;
 	int ch, r, status = 0, i, count = 0, merge = 0, other = 0;
 
@@ -163,6 +164,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (merge && other)
 		usage();
+	if ((r = sh_fpopt_load(&o, &ch, &arg)) != 0)
+		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
 	if ((rn.fp = sh_fp_new(&o)) == NULL ||
 	    (count && (rn.df = sh_df_new()) == NULL))
 		errx(2, "%s", sh_strerror(SH_ENOMEM));

@@ -160,13 +160,13 @@ parse_line(char *p, size_t len, char **word, size_t *wlen, uint64_t *freq)
 /* Add word p[0..len) of frequency f; key has room for the folded word. */
 static int
 add_word(struct sh_dict *d, const char *p, size_t len, uint64_t f,
-    uint32_t *key)
+    int simplify, uint32_t *key)
 {
 	uint32_t node = 0;
 	size_t i, n;
 	int bad = 0;
 
-	n = sh_tok_fold(p, len, key, &bad);
+	n = sh_tok_fold(p, len, simplify, key, &bad);
 	if (bad)
 		return SH_EUTF8;
 	if (n == 0)
@@ -179,7 +179,8 @@ add_word(struct sh_dict *d, const char *p, size_t len, uint64_t f,
 }
 
 int
-sh_dict_load(FILE *fp, struct sh_dict **dp, unsigned long long *line)
+sh_dict_load(FILE *fp, int simplify, struct sh_dict **dp,
+    unsigned long long *line)
 {
 	struct sh_dict *d;
 	char *buf = NULL, *word;
@@ -220,7 +221,7 @@ sh_dict_load(FILE *fp, struct sh_dict **dp, unsigned long long *line)
 			break;
 		}
 		total += f;
-		if ((r = add_word(d, word, wlen, f, key)) != 0)
+		if ((r = add_word(d, word, wlen, f, simplify, key)) != 0)
 			break;
 	}
 	if (r == 0 && ferror(fp)) {

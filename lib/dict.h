@@ -38,15 +38,18 @@
 struct sh_dict;
 
 /*
- * Read a dictionary from fp (to its end; not closed) into *d.  Return 0,
+ * Read a dictionary from fp (to its end; not closed) into *d, its words
+ * folded as sh_tok_fold(..., simplify, ...) folds them: with simplify
+ * they match the text of a tokenizer with that option.  Return 0,
  * or an error with *line set to the 1-based line at fault: SH_EDICT (not
  * "WORD FREQ [TAG]", or a word over SH_DICT_WORD_MAX bytes), SH_EUTF8 (a
  * word that is not UTF-8), SH_ERANGE (the frequencies add up to more than
  * 2^62); or SH_EIO (errno set) or SH_ENOMEM with *line 0.  On success
- * *line is the number of lines.  Memory: 20 to 64 bytes per distinct
+ * *line is the number of lines.  Memory: 32 to 64 bytes per distinct
  * prefix of a word (jieba's dict.txt: 498,103 prefixes, 16 MiB).
  */
-int sh_dict_load(FILE *fp, struct sh_dict **d, unsigned long long *line);
+int sh_dict_load(FILE *fp, int simplify, struct sh_dict **d,
+    unsigned long long *line);
 void sh_dict_free(struct sh_dict *d);
 
 /* Number of words (distinct after folding, frequency above 0). */

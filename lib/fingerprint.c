@@ -32,7 +32,7 @@ load_dict(struct sh_fpopt *o, const char *path)
 	o->line = 0;
 	if ((fp = fopen(path, "r")) == NULL)
 		return SH_EIO;
-	r = sh_dict_load(fp, &d, &o->line);
+	r = sh_dict_load(fp, o->tok.simplify, &d, &o->line);
 	e = errno;
 	fclose(fp);
 	errno = e;
@@ -49,9 +49,12 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 	long long v;
 	int r;
 
+	const char **ns;
+
 	switch (opt) {
 	case 'd':
-		return load_dict(o, arg);
+		o->dictpath = arg;
+		return 0;
 	case 'n':
 	case 'w':
 		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
@@ -67,10 +70,12 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 		o->weight = r;
 		return 0;
 	case 's':
-		if (o->stop == NULL && (o->stop = sh_stop_new()) == NULL)
+		if ((ns = realloc(o->stops, (o->nstops + 1) *
+		    sizeof(*ns))) == NULL)
 			return SH_ENOMEM;
-		o->tok.stop = o->stop;
-		return sh_stop_load(o->stop, arg, &o->line);
+		o->stops = ns;
+		o->stops[o->nstops++] = arg;
+		return 0;
 	case 'D':
 		sh_idf_free(o->idf);
 		return sh_idf_load(arg, &o->idf, &o->line);
@@ -79,6 +84,28 @@ sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
 		return 0;
 	}
 	return SH_EINVAL;
+}
+
+int
+sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg)
+{
+	size_t i;
+	int r;
+
+	*opt = 'd';
+	if ((*arg = o->dictpath) != NULL && (r = load_dict(o, *arg)) != 0)
+		return r;
+	*opt = 's';
+	for (i = 0; i < o->nstops; i++) {
+		*arg = o->stops[i];
+		if (o->stop == NULL &&
+		    (o->stop = sh_stop_new(o->tok.simplify)) == NULL)
+			return SH_ENOMEM;
+		o->tok.stop = o->stop;
+		if ((r = sh_stop_load(o->stop, *arg, &o->line)) != 0)
+			return r;
+	}
+	return 0;
 }
 
 const char *
@@ -103,6 +130,10 @@ sh_fpopt_free(struct sh_fpopt *o)
 	sh_stop_free(o->stop);
 	sh_idf_free(o->idf);
 	sh_dict_free(o->dict);
+	free(o->stops);
+	o->stops = NULL;
+	o->nstops = 0;
+	o->dictpath = NULL;
 	o->stop = NULL;
 	o->idf = NULL;
 	o->dict = NULL;

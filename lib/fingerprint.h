@@ -33,6 +33,9 @@ struct sh_fpopt {
 	struct sh_idf *idf;	/* NULL: none; owned */
 	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
 	unsigned long long line;	/* where the last file error was */
+	const char *dictpath;	/* -d, until sh_fpopt_load */
+	const char **stops;	/* -s lists, until sh_fpopt_load; owned */
+	size_t nstops;
 };
 
 /* Options of n-gram size n, shingle size w and weight scheme, nothing
@@ -51,17 +54,28 @@ struct sh_fpopt {
  * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
  * 1..SH_TOK_MAX), 'W' weight scheme name, 'z' simplified Chinese (arg is
  * ignored and may be NULL), 's' a stop-word list to add (sh_stop_load: a
- * file or "@en", "@zh"), 'D' the IDF file (sh_idf_load; a second one
- * replaces the first), 'd' the path of a dictionary to load (dict.h),
- * replacing any loaded before.  Files are loaded here.  Return 0, or
- * SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for a letter not
- * handled here), or an error of loading a file, its line in o->line (0
- * for SH_EIO, errno set, and SH_ENOMEM).
+ * file or "@en", "@zh"), 'D' the IDF file (sh_idf_load, loaded here; a
+ * second one replaces the first), 'd' the path of a dictionary (dict.h),
+ * replacing any given before.  The lists of 's' and the dictionary are
+ * named only (arg must outlive o): sh_fpopt_load loads them once every
+ * option is set, since their words are folded as the text will be (-z).
+ * Return 0, or SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for
+ * a letter not handled here), SH_ENOMEM, or an error of loading the IDF
+ * file, its line in o->line (0 for SH_EIO, errno set, and SH_ENOMEM).
  */
 int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
 
 /*
- * The diagnostic for error r of sh_fpopt_set(o, opt, arg), into buf of
+ * Load the dictionary and the stop-word lists that sh_fpopt_set named,
+ * after the last option.  Return 0 or the error of loading one, with the
+ * letter ('d' or 's') and the name into *opt and *arg for sh_fpopt_error,
+ * and the line in o->line as sh_fpopt_set does.
+ */
+int sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg);
+
+/*
+ * The diagnostic for error r of sh_fpopt_set(o, opt, arg) or of
+ * sh_fpopt_load (with the opt and arg it set), into buf of
  * size bytes: "-n 0: number out of range", "FILE: strerror" or
  * "FILE:LINE: message".  Call it before errno can change.  Returns buf.
  */

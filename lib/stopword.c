@@ -15,6 +15,7 @@
 
 struct sh_stop {
 	struct sh_hmap set;	/* values unused */
+	struct sh_tok *tok;	/* cuts entries: SH_TOK_MAX-grams, no shingles */
 	uint64_t filter[(1 << FILTER_BITS) / 64];
 	int nomem;
 };
@@ -59,9 +60,19 @@ static const char stop_zh[] =
     "一个 一些 一种 已经 可以 没有 不是";
 
 struct sh_stop *
-sh_stop_new(void)
+sh_stop_new(int simplify)
 {
-	return calloc(1, sizeof(struct sh_stop));
+	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1,
+	    .simplify = simplify };
+	struct sh_stop *s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	if ((s->tok = sh_tok_new(&o)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 void
@@ -70,6 +81,7 @@ sh_stop_free(struct sh_stop *s)
 	if (s == NULL)
 		return;
 	sh_hmap_free(&s->set);
+	sh_tok_free(s->tok);
 	free(s);
 }
 
@@ -85,20 +97,17 @@ add_feature(void *ctx, const char *tok, size_t len, uint64_t h)
 		s->nomem = 1;
 }
 
-/* Cut p[0..len) with t, a tokenizer of SH_TOK_MAX-grams without shingles. */
-static int
-add_text(struct sh_stop *s, struct sh_tok *t, const char *p, size_t len,
-    int *bad)
+int
+sh_stop_add(struct sh_stop *s, const char *p, size_t len, int *bad)
 {
 	s->nomem = 0;
-	if (sh_tok_run(t, p, len, add_feature, s, bad) < 0 || s->nomem)
+	if (sh_tok_run(s->tok, p, len, add_feature, s, bad) < 0 || s->nomem)
 		return SH_ENOMEM;
 	return 0;
 }
 
 static int
-load_file(struct sh_stop *s, struct sh_tok *t, FILE *f,
-    unsigned long long *line)
+load_file(struct sh_stop *s, FILE *f, unsigned long long *line)
 {
 	char *buf = NULL, *hash;
 	size_t cap = 0;
@@ -110,7 +119,7 @@ load_file(struct sh_stop *s, struct sh_tok *t, FILE *f,
 		if ((hash = memchr(buf, '#', (size_t)n)) != NULL)
 			n = hash - buf;
 		bad = 0;
-		if ((r = add_text(s, t, buf, (size_t)n, &bad)) != 0)
+		if ((r = sh_stop_add(s, buf, (size_t)n, &bad)) != 0)
 			break;
 		if (bad) {
 			r = SH_EUTF8;
@@ -124,24 +133,8 @@ load_file(struct sh_stop *s, struct sh_tok *t, FILE *f,
 }
 
 int
-sh_stop_add(struct sh_stop *s, const char *p, size_t len, int *bad)
-{
-	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1 };
-	struct sh_tok *t;
-	int r;
-
-	if ((t = sh_tok_new(&o)) == NULL)
-		return SH_ENOMEM;
-	r = add_text(s, t, p, len, bad);
-	sh_tok_free(t);
-	return r;
-}
-
-int
 sh_stop_load(struct sh_stop *s, const char *name, unsigned long long *line)
 {
-	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1 };
-	struct sh_tok *t;
 	FILE *f;
 	int r, bad, e;
 
@@ -152,16 +145,11 @@ sh_stop_load(struct sh_stop *s, const char *name, unsigned long long *line)
 		return sh_stop_add(s, stop_zh, sizeof(stop_zh) - 1, &bad);
 	if (name[0] == '@')
 		return SH_EINVAL;
-	if ((t = sh_tok_new(&o)) == NULL)
-		return SH_ENOMEM;
-	if ((f = fopen(name, "r")) == NULL) {
-		sh_tok_free(t);
+	if ((f = fopen(name, "r")) == NULL)
 		return SH_EIO;
-	}
-	r = load_file(s, t, f, line);
+	r = load_file(s, f, line);
 	e = errno;
 	fclose(f);
-	sh_tok_free(t);
 	errno = e;
 	if (r != SH_EUTF8)
 		*line = 0;

@@ -17,8 +17,10 @@
 
 struct sh_stop;
 
-/* New empty set, or NULL when out of memory. */
-struct sh_stop *sh_stop_new(void);
+/* New empty set whose entries are folded, with simplify also made
+ * simplified Chinese, as the tokenizer of that option folds text; NULL
+ * when out of memory. */
+struct sh_stop *sh_stop_new(int simplify);
 void sh_stop_free(struct sh_stop *s);
 
 /*

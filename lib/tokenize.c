@@ -477,7 +477,8 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 }
 
 size_t
-sh_tok_fold(const char *text, size_t len, uint32_t *out, int *bad)
+sh_tok_fold(const char *text, size_t len, int simplify, uint32_t *out,
+    int *bad)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
@@ -489,6 +490,8 @@ sh_tok_fold(const char *text, size_t len, uint32_t *out, int *bad)
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
 		nf = sh_uc_fold(cp, f);
 		for (i = 0; i < nf; i++) {
+			if (simplify)
+				f[i] = sh_uc_simplify(f[i]);
 			if (n > 0 && combining(f[i])) {
 				if ((c = sh_uc_compose(prev, f[i])) != 0) {
 					n = last;

@@ -74,11 +74,13 @@ long long sh_tok_run(struct sh_tok *t, const char *p, size_t len,
 
 /*
  * Fold p[0..len) as sh_tok_run folds the text of an n-gram run: decoded
- * (an invalid byte gives U+FFFD and sets *bad), each code point folded, a
- * combining mark composed with the character before it, or kept after it.
+ * (an invalid byte gives U+FFFD and sets *bad), each code point folded and,
+ * with simplify, made simplified Chinese (sh_uc_simplify), a combining
+ * mark composed with the character before it, or kept after it.
  * Store the code points in out, which has room for len * SH_UC_FOLD_MAX,
  * and return their number.
  */
-size_t sh_tok_fold(const char *p, size_t len, uint32_t *out, int *bad);
+size_t sh_tok_fold(const char *p, size_t len, int simplify, uint32_t *out,
+    int *bad);
 
 #endif

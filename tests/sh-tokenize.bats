@@ -175,6 +175,23 @@ USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]
 	eq "$output" $'c\t岂门^1 东京^1 京タ^1 タワ^1 ワー^1 strasse^1 안녕^1'
 }
 
+@test "-z folds the words of -d and -s too, wherever it stands" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '國語 10\n說明 5\n' >dict
+	printf '說明\n' >stop
+	printf 't\t國語說明\n' >in
+	run -0 --separate-stderr sh-tokenize -d dict in
+	eq "$output" $'t\t國語^1 說明^1'
+	for opts in '-d dict -z' '-z -d dict'; do
+		run -0 --separate-stderr sh-tokenize $opts in
+		eq "$output" $'t\t国语^1 说明^1'
+	done
+	for opts in '-s stop -z' '-z -s stop'; do
+		run -0 --separate-stderr sh-tokenize $opts in
+		eq "$output" $'t\t国语^1 语说^1'
+	done
+}
+
 @test "-w joins consecutive words with _" {
 	run -0 --separate-stderr sh -c \
 	    'printf "w\tA b, c. d\n" | sh-tokenize -w 2'

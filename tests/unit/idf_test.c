@@ -275,7 +275,7 @@ main(void)
 	    "missing IDF file");
 
 	/* Stop words. */
-	s = sh_stop_new();
+	s = sh_stop_new(0);
 	ok(sh_stop_load(s, "@en", &line) == 0 && stop_has(s, "the") &&
 	    stop_has(s, "and") && stop_has(s, "t") && !stop_has(s, "cat") &&
 	    !stop_has(s, "的"), "@en");
@@ -284,7 +284,7 @@ main(void)
 	    "@zh");
 	ok(sh_stop_load(s, "@fr", &line) == SH_EINVAL, "unknown built-in list");
 	sh_stop_free(s);
-	s = sh_stop_new();
+	s = sh_stop_new(0);
 	put_file("# a comment\nFoo  ＢＡＲ # baz\n\tStraße don't,\n");
 	ok(sh_stop_load(s, path, &line) == 0 && line == 0 &&
 	    sh_stop_count(s) == 5 && stop_has(s, "foo") &&
