@@ -153,23 +153,12 @@ lookup(struct sh_fpset *s, const char *id, size_t len, uint64_t *i)
 	return 0;
 }
 
-static uint64_t
-fp_of(struct sh_fpset *s, uint64_t i, int *e)
-{
-	uint64_t fp = 0;
-
-	if (!s->budget)
-		return s->list.fp[i];
-	*e = sh_fpstore_fp(&s->store, i, &fp);
-	return fp;
-}
-
 int
 sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
     const char *b, size_t blen)
 {
-	uint64_t i, j, t;
-	int e = 0, dist;
+	uint64_t i, j, t, fi, fj;
+	int e = 0;
 
 	if (s->map == NULL) {
 		if (s->budget && (e = sh_fpstore_rewind(&s->store)) != 0)
@@ -197,8 +186,10 @@ sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
 	}
 	if (!s->budget)
 		return sh_pairs_add(&s->pairs, i << 32 | j);
-	dist = sh_hamming(fp_of(s, i, &e), fp_of(s, j, &e));
-	return e ? e : sh_xsort_add(s->x, i << 32 | j, (uint64_t)dist);
+	if ((e = sh_fpstore_fp(&s->store, i, &fi)) != 0 ||
+	    (e = sh_fpstore_fp(&s->store, j, &fj)) != 0)
+		return e;
+	return sh_xsort_add(s->x, i << 32 | j, (uint64_t)sh_hamming(fi, fj));
 }
 
 int

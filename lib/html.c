@@ -35,7 +35,7 @@ starts(const char *p, size_t n, const char *w)
 	if (n < len)
 		return 0;
 	for (i = 0; i < len; i++)
-		if ((p[i] | 0x20) != w[i])
+		if ((w[i] >= 'a' && w[i] <= 'z' ? p[i] | 0x20 : p[i]) != w[i])
 			return 0;
 	return 1;
 }
@@ -59,19 +59,22 @@ reference(const char *p, size_t n, unsigned *cp)
 {
 	const char *name;
 	size_t i, k;
-	unsigned v = 0;
+	unsigned v = 0, d;
 	int hex, digits = 0;
 
 	if (n > 2 && p[1] == '#') {
 		hex = (p[2] | 0x20) == 'x';
 		for (i = 2 + hex; i < n && i < 12; i++) {
 			if (p[i] >= '0' && p[i] <= '9')
-				v = v * (hex ? 16 : 10) + (unsigned)(p[i] - '0');
+				d = (unsigned)(p[i] - '0');
 			else if (hex && (p[i] | 0x20) >= 'a' &&
 			    (p[i] | 0x20) <= 'f')
-				v = v * 16 + (unsigned)((p[i] | 0x20) - 'a' + 10);
+				d = (unsigned)((p[i] | 0x20) - 'a' + 10);
 			else
 				break;
+			/* Past U+10FFFF it stays out of range, never wraps. */
+			if (v <= 0x10FFFF)
+				v = v * (hex ? 16 : 10) + d;
 			digits++;
 		}
 		if (digits == 0 || i == n || p[i] != ';')

@@ -127,6 +127,12 @@ warc_record() {
 	eq "$output" "$(printf 'id\tcafé^1 x^1 unknown^1 1^1 2^1 中文^1')"
 }
 
+@test "-H: a reference past U+10FFFF is U+FFFD, not wrapped; markup is matched by its letters only" {
+	# 4294967361 wraps to 65 ("A") in 32 bits; a CR is not "-".
+	run -0 sh-tokenize -H <<<$'id\tx&#4294967361;y &#x110041;z keep <!-- a -\r> hidden --> shown'
+	eq "$output" "$(printf 'id\tx^1 y^1 z^1 keep^1 shown^1')"
+}
+
 @test "an unknown format is a usage error" {
 	run -2 --separate-stderr sh-fp -f csv /dev/null
 	eq "$stderr" "sh-fp: -f csv: invalid value"
