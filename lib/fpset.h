@@ -40,8 +40,8 @@ struct sh_fpset {
 	size_t bufcap;
 };
 
-/* Open an empty set; budget 0 keeps everything in memory, else bytes for
- * each external sort, spilling to tmpdir (NULL: /tmp).  Return 0 or
+/* Open an empty set; budget 0 keeps everything in memory, else the bytes
+ * its external sorts share, spilling to tmpdir (NULL: /tmp).  Return 0 or
  * SH_EIO.  Closing an opened set frees everything. */
 int sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir);
 void sh_fpset_close(struct sh_fpset *s);

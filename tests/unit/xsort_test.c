@@ -1,7 +1,9 @@
 /*
  * The external sort against qsort: records in random order, sorted, with
- * many equal keys, for budgets that keep everything in memory and that
- * spill dozens of runs.
+ * many equal keys, for budgets that keep everything in memory, that spill
+ * a few runs, and that spill more runs than one merge may read at once
+ * (the smallest budget, 128 KiB, merges 32 runs at most), so that merge
+ * passes come first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,7 @@ cmp(const void *p, const void *q)
 int
 main(void)
 {
-	static struct sh_xrec v[N], want[N];
+	static struct sh_xrec v[2 * N], want[2 * N];
 	static const size_t budgets[] = { 1, 1 << 16, 1 << 20, 64 << 20 };
 	const char *tmp = getenv("TMPDIR");
 	struct sh_xsort *x;
@@ -50,12 +52,33 @@ main(void)
 			    1; n++)
 				ok_all = n < N && r.a == want[n].a &&
 				    r.b == want[n].b;
-			ok(ok_all && n == N, "kind %d, budget %zu: %zu "
-			    "records in order, %d runs on disk", kind,
-			    budgets[b], n, x ? sh_xsort_runs(x) : -1);
+			/* 49 runs of 4096 records: 31 merged into one. */
+			ok(ok_all && n == N && sh_xsort_runs(x) ==
+			    (b < 2 ? 19 : b == 2 ? 7 : 0) &&
+			    sh_xsort_passes(x) == (b < 2), "kind %d, budget "
+			    "%zu: %zu records in order, %d runs on disk, %d "
+			    "merge passes", kind, budgets[b], n,
+			    x ? sh_xsort_runs(x) : -1,
+			    x ? sh_xsort_passes(x) : -1);
 			sh_xsort_free(x);
 		}
 	}
+	/* 98 runs of 4096: three passes of 31 into one leave 8. */
+	for (i = 0; i < 2 * N; i++) {
+		v[i].a = next() % 100000;
+		v[i].b = i;
+	}
+	memcpy(want, v, 2 * N * sizeof(*v));
+	qsort(want, 2 * N, sizeof(*want), cmp);
+	ok_all = (x = sh_xsort_new(1, tmp)) != NULL;
+	for (i = 0; ok_all && i < 2 * N; i++)
+		ok_all = sh_xsort_add(x, v[i].a, v[i].b) == 0;
+	for (n = 0; ok_all && (e = sh_xsort_next(x, &r)) == 1; n++)
+		ok_all = n < 2 * N && r.a == want[n].a && r.b == want[n].b;
+	ok(ok_all && n == 2 * N && sh_xsort_runs(x) == 8 &&
+	    sh_xsort_passes(x) == 3, "%zu records through %d merge passes, "
+	    "in order", n, x ? sh_xsort_passes(x) : -1);
+	sh_xsort_free(x);
 	x = sh_xsort_new(1 << 20, tmp);
 	ok(x != NULL && sh_xsort_next(x, &r) == 0, "no records: none out");
 	sh_xsort_free(x);
