@@ -10,7 +10,7 @@
 # For each set of flags (none, then -z) it prints: the share of pairs
 # within each distance of KS, the quartiles and a histogram of the
 # distances; the unrelated pairs (pages of different names, zh_CN and
-# zh_TW pages pooled) within the largest distance of KS; and, for -z, how
+# zh_TW pages pooled) within each distance of KS; and, for -z, how
 # many zh_CN fingerprints -z changes.
 #
 # usage: bench/t2s-eval.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
@@ -76,8 +76,9 @@ for z in '' -z; do
 	LC_ALL=C awk -F '\t' '
 	NR == FNR { sub(/^zh_CN\//, "", $2); cn[$2] = $1; next }
 	{ sub(/^zh_TW\//, "", $2); if ($2 in cn) print cn[$2] "\t" $1 "\t" $2 }
-	' "$work/cn$z.fp" "$work/tw$z.fp" | "$bin/sh-dist" -f |
+	' "$work/cn$z.fp" "$work/tw$z.fp" | "$bin/sh-dist" -p |
 	    cut -f 4 | sort -n >"$work/d$z"
+	[ -s "$work/d$z" ] || die "no pair of pages measured"
 	echo
 	echo "sh-fp flags: ${flags:-(none)}"
 	LC_ALL=C awk -v ks="$ks" '
