@@ -22,9 +22,9 @@
 #include "similar.h"
 
 /*
- * The blocks of the k = 3 table plan of sh-near and sh-index (plan.h):
- * four of 16 bits, block 0 the top bits.  Two fingerprints within
- * distance 3 agree on at least one of them.
+ * The blocks of the k = 3 table plan of sh-index (plan.h), and of sh-near
+ * below about 100,000 fingerprints: four of 16 bits, block 0 the top
+ * bits.  Two fingerprints within distance 3 agree on at least one.
  */
 #define SH_EXPLAIN_BLOCKS 4
 

@@ -94,8 +94,9 @@ struct sh_fp *sh_fp_new(const struct sh_fpopt *o);
 void sh_fp_free(struct sh_fp *f);
 
 /*
- * Fingerprint of text p[0..len) into *fp, its total weight in weight units
- * into *total (0: no features, *fp is then 0 and meaningless).  Set *bad to
+ * Fingerprint of text p[0..len) into *fp, and into *total a measure of
+ * its total weight, 0 exactly when it has none (no features: *fp is then
+ * 0 and meaningless); its scale depends on the options.  Set *bad to
  * 1 on invalid UTF-8.  Return 0 or SH_ENOMEM.
  */
 int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,

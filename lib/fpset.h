@@ -69,8 +69,8 @@ int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
  * IDs a[0..alen) and b[0..blen), in either order (a pair of an ID with
  * itself is ignored).  Return 0, SH_EUNKNOWN
  * (no such ID), SH_EDUPID (two entries have the same ID, entry s->dup
- * among them: found when the map is built, at the first call), SH_ENOMEM
- * or SH_EIO.
+ * among them: found when the map is built, at the first call), SH_ERANGE
+ * (2^32 - 1 entries or more), SH_ENOMEM or SH_EIO.
  */
 int sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
     const char *b, size_t blen);

@@ -1,7 +1,8 @@
 /*
  * Range-checked decimal numbers for option arguments, in the manner of
- * OpenBSD strtonum(3); and the one logarithm of the project, in integer
- * arithmetic so that what depends on it is the same on every machine.
+ * OpenBSD strtonum(3); and the integer logarithm of the dictionary and
+ * the IDF weights, so that what depends on it is the same on every
+ * machine (-W logtf takes libm's log instead: see weight.c).
  */
 #ifndef SH_NUM_H
 #define SH_NUM_H
