@@ -39,15 +39,3 @@ sh_cluster_finish(size_t n, uint32_t *rep)
 	for (i = 0; i < n; i++)
 		rep[i] = find(rep, (uint32_t)i);
 }
-
-void
-sh_cluster(size_t n, const struct sh_pairs *p, uint32_t *rep)
-{
-	size_t i;
-
-	sh_cluster_start(n, rep);
-	for (i = 0; i < p->n; i++)
-		sh_cluster_union(rep, (uint32_t)(p->v[i] >> 32),
-		    (uint32_t)p->v[i]);
-	sh_cluster_finish(n, rep);
-}

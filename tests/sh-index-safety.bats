@@ -12,13 +12,10 @@ setup() {
 	LC_ALL=C sort "$D/base.fp" >"$D/base.sorted"
 }
 
-# big FILE N PREFIX: N random fingerprint lines with IDs PREFIX0...
+# big FILE N PREFIX SEED: rand_fps with IDs PREFIX1..PREFIXN.
 big() {
-	awk -v n="$2" -v p="$3" 'BEGIN { srand(n); for (i = 0; i < n; i++) {
-		s = ""
-		for (j = 0; j < 4; j++)
-			s = s sprintf("%04x", int(rand() * 65536))
-		print s "\t" p i } }' >"$1"
+	rand_fps "$1" "$2" "$4"
+	sed -i "s/\tf/\t$3/" "$1"
 }
 
 # poke FILE OFFSET: overwrite one byte of FILE at OFFSET.
@@ -111,7 +108,7 @@ wait_tmp() {
 
 @test "kill -9 at any moment of an add leaves an index that is old or new" {
 	local when got midwrite=0
-	big "$D/new.fp" 1000000 n
+	big "$D/new.fp" 1000000 n 31
 	LC_ALL=C sort "$D/base.fp" "$D/new.fp" >"$D/both.sorted"
 	# While reading the input, then while writing (when the temporary
 	# file appears, and later), then perhaps after the rename.
@@ -146,22 +143,21 @@ wait_tmp() {
 @test "concurrent adds are serialized and all batches land" {
 	local i
 	for i in 1 2 3 4; do
-		big "$D/b$i.fp" 20000 "b$i-"
+		big "$D/b$i.fp" 20000 "b$i-" "4$i"
 	done
 	for i in 1 2 3 4; do
 		sh-index add "$D/ix" "$D/b$i.fp" &
 	done
 	wait
 	sh-index verify "$D/ix"
-	dump_sorted() { sh-index dump "$D/ix" | LC_ALL=C sort; }
-	dump_sorted >"$D/got"
+	sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
 	LC_ALL=C sort "$D/base.fp" "$D"/b?.fp >"$D/want"
 	same_files "$D/want" "$D/got"
 }
 
 @test "readers keep working while a writer replaces segments" {
 	local i
-	big "$D/new.fp" 20000 w
+	big "$D/new.fp" 20000 w 32
 	head -n 50 "$D/base.fp" >"$D/q.fp"
 	sh-near -i "$D/ix" "$D/q.fp" >"$D/want"
 	(for i in 1 2 3 4 5 6; do
@@ -176,7 +172,7 @@ wait_tmp() {
 }
 
 @test "a full disk: add fails cleanly, the index is unchanged" {
-	big "$D/new.fp" 100000 f
+	big "$D/new.fp" 100000 f 33
 	run -2 --separate-stderr sh -c "ulimit -f 200; trap '' XFSZ; exec sh-index add '$D/ix' '$D/new.fp'"
 	[[ "$stderr" == "sh-index: $D/ix/seg-"*".tmp: File too large" ]]
 	sh-index verify "$D/ix"

@@ -244,12 +244,19 @@ sorted() {
 }
 
 @test "sh-near -S: a killed join leaves no temporary file" {
+	local pid i
 	mkdir "$D/tmp"
-	rand_fps "$D/big.fp" 60000 16
-	TMPDIR="$D/tmp" sh-near -S 1M "$D/big.fp" >/dev/null &
-	sleep 0.3
-	kill -9 $! 2>/dev/null || true
-	wait $! || true
+	rand_fps "$D/big.fp" 300000 16
+	TMPDIR="$D/tmp" sh-near -S 1M -k 6 "$D/big.fp" >/dev/null &
+	pid=$!
+	# Killed once it holds a temporary file, long before it ends.
+	for i in $(seq 100); do
+		ls -l /proc/$pid/fd 2>/dev/null | grep -q "$D/tmp" && break
+		sleep 0.05
+	done
+	ls -l /proc/$pid/fd | grep -q "$D/tmp"
+	kill -9 $pid
+	wait $pid || true
 	eq "$(ls -A "$D/tmp")" ""
 }
 
