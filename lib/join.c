@@ -159,7 +159,8 @@ sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
 {
 	struct job *jobs;
 	pthread_t *tid;
-	size_t i;
+	uint64_t *nv;
+	size_t total;
 	int t, started, err = 0;
 
 	if ((uint64_t)n >= (uint64_t)1 << 32)
@@ -194,11 +195,32 @@ sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
 	/* Tables a thread could not start are done here, in order. */
 	for (t = started; t < nthreads; t++)
 		work(&jobs[t]);
-	for (t = 0; t < nthreads; t++) {
+	/* The threads' pairs into out, each array freed once copied: the
+	 * first one taken as it is when out is empty. */
+	for (t = 0, total = out->n; t < nthreads; t++) {
 		if (jobs[t].err)
 			err = jobs[t].err;
-		for (i = 0; err == 0 && i < jobs[t].pairs.n; i++)
-			err = sh_pairs_add(out, jobs[t].pairs.v[i]);
+		total += jobs[t].pairs.n;
+	}
+	if (err == 0 && out->n == 0) {
+		free(out->v);
+		*out = jobs[0].pairs;
+		memset(&jobs[0].pairs, 0, sizeof(jobs[0].pairs));
+	}
+	if (err == 0 && total > out->cap) {
+		if ((nv = realloc(out->v, total * sizeof(*nv))) == NULL)
+			err = SH_ENOMEM;
+		else {
+			out->v = nv;
+			out->cap = total;
+		}
+	}
+	for (t = 0; t < nthreads; t++) {
+		if (err == 0 && jobs[t].pairs.n > 0) {
+			memcpy(out->v + out->n, jobs[t].pairs.v,
+			    jobs[t].pairs.n * sizeof(*nv));
+			out->n += jobs[t].pairs.n;
+		}
 		free(jobs[t].pairs.v);
 	}
 	free(jobs);
