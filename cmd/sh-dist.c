@@ -132,7 +132,7 @@ explain(char *argv[])
 	}
 }
 
-/* Pass one over docs, into a new map. */
+/* Pass one over docs, into a new map; exits on an error that stops it. */
 static struct sh_docmap *
 map_docs(const char *docs, int *status)
 {
@@ -233,8 +233,9 @@ main(int argc, char *argv[])
 		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
 	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
-	if (form == 'v' && ((m = map_docs(docs, &status)) == NULL ||
-	    (vf = sh_verify_new(m, fp, tflag, measure)) == NULL))
+	if (form == 'v')
+		m = map_docs(docs, &status);
+	if (form == 'v' && (vf = sh_verify_new(m, fp, tflag, measure)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 
 	if (form == 'x')

@@ -72,7 +72,7 @@ sh_fplist_add(struct sh_fplist *l, uint64_t fp, const char *id, size_t idlen)
 	size_t cap;
 	void *p;
 
-	if (l->n + 1 >= l->cap) {
+	if (l->n == l->cap) {
 		cap = l->cap ? 2 * l->cap : 1024;
 		if ((p = realloc(l->fp, cap * sizeof(*l->fp))) == NULL)
 			return SH_ENOMEM;
