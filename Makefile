@@ -11,20 +11,33 @@ LDFLAGS =
 SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
-HDR = lib/bag.h lib/cluster.h lib/dedup.h lib/df.h lib/dict.h lib/docmap.h \
-	lib/errors.h lib/explain.h lib/fingerprint.h lib/fpset.h lib/fpstore.h \
-	lib/fplist.h lib/hash.h lib/hex.h lib/hmap.h lib/html.h lib/idf.h \
-	lib/index.h lib/join.h lib/json.h lib/num.h lib/plan.h lib/record.h \
-	lib/segment.h lib/shard.h lib/similar.h lib/simhash.h lib/stopword.h \
-	lib/tokenize.h lib/unicode.h lib/utf8.h lib/verify.h lib/weight.h \
-	lib/xsort.h
-LIBOBJ = lib/bag.o lib/cluster.o lib/dedup.o lib/df.o lib/dict.o lib/docmap.o \
-	lib/errors.o lib/explain.o lib/fingerprint.o lib/fpset.o lib/fpstore.o \
-	lib/fplist.o lib/hash.o lib/hex.o lib/hmap.o lib/html.o lib/idf.o \
-	lib/index.o lib/join.o lib/json.o lib/num.o lib/plan.o lib/record.o \
-	lib/segment.o lib/shard.o lib/similar.o lib/simhash.o lib/stopword.o \
-	lib/t2s.o lib/tokenize.o lib/unitab.o lib/utf8.o lib/verify.o \
-	lib/weight.o lib/xsort.o
+# The library, layer by layer (lib/README).
+BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
+	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
+TEXT_HDR = lib/text/docmap.h lib/text/html.h lib/text/json.h \
+	lib/text/record.h lib/text/unicode.h
+FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
+	lib/feat/stopword.h lib/feat/tokenize.h lib/feat/weight.h
+FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
+NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fplist.h \
+	lib/near/fpset.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
+INDEX_HDR = lib/index/index.h lib/index/segment.h
+VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
+BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
+	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
+TEXT_OBJ = lib/text/docmap.o lib/text/html.o lib/text/json.o \
+	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
+FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
+	lib/feat/stopword.o lib/feat/tokenize.o lib/feat/weight.o
+FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
+NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fplist.o \
+	lib/near/fpset.o lib/near/fpstore.o lib/near/join.o lib/near/plan.o
+INDEX_OBJ = lib/index/index.o lib/index/segment.o
+VERIFY_OBJ = lib/verify/explain.o lib/verify/verify.o
+HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
+	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)
+LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
+	$(NEAR_OBJ) $(INDEX_OBJ) $(VERIFY_OBJ)
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
@@ -101,6 +114,7 @@ eval: $(BIN) bench/edit bench/evalstat
 
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5)
+	tools/layers lib
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fplist.h"
-#include "hex.h"
+#include "near/fplist.h"
+#include "base/hex.h"
 
 #define MAXK		16
 #define MAXPAIRS	1000

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "hex.h"
+#include "base/hex.h"
 
 static uint64_t state;
 

@@ -7,8 +7,8 @@
 #include <err.h>
 #include <stdio.h>
 
-#include "errors.h"
-#include "record.h"
+#include "base/errors.h"
+#include "text/record.h"
 
 int
 main(int argc, char *argv[])

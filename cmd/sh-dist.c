@@ -10,15 +10,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "docmap.h"
-#include "errors.h"
-#include "explain.h"
-#include "fplist.h"
-#include "hex.h"
-#include "num.h"
-#include "record.h"
-#include "similar.h"
-#include "verify.h"
+#include "text/docmap.h"
+#include "base/errors.h"
+#include "verify/explain.h"
+#include "near/fplist.h"
+#include "base/hex.h"
+#include "base/num.h"
+#include "text/record.h"
+#include "fp/similar.h"
+#include "verify/verify.h"
 
 #define DOCOPTS SH_RECOPT_LETTERS SH_FPOPT_LETTERS "t"
 

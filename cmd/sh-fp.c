@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "fingerprint.h"
-#include "hex.h"
-#include "num.h"
-#include "record.h"
+#include "base/errors.h"
+#include "fp/fingerprint.h"
+#include "base/hex.h"
+#include "base/num.h"
+#include "text/record.h"
 
 static void
 usage(void)

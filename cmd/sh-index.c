@@ -8,13 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "fplist.h"
-#include "hex.h"
-#include "index.h"
-#include "num.h"
-#include "plan.h"
-#include "record.h"
+#include "base/errors.h"
+#include "near/fplist.h"
+#include "base/hex.h"
+#include "index/index.h"
+#include "base/num.h"
+#include "near/plan.h"
+#include "text/record.h"
 
 static char where[SH_WHERE];
 static int status;

@@ -10,15 +10,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dedup.h"
-#include "errors.h"
-#include "fplist.h"
-#include "fpset.h"
-#include "hex.h"
-#include "index.h"
-#include "num.h"
-#include "record.h"
-#include "shard.h"
+#include "near/dedup.h"
+#include "base/errors.h"
+#include "near/fplist.h"
+#include "near/fpset.h"
+#include "base/hex.h"
+#include "index/index.h"
+#include "base/num.h"
+#include "text/record.h"
+#include "base/shard.h"
 
 static void
 usage(void)

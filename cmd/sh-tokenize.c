@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "df.h"
-#include "errors.h"
-#include "fingerprint.h"
-#include "record.h"
-#include "weight.h"
+#include "feat/df.h"
+#include "base/errors.h"
+#include "fp/fingerprint.h"
+#include "text/record.h"
+#include "feat/weight.h"
 
 static void
 usage(void)

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dict.h"
-#include "errors.h"
-#include "hash.h"
-#include "num.h"
-#include "tokenize.h"
-#include "utf8.h"
+#include "feat/dict.h"
+#include "base/errors.h"
+#include "base/hash.h"
+#include "base/num.h"
+#include "feat/tokenize.h"
+#include "base/utf8.h"
 #include "rng.h"
 #include "tap.h"
 

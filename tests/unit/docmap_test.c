@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "docmap.h"
-#include "errors.h"
-#include "record.h"
+#include "text/docmap.h"
+#include "base/errors.h"
+#include "text/record.h"
 #include "rng.h"
 #include "tap.h"
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "hash.h"
+#include "base/hash.h"
 #include "tap.h"
 
 static const struct {

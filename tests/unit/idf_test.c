@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "df.h"
-#include "errors.h"
-#include "hash.h"
-#include "hmap.h"
-#include "idf.h"
+#include "feat/df.h"
+#include "base/errors.h"
+#include "base/hash.h"
+#include "base/hmap.h"
+#include "feat/idf.h"
 #include "rng.h"
-#include "stopword.h"
+#include "feat/stopword.h"
 #include "tap.h"
 
 static char path[64];

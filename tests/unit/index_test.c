@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "fpsets.h"
-#include "hex.h"
-#include "plan.h"
-#include "segment.h"
+#include "base/hex.h"
+#include "near/plan.h"
+#include "index/segment.h"
 #include "tap.h"
 
 #define N 2000

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "dedup.h"
-#include "hex.h"
-#include "join.h"
-#include "plan.h"
-#include "shard.h"
+#include "near/cluster.h"
+#include "near/dedup.h"
+#include "base/hex.h"
+#include "near/join.h"
+#include "near/plan.h"
+#include "base/shard.h"
 #include "fpsets.h"
 #include "rng.h"
 #include "tap.h"

@@ -3,7 +3,7 @@
  * features and weights, weight-1 and weighted paths mixed, ties, and
  * documents long enough to exercise every spill and carry.
  */
-#include "simhash.h"
+#include "fp/simhash.h"
 #include "rng.h"
 #include "tap.h"
 

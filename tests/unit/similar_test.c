@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
-#include "explain.h"
-#include "fingerprint.h"
-#include "hash.h"
-#include "hex.h"
-#include "similar.h"
+#include "base/errors.h"
+#include "verify/explain.h"
+#include "fp/fingerprint.h"
+#include "base/hash.h"
+#include "base/hex.h"
+#include "fp/similar.h"
 #include "rng.h"
 #include "tap.h"
 

@@ -1,6 +1,6 @@
 /*
  * Traditional to simplified Chinese: spot checks of the table
- * (lib/t2s.c), its properties over every code point, and the tokenizer's
+ * (lib/text/t2s.c), its properties over every code point, and the tokenizer's
  * simplify option.  The exhaustive comparison with the Unihan database is
  * tools/gen-t2s --check, which needs the UCD files; this test does not.
  */
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "tap.h"
-#include "tokenize.h"
-#include "unicode.h"
+#include "feat/tokenize.h"
+#include "text/unicode.h"
 
 struct feats {
 	char buf[512];

@@ -1,5 +1,5 @@
 /*
- * Spot checks of the Unicode tables (lib/unitab.c).  The exhaustive
+ * Spot checks of the Unicode tables (lib/text/unitab.c).  The exhaustive
  * comparison with the UCD is tools/gen-unicode --check, which needs the
  * UCD files; this test does not.
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "unicode.h"
+#include "text/unicode.h"
 
 /* Does cp fold to the n code points of want? */
 static int

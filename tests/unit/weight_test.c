@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "errors.h"
-#include "weight.h"
+#include "base/errors.h"
+#include "feat/weight.h"
 #include "tap.h"
 
 static int

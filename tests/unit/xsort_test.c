@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
+#include "base/errors.h"
 #include "rng.h"
 #include "tap.h"
-#include "xsort.h"
+#include "base/xsort.h"
 
 #define N 200000
 

@@ -1,0 +1,45 @@
+#include <errno.h>
+#include <string.h>
+
+#include "base/errors.h"
+
+const char *
+sh_strerror(int e)
+{
+	switch (e) {
+	case SH_OK:		return "success";
+	case SH_ENOMEM:		return "out of memory";
+	case SH_EIO:		return strerror(errno);
+	case SH_ERANGE:		return "number out of range";
+	case SH_ETAB:		return "missing TAB after ID";
+	case SH_EHEX:		return "fingerprint is not 16 hex digits";
+	case SH_EWEIGHT:	return "bad token weight";
+	case SH_EFIELDS:	return "too few fields";
+	case SH_EEMPTYTOK:	return "empty token";
+	case SH_EINVAL:		return "invalid value";
+	case SH_EMAGIC:		return "not an sh index";
+	case SH_EVERSION:	return "unsupported index format version";
+	case SH_ETRUNC:		return "truncated index file";
+	case SH_ECORRUPT:	return "corrupt index file";
+	case SH_EEXIST:		return "index exists (use -f to replace it)";
+	case SH_EKMISMATCH:	return "index was built for another -k";
+	case SH_EJSON:		return "malformed JSON";
+	case SH_ENOID:		return "no ID field";
+	case SH_ENOTEXT:	return "no text field";
+	case SH_EWARC:		return "malformed WARC record";
+	case SH_ESHARD:		return "index holds another shard";
+	case SH_EUTF8:		return "invalid UTF-8";
+	case SH_EDFLINE:	return "not a TOKEN<TAB>COUNT line";
+	case SH_EIDFLINE:	return "not a WORD IDF line";
+	case SH_EDFN:		return "document frequency above the document count";
+	case SH_EUNSORTED:	return "lines not in byte order (sort -m with LC_ALL=C)";
+	case SH_ENOIDF:		return "no IDF entries";
+	case SH_EUNKNOWN:	return "no fingerprint has this ID";
+	case SH_EDUPID:		return "two fingerprints have this ID";
+	case SH_EDICT:		return "malformed dictionary line";
+	case SH_ENOTREG:	return "not a regular file";
+	case SH_ECHANGED:	return "file changed while in use";
+	case SH_ENODOC:		return "no such document";
+	}
+	return "unknown error";
+}

@@ -1,0 +1,511 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "feat/dict.h"
+#include "base/errors.h"
+#include "base/hash.h"
+#include "feat/stopword.h"
+#include "feat/tokenize.h"
+#include "text/unicode.h"
+#include "base/utf8.h"
+
+#define CLUSTER 16
+#define RUN 4096		/* longest piece of a run cut with a dictionary */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct sh_tok {
+	struct sh_tokopt o;
+	sh_tok_fn *fn;
+	void *ctx;
+	long long nfeat;
+	int nomem;
+
+	/* Current word: bytes, and where its last character starts. */
+	struct buf w;
+	size_t wlast;
+	uint32_t wprev;
+
+	/* Shingle window: up to o.shingle words joined by '_'. */
+	struct buf s;
+	size_t sstart[SH_TOK_MAX];
+	int swords, semitted;
+
+	/* N-gram run: bytes of its last o.ngram characters, each a base and
+	 * the marks that did not compose with it, at most CLUSTER bytes. */
+	char g[CLUSTER * (SH_TOK_MAX + 1)];
+	size_t glen, gclen[SH_TOK_MAX + 1];
+	int gchars;
+	uint32_t gprev;
+
+	/* With a dictionary, the run's code points instead: where its last
+	 * character starts, that character's base and its length in bytes;
+	 * and the bytes of the word being emitted. */
+	uint32_t *run;
+	size_t rlen, rcap, rlast, rclen;
+	uint32_t rprev;
+	struct sh_dictcut cut;
+	struct buf dw;
+};
+
+/* ASCII fold: digits and letters, lowercased, are word bytes; every other
+ * byte, non-ASCII included, is 0. */
+static const unsigned char ascii[256] = {
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37,
+	0x38, 0x39, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+	0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f,
+	0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77,
+	0x78, 0x79, 0x7a, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+	0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f,
+	0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77,
+	0x78, 0x79, 0x7a, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* Append p[0..n) to b, making room for at least reserve more bytes. */
+static int
+buf_put(struct buf *b, const char *p, size_t n, size_t reserve)
+{
+	char *np;
+	size_t cap;
+
+	if (reserve < n)
+		reserve = n;
+	if (b->cap - b->len < reserve) {
+		cap = b->cap ? b->cap : 64;
+		while (cap - b->len < reserve)
+			cap *= 2;
+		if ((np = realloc(b->p, cap)) == NULL)
+			return SH_ENOMEM;
+		b->p = np;
+		b->cap = cap;
+	}
+	if (n > 0)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+struct sh_tok *
+sh_tok_new(const struct sh_tokopt *o)
+{
+	struct sh_tok *t;
+
+	if ((t = calloc(1, sizeof(*t))) == NULL)
+		return NULL;
+	t->o = *o;
+	return t;
+}
+
+void
+sh_tok_free(struct sh_tok *t)
+{
+	if (t == NULL)
+		return;
+	free(t->w.p);
+	free(t->s.p);
+	free(t->run);
+	free(t->dw.p);
+	sh_dictcut_free(&t->cut);
+	free(t);
+}
+
+/* Emit feature p[0..n) of hash h. */
+static void
+emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
+{
+	t->fn(t->ctx, p, n, h);
+	t->nfeat++;
+}
+
+static void
+emit(struct sh_tok *t, const char *p, size_t n)
+{
+	emit_h(t, p, n, sh_hash64(p, n, 0));
+}
+
+/* Whether p[0..n), of hash h, is a stop word: one probe, only when a
+ * stop-word set is given. */
+static int
+stopped(const struct sh_tok *t, uint64_t h)
+{
+	return t->o.stop != NULL && sh_stop_has(t->o.stop, h);
+}
+
+static void
+emit_gram(struct sh_tok *t)
+{
+	uint64_t h = sh_hash64(t->g, t->glen, 0);
+
+	if (!stopped(t, h))
+		emit_h(t, t->g, t->glen, h);
+}
+
+/* End of a stretch of words: flush a short shingle window. */
+static void
+seg_end(struct sh_tok *t)
+{
+	if (t->swords > 0 && !t->semitted)
+		emit(t, t->s.p, t->s.len);
+	t->swords = 0;
+	t->semitted = 0;
+	t->s.len = 0;
+}
+
+/* The word p[0..n) joins the word stream. */
+static void
+word_push(struct sh_tok *t, const char *p, size_t n)
+{
+	uint64_t h = 0;
+	size_t drop;
+	int i;
+
+	if (t->o.shingle == 1 || t->o.stop != NULL)
+		h = sh_hash64(p, n, 0);
+	if (stopped(t, h))
+		return;
+	if (t->o.shingle == 1) {
+		emit_h(t, p, n, h);
+		return;
+	}
+	if (t->swords == t->o.shingle) {
+		/* Slide: drop the oldest word and its '_'. */
+		drop = t->sstart[1];
+		memmove(t->s.p, t->s.p + drop, t->s.len - drop);
+		t->s.len -= drop;
+		for (i = 1; i < t->swords; i++)
+			t->sstart[i - 1] = t->sstart[i] - drop;
+		t->swords--;
+	}
+	if (t->swords > 0 && buf_put(&t->s, "_", 1, 0) != 0)
+		t->nomem = 1;
+	t->sstart[t->swords] = t->s.len;
+	if (buf_put(&t->s, p, n, 0) != 0)
+		t->nomem = 1;
+	t->swords++;
+	if (t->swords == t->o.shingle) {
+		emit(t, t->s.p, t->s.len);
+		t->semitted = 1;
+	}
+}
+
+static void
+word_end(struct sh_tok *t)
+{
+	if (t->w.len == 0)
+		return;
+	word_push(t, t->w.p, t->w.len);
+	t->w.len = 0;
+}
+
+/*
+ * The window holds the last min(run, n) characters of the run.  The n-gram
+ * ending at the newest character is emitted only when the next character
+ * arrives or the run ends, so that a following mark can still compose.
+ */
+static void
+gram_end(struct sh_tok *t)
+{
+	if (t->gchars > 0)
+		emit_gram(t);
+	t->gchars = 0;
+	t->glen = 0;
+}
+
+/* A dictionary word, code points start..start+len of the run. */
+static void
+dict_word(void *ctx, size_t start, size_t len)
+{
+	struct sh_tok *t = ctx;
+	char enc[4];
+	size_t i;
+
+	t->dw.len = 0;
+	for (i = start; i < start + len; i++)
+		if (buf_put(&t->dw, enc, sh_utf8_encode(t->run[i], enc),
+		    0) != 0) {
+			t->nomem = 1;
+			return;
+		}
+	word_push(t, t->dw.p, t->dw.len);
+}
+
+/* Cut the run into dictionary words: all of it, or with more != 0 what
+ * can be cut before the rest of it is known. */
+static void
+dict_cut(struct sh_tok *t, int more)
+{
+	long long k;
+
+	k = sh_dict_cut(t->o.dict, &t->cut, t->run, t->rlen, more, dict_word,
+	    t);
+	if (k < 0) {
+		t->nomem = 1;
+		k = (long long)t->rlen;
+	}
+	memmove(t->run, t->run + k, (t->rlen - (size_t)k) * sizeof(*t->run));
+	t->rlen -= (size_t)k;
+	t->rlast = t->rlen > 0 ? t->rlast - (size_t)k : 0;
+}
+
+/* End of an n-gram run or of a dictionary run, if one is open. */
+static void
+run_end(struct sh_tok *t)
+{
+	if (t->gchars > 0)
+		gram_end(t);
+	else if (t->rlen > 0)
+		dict_cut(t, 0);
+}
+
+/* Append cp to the dictionary run, first cutting the words that can be
+ * cut when the run fills its buffer.  Return 0, or -1 out of memory. */
+static int
+run_push(struct sh_tok *t, uint32_t cp)
+{
+	uint32_t *np;
+	size_t cap;
+
+	if (t->rlen == t->rcap) {
+		if (t->rcap < RUN) {
+			cap = t->rcap ? 2 * t->rcap : 64;
+			if ((np = realloc(t->run, cap * sizeof(*np))) == NULL) {
+				t->nomem = 1;
+				return -1;
+			}
+			t->run = np;
+			t->rcap = cap;
+		} else
+			dict_cut(t, 1);
+	}
+	t->run[t->rlen++] = cp;
+	return 0;
+}
+
+static int
+combining(uint32_t cp)
+{
+	return (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 &&
+	    cp <= 0x11C2) || (cp >= 0x300 && sh_uc_ccc(cp) != 0);
+}
+
+/*
+ * A combining mark cp after a character of a dictionary run: composed
+ * with it, or kept after it as in an n-gram run.  Return 1, or 0 when cp
+ * is neither and is a character of its own.
+ */
+static int
+dict_mark(struct sh_tok *t, uint32_t cp)
+{
+	char enc[4];
+	size_t n;
+	uint32_t c;
+
+	if ((c = sh_uc_compose(t->rprev, cp)) != 0) {
+		t->rlen = t->rlast;
+		t->run[t->rlen++] = c;
+		t->rprev = c;
+		t->rclen = sh_utf8_encode(c, enc);
+		return 1;
+	}
+	if (sh_uc_ccc(cp) == 0)
+		return 0;
+	n = sh_utf8_encode(cp, enc);
+	if (t->rclen + n <= CLUSTER && run_push(t, cp) == 0)
+		t->rclen += n;
+	return 1;
+}
+
+/* A character of a dictionary run, n bytes long. */
+static void
+dict_char(struct sh_tok *t, uint32_t cp, size_t n)
+{
+	word_end(t);
+	if (run_push(t, cp) != 0)
+		return;
+	t->rlast = t->rlen - 1;
+	t->rprev = cp;
+	t->rclen = n;
+}
+
+/* Append the folded code point cp to the current word or n-gram run. */
+static void
+put(struct sh_tok *t, uint32_t cp)
+{
+	char enc[4];
+	size_t n;
+	uint32_t c;
+	int cls, i;
+
+	/* A mark composes with the character just before it. */
+	if (combining(cp)) {
+		if (t->w.len > 0 && (c = sh_uc_compose(t->wprev, cp)) != 0) {
+			t->w.len = t->wlast;
+			n = sh_utf8_encode(c, enc);
+			if (buf_put(&t->w, enc, n, 0) != 0)
+				t->nomem = 1;
+			t->wprev = c;
+			return;
+		}
+		if (t->rlen > 0 && dict_mark(t, cp))
+			return;
+		if (t->gchars > 0 && (c = sh_uc_compose(t->gprev, cp)) != 0) {
+			n = sh_utf8_encode(c, enc);
+			t->glen -= t->gclen[t->gchars - 1];
+			memcpy(t->g + t->glen, enc, n);
+			t->glen += n;
+			t->gclen[t->gchars - 1] = n;
+			t->gprev = c;
+			return;
+		}
+		/* Any other mark (a Thai tone mark, say) stays with its base
+		 * in the n-gram; marks past CLUSTER bytes are dropped. */
+		if (t->gchars > 0 && sh_uc_ccc(cp) != 0) {
+			n = sh_utf8_encode(cp, enc);
+			if (t->gclen[t->gchars - 1] + n <= CLUSTER) {
+				memcpy(t->g + t->glen, enc, n);
+				t->glen += n;
+				t->gclen[t->gchars - 1] += n;
+			}
+			return;
+		}
+	}
+	cls = sh_uc_class(cp);
+	if (cls == SH_UC_SEP) {
+		word_end(t);
+		run_end(t);
+		return;
+	}
+	n = sh_utf8_encode(cp, enc);
+	if (cls == SH_UC_WORD) {
+		run_end(t);
+		t->wlast = t->w.len;
+		t->wprev = cp;
+		if (buf_put(&t->w, enc, n, 0) != 0)
+			t->nomem = 1;
+		return;
+	}
+	if (t->o.dict != NULL) {
+		dict_char(t, cp, n);
+		return;
+	}
+	word_end(t);
+	seg_end(t);
+	if (t->gchars == t->o.ngram) {
+		emit_gram(t);
+		/* Slide: drop the oldest character. */
+		memmove(t->g, t->g + t->gclen[0], t->glen - t->gclen[0]);
+		t->glen -= t->gclen[0];
+		for (i = 1; i < t->gchars; i++)
+			t->gclen[i - 1] = t->gclen[i];
+		t->gchars--;
+	}
+	memcpy(t->g + t->glen, enc, n);
+	t->glen += n;
+	t->gclen[t->gchars++] = n;
+	t->gprev = cp;
+}
+
+long long
+sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
+    void *ctx, int *bad)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *end = p + len;
+	const unsigned char *lim;
+	uint32_t cp, f[SH_UC_FOLD_MAX];
+	unsigned char c;
+	char *o;
+	int i, nf;
+
+	t->fn = fn;
+	t->ctx = ctx;
+	t->nfeat = 0;
+	t->nomem = 0;
+	/* A run cut short by SH_ENOMEM may have left words behind. */
+	t->w.len = t->s.len = t->glen = t->rlen = 0;
+	t->swords = t->semitted = t->gchars = 0;
+	while (p < end) {
+		if (*p < 0x80) {
+			if (ascii[*p] == 0) {
+				p++;
+				if (t->w.len > 0)
+					word_end(t);
+				run_end(t);
+				continue;
+			}
+			/* A run of ASCII word bytes, folded as it is copied, in
+			 * slices that fit the room made for them. */
+			run_end(t);
+			do {
+				if (t->w.cap - t->w.len < 64 &&
+				    buf_put(&t->w, NULL, 0, 64) != 0)
+					return SH_ENOMEM;
+				o = t->w.p + t->w.len;
+				lim = end - p > 64 ? p + 64 : end;
+				while (p < lim && (c = ascii[*p]) != 0) {
+					*o++ = (char)c;
+					p++;
+				}
+				t->w.len = (size_t)(o - t->w.p);
+			} while (p == lim && p < end);
+			t->wlast = t->w.len - 1;
+			t->wprev = (unsigned char)t->w.p[t->wlast];
+			continue;
+		}
+		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
+		nf = sh_uc_fold(cp, f);
+		for (i = 0; i < nf; i++)
+			put(t, t->o.simplify ? sh_uc_simplify(f[i]) : f[i]);
+	}
+	word_end(t);
+	run_end(t);
+	seg_end(t);
+	if (t->nomem)
+		return SH_ENOMEM;
+	return t->nfeat;
+}
+
+size_t
+sh_tok_fold(const char *text, size_t len, int simplify, uint32_t *out,
+    int *bad)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *end = p + len;
+	uint32_t cp, c, prev = 0, f[SH_UC_FOLD_MAX];
+	size_t n = 0, last = 0;
+	int i, nf;
+
+	while (p < end) {
+		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
+		nf = sh_uc_fold(cp, f);
+		for (i = 0; i < nf; i++) {
+			if (simplify)
+				f[i] = sh_uc_simplify(f[i]);
+			if (n > 0 && combining(f[i])) {
+				if ((c = sh_uc_compose(prev, f[i])) != 0) {
+					n = last;
+					out[n++] = prev = c;
+					continue;
+				}
+				if (sh_uc_ccc(f[i]) != 0) {
+					out[n++] = f[i];
+					continue;
+				}
+			}
+			last = n;
+			out[n++] = prev = f[i];
+		}
+	}
+	return n;
+}

@@ -1,0 +1,391 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "feat/dict.h"
+#include "base/errors.h"
+#include "fp/fingerprint.h"
+#include "base/hash.h"
+#include "base/num.h"
+#include "fp/simhash.h"
+#include "feat/weight.h"
+
+struct sh_fp {
+	struct sh_fpopt o;
+	struct sh_tok *tok;
+	struct sh_bag *bag;	/* text kept: for sh_fp_features */
+	struct sh_simhash acc;
+	unsigned long long nfeat;	/* features of the last document */
+	uint64_t *hv;		/* -D: feature hashes of the document */
+	size_t nh, caph;
+	int nomem;
+};
+
+/* Load the dictionary at path for opt 'd'. */
+static int
+load_dict(struct sh_fpopt *o, const char *path)
+{
+	struct sh_dict *d;
+	FILE *fp;
+	int r, e;
+
+	o->line = 0;
+	if ((fp = fopen(path, "r")) == NULL)
+		return SH_EIO;
+	r = sh_dict_load(fp, o->tok.simplify, &d, &o->line);
+	e = errno;
+	fclose(fp);
+	errno = e;
+	if (r != 0)
+		return r;
+	sh_dict_free(o->dict);
+	o->tok.dict = o->dict = d;
+	return 0;
+}
+
+int
+sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
+{
+	long long v;
+	int r;
+
+	const char **ns;
+
+	switch (opt) {
+	case 'd':
+		o->dictpath = arg;
+		return 0;
+	case 'n':
+	case 'w':
+		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
+			return r;
+		if (opt == 'n')
+			o->tok.ngram = (int)v;
+		else
+			o->tok.shingle = (int)v;
+		return 0;
+	case 'W':
+		if ((r = sh_weight_scheme(arg)) < 0)
+			return SH_EINVAL;
+		o->weight = r;
+		return 0;
+	case 's':
+		if ((ns = realloc(o->stops, (o->nstops + 1) *
+		    sizeof(*ns))) == NULL)
+			return SH_ENOMEM;
+		o->stops = ns;
+		o->stops[o->nstops++] = arg;
+		return 0;
+	case 'D':
+		sh_idf_free(o->idf);
+		return sh_idf_load(arg, &o->idf, &o->line);
+	case 'z':
+		o->tok.simplify = 1;
+		return 0;
+	}
+	return SH_EINVAL;
+}
+
+int
+sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg)
+{
+	size_t i;
+	int r;
+
+	*opt = 'd';
+	if ((*arg = o->dictpath) != NULL && (r = load_dict(o, *arg)) != 0)
+		return r;
+	*opt = 's';
+	for (i = 0; i < o->nstops; i++) {
+		*arg = o->stops[i];
+		if (o->stop == NULL &&
+		    (o->stop = sh_stop_new(o->tok.simplify)) == NULL)
+			return SH_ENOMEM;
+		o->tok.stop = o->stop;
+		if ((r = sh_stop_load(o->stop, *arg, &o->line)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+const char *
+sh_fpopt_error(const struct sh_fpopt *o, int opt, const char *arg, int r,
+    char *buf, size_t size)
+{
+	const char *msg = sh_strerror(r);
+
+	if ((opt != 's' && opt != 'D' && opt != 'd') || r == SH_ENOMEM ||
+	    (r == SH_EINVAL && opt == 's'))
+		snprintf(buf, size, "-%c %s: %s", opt, arg ? arg : "", msg);
+	else if (o->line == 0)
+		snprintf(buf, size, "%s: %s", arg, msg);
+	else
+		snprintf(buf, size, "%s:%llu: %s", arg, o->line, msg);
+	return buf;
+}
+
+void
+sh_fpopt_free(struct sh_fpopt *o)
+{
+	sh_stop_free(o->stop);
+	sh_idf_free(o->idf);
+	sh_dict_free(o->dict);
+	free(o->stops);
+	o->stops = NULL;
+	o->nstops = 0;
+	o->dictpath = NULL;
+	o->stop = NULL;
+	o->idf = NULL;
+	o->dict = NULL;
+	o->tok.stop = NULL;
+	o->tok.dict = NULL;
+}
+
+struct sh_fp *
+sh_fp_new(const struct sh_fpopt *o)
+{
+	struct sh_fp *f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		return NULL;
+	f->o = *o;
+	if ((f->tok = sh_tok_new(&f->o.tok)) == NULL ||
+	    (f->bag = sh_bag_new(1)) == NULL) {
+		sh_fp_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void
+sh_fp_free(struct sh_fp *f)
+{
+	if (f == NULL)
+		return;
+	sh_tok_free(f->tok);
+	sh_bag_free(f->bag);
+	free(f->hv);
+	free(f);
+}
+
+/* Term frequency: every occurrence votes with weight 1 (one unit of tf). */
+static void
+add_tf(void *ctx, const char *tok, size_t len, uint64_t h)
+{
+	struct sh_fp *f = ctx;
+
+	(void)tok;
+	(void)len;
+	sh_simhash_add(&f->acc, h);
+}
+
+/* With IDF weights the hashes are kept, to be looked up together. */
+static void
+add_hash(void *ctx, const char *tok, size_t len, uint64_t h)
+{
+	struct sh_fp *f = ctx;
+	uint64_t *p;
+	size_t cap;
+
+	if (f->nh == f->caph) {
+		cap = f->caph ? 2 * f->caph : 1024;
+		if ((p = realloc(f->hv, cap * sizeof(*p))) == NULL) {
+			f->nomem = 1;
+			return;
+		}
+		f->hv = p;
+		f->caph = cap;
+	}
+	(void)tok;
+	(void)len;
+	f->hv[f->nh++] = h;
+}
+
+/*
+ * Term frequency times idf: idf units per occurrence sum to tf idf.  The
+ * lookups of a batch are independent, so their cache misses overlap
+ * instead of coming one per feature between tokenizing steps.
+ */
+static int
+add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	uint64_t w[64];
+	size_t i, j, n;
+
+	f->nh = 0;
+	f->nomem = 0;
+	if (sh_tok_run(f->tok, p, len, add_hash, f, bad) < 0 || f->nomem)
+		return SH_ENOMEM;
+	for (i = 0; i < f->nh; i += n) {
+		n = f->nh - i < 64 ? f->nh - i : 64;
+		for (j = 0; j < n; j++)
+			sh_idf_prefetch(f->o.idf, f->hv[i + j]);
+		for (j = 0; j < n; j++)
+			w[j] = sh_idf_get(f->o.idf, f->hv[i + j]);
+		for (j = 0; j < n; j++)
+			sh_simhash_addw(&f->acc, f->hv[i + j], w[j]);
+	}
+	return 0;
+}
+
+static void
+add_bag(void *ctx, const char *tok, size_t len, uint64_t h)
+{
+	struct sh_fp *f = ctx;
+
+	if (sh_bag_add(f->bag, h, tok, len) != 0)
+		f->nomem = 1;
+}
+
+static int
+collect(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	long long n;
+
+	sh_bag_clear(f->bag);
+	f->nomem = 0;
+	if ((n = sh_tok_run(f->tok, p, len, add_bag, f, bad)) < 0 ||
+	    f->nomem)
+		return SH_ENOMEM;
+	f->nfeat = (unsigned long long)n;
+	return 0;
+}
+
+int
+sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, int *bad)
+{
+	const struct sh_bagent *e;
+	size_t i, n;
+	long long r;
+
+	sh_simhash_init(&f->acc);
+	if (f->o.weight == SH_W_TF) {
+		/* Summing tf votes of 1 is summing tf once: no bag needed.
+		 * Units differ from the bag path by the constant SH_W_UNIT,
+		 * which leaves every sign, and so the fingerprint, alone.
+		 * With IDF, tf idf is exact: SH_W_UNIT tf idf / SH_W_UNIT. */
+		if (f->o.idf != NULL) {
+			if ((r = add_tfidf(f, p, len, bad)) != 0)
+				return (int)r;
+			r = (long long)f->nh;
+		} else if ((r = sh_tok_run(f->tok, p, len, add_tf, f, bad)) < 0)
+			return SH_ENOMEM;
+		f->nfeat = (unsigned long long)r;
+	} else {
+		if ((r = collect(f, p, len, bad)) != 0)
+			return (int)r;
+		n = sh_bag_entries(f->bag, &e);
+		for (i = 0; i < n; i++)
+			sh_simhash_addw(&f->acc, e[i].hash,
+			    sh_fp_weight(f, &e[i]));
+	}
+	*total = sh_simhash_total(&f->acc);
+	*fp = *total ? sh_simhash_final(&f->acc) : 0;
+	return 0;
+}
+
+/* Parse the token list p[0..len), calling fn for each token. */
+static int
+parse_tokens(const char *p, size_t len, sh_fp_feat_fn *fn, void *ctx,
+    size_t *col)
+{
+	size_t i = 0, start, caret;
+	uint64_t w, total = 0;
+
+	for (;;) {
+		while (i < len && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		start = i;
+		caret = len;
+		for (; i < len && p[i] != ' ' && p[i] != '\t'; i++)
+			if (p[i] == '^')
+				caret = i;
+		*col = start + 1;
+		if (caret == len) {
+			caret = i;
+			w = SH_W_UNIT;
+		} else if (caret == start)
+			return SH_EEMPTYTOK;
+		else if (sh_weight_parse(p + caret + 1, i - caret - 1,
+		    &w) != 0)
+			return SH_EWEIGHT;
+		if (total > SH_W_TOTAL_MAX - w)
+			return SH_ERANGE;
+		total += w;
+		fn(ctx, sh_hash64(p + start, caret - start, 0), w, p + start,
+		    caret - start);
+	}
+	return 0;
+}
+
+static void
+add_listed(void *ctx, uint64_t h, uint64_t w, const char *tok, size_t len)
+{
+	struct sh_fp *f = ctx;
+
+	(void)tok;
+	(void)len;
+	sh_simhash_addw(&f->acc, h, w);
+	f->nfeat++;
+}
+
+int
+sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, size_t *col)
+{
+	int r;
+
+	sh_simhash_init(&f->acc);
+	f->nfeat = 0;
+	if ((r = parse_tokens(p, len, add_listed, f, col)) != 0)
+		return r;
+	*total = sh_simhash_total(&f->acc);
+	*fp = *total ? sh_simhash_final(&f->acc) : 0;
+	return 0;
+}
+
+int
+sh_fp_features(struct sh_fp *f, const char *p, size_t len,
+    const struct sh_bag **bag, int *bad)
+{
+	*bag = f->bag;
+	return collect(f, p, len, bad);
+}
+
+unsigned long long
+sh_fp_count(const struct sh_fp *f)
+{
+	return f->nfeat;
+}
+
+uint64_t
+sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
+{
+	uint64_t w = sh_weight(f->o.weight, e->count);
+
+	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, e->hash)) : w;
+}
+
+int
+sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
+    sh_fp_feat_fn *fn, void *ctx, int *bad, size_t *col)
+{
+	const struct sh_bagent *e;
+	const char *text;
+	size_t i, n;
+	int r;
+
+	if (tokens)
+		return parse_tokens(p, len, fn, ctx, col);
+	if ((r = collect(f, p, len, bad)) != 0)
+		return r;
+	n = sh_bag_entries(f->bag, &e);
+	text = sh_bag_text(f->bag);
+	for (i = 0; i < n; i++)
+		fn(ctx, e[i].hash, sh_fp_weight(f, &e[i]), text + e[i].off,
+		    e[i].len);
+	return 0;
+}

@@ -1,0 +1,149 @@
+/*
+ * Document fingerprints, version 1: the one place where text becomes a
+ * 64-bit simhash.
+ *
+ * Text: features from tokenize.h; each distinct feature f seen tf times
+ * weighs sh_weight(scheme, tf); its hash is sh_hash64(f, len, 0).  With
+ * stop words (stopword.h) the tokenizer drops them first; with IDF
+ * weights (idf.h) that weight is scaled by the feature's idf,
+ * sh_idf_scale(sh_weight(scheme, tf), idf).  Token
+ * lists: each listed token adds its given weight with the hash of its
+ * bytes as they are (no folding).  The fingerprint is sh_simhash over those
+ * (hash, weight) pairs.  A document with total weight 0 (no features) has
+ * no fingerprint: *total tells the caller.
+ * Frozen by tests/unit/fp_test.c; any change is a new version.
+ */
+#ifndef SH_FINGERPRINT_H
+#define SH_FINGERPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "feat/bag.h"
+#include "feat/idf.h"
+#include "feat/stopword.h"
+#include "feat/tokenize.h"
+#include "feat/weight.h"
+
+struct sh_fpopt {
+	struct sh_tokopt tok;
+	int weight;		/* SH_W_* */
+	struct sh_stop *stop;	/* NULL: none; owned (sh_fpopt_free); tok.stop
+				   is it */
+	struct sh_idf *idf;	/* NULL: none; owned */
+	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
+	unsigned long long line;	/* where the last file error was */
+	const char *dictpath;	/* -d, until sh_fpopt_load */
+	const char **stops;	/* -s lists, until sh_fpopt_load; owned */
+	size_t nstops;
+};
+
+/* Options of n-gram size n, shingle size w and weight scheme, nothing
+ * loaded; members not named are zero. */
+#define SH_FPOPT_INIT(n, w, scheme) { .tok = { .ngram = (n), \
+	.shingle = (w) }, .weight = (scheme) }
+
+/* Defaults: bigrams, single words, term frequency. */
+#define SH_FPOPT_DEFAULT SH_FPOPT_INIT(2, 1, SH_W_TF)
+
+/* The getopt letters of those options. */
+#define SH_FPOPT_LETTERS "D:W:d:n:s:w:z"
+
+/*
+ * Set the option that the shared command-line letter opt stands for in
+ * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
+ * 1..SH_TOK_MAX), 'W' weight scheme name, 'z' simplified Chinese (arg is
+ * ignored and may be NULL), 's' a stop-word list to add (sh_stop_load: a
+ * file or "@en", "@zh"), 'D' the IDF file (sh_idf_load, loaded here; a
+ * second one replaces the first), 'd' the path of a dictionary (dict.h),
+ * replacing any given before.  The lists of 's' and the dictionary are
+ * named only (arg must outlive o): sh_fpopt_load loads them once every
+ * option is set, since their words are folded as the text will be (-z).
+ * Return 0, or SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for
+ * a letter not handled here), SH_ENOMEM, or an error of loading the IDF
+ * file, its line in o->line (0 for SH_EIO, errno set, and SH_ENOMEM).
+ */
+int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
+
+/*
+ * Load the dictionary and the stop-word lists that sh_fpopt_set named,
+ * after the last option.  Return 0 or the error of loading one, with the
+ * letter ('d' or 's') and the name into *opt and *arg for sh_fpopt_error,
+ * and the line in o->line as sh_fpopt_set does.
+ */
+int sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg);
+
+/*
+ * The diagnostic for error r of sh_fpopt_set(o, opt, arg) or of
+ * sh_fpopt_load (with the opt and arg it set), into buf of
+ * size bytes: "-n 0: number out of range", "FILE: strerror" or
+ * "FILE:LINE: message".  Call it before errno can change.  Returns buf.
+ */
+const char *sh_fpopt_error(const struct sh_fpopt *o, int opt,
+    const char *arg, int r, char *buf, size_t size);
+
+/* Free what sh_fpopt_set loaded; o is then without it.  Call after the
+ * fingerprinters made with o are freed. */
+void sh_fpopt_free(struct sh_fpopt *o);
+
+struct sh_fp;
+
+/* New fingerprinter with options o (copied; its lists are borrowed, not
+ * copied), or NULL when out of memory. */
+struct sh_fp *sh_fp_new(const struct sh_fpopt *o);
+void sh_fp_free(struct sh_fp *f);
+
+/*
+ * Fingerprint of text p[0..len) into *fp, and into *total a measure of
+ * its total weight, 0 exactly when it has none (no features: *fp is then
+ * 0 and meaningless); its scale depends on the options.  Set *bad to
+ * 1 on invalid UTF-8.  Return 0 or SH_ENOMEM.
+ */
+int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, int *bad);
+
+/*
+ * Fingerprint of a token list p[0..len): tokens separated by spaces or
+ * TABs, each "TOKEN" (weight 1) or "TOKEN^W", split at the last '^'.
+ * Return 0, or SH_EWEIGHT / SH_EEMPTYTOK / SH_ERANGE (weights add up to
+ * more than SH_W_TOTAL_MAX) with *col set to the 1-based byte column of the
+ * bad token within p.
+ */
+int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+    uint64_t *total, size_t *col);
+
+/* The number of features (with repeats) or tokens of the last document
+ * fingerprinted or counted, for telling short documents apart. */
+unsigned long long sh_fp_count(const struct sh_fp *f);
+
+/*
+ * The features of text p[0..len), counted and with their text, in order of
+ * first occurrence, for printing token lists: entry weights are
+ * sh_fp_weight.  *bag is owned by f, valid until the next call.
+ * Return 0 or SH_ENOMEM.
+ */
+int sh_fp_features(struct sh_fp *f, const char *p, size_t len,
+    const struct sh_bag **bag, int *bad);
+
+/* The weight in units of bag entry e: the scheme's weight of its count,
+ * times its idf with an IDF file. */
+uint64_t sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e);
+
+/* Called once per feature: its hash, its weight in units and its text,
+ * tok[0..len), valid only during the call. */
+typedef void sh_fp_feat_fn(void *ctx, uint64_t hash, uint64_t w,
+    const char *tok, size_t len);
+
+/*
+ * The weighted features that make the fingerprint of text p[0..len)
+ * (tokens == 0; *bad as for sh_fp_text) or of a token list (tokens != 0;
+ * errors and *col as for sh_fp_tokens): fn(ctx, ...) once per distinct
+ * feature of a text, in order of first occurrence, or once per listed
+ * token, in order (a token listed twice weighs the sum in the
+ * fingerprint).  Weights of 0 are passed too.  Return 0 or an error, fn
+ * having possibly been called before it.
+ */
+int sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
+    sh_fp_feat_fn *fn, void *ctx, int *bad, size_t *col);
+
+#endif

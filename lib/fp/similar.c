@@ -1,0 +1,327 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "fp/similar.h"
+#include "fp/simhash.h"
+
+/*
+ * Unsigned integers of BIG_LIMBS 32-bit limbs, least significant first:
+ * room for (2q - 1)^2 * sum a^2 * sum b^2 < 2^42 * 2^124 * 2^124.
+ */
+#define BIG_LIMBS 10
+
+struct big {
+	uint32_t l[BIG_LIMBS];
+};
+
+static void
+big_set(struct big *b, uint64_t hi, uint64_t lo)
+{
+	memset(b, 0, sizeof(*b));
+	b->l[0] = (uint32_t)lo;
+	b->l[1] = (uint32_t)(lo >> 32);
+	b->l[2] = (uint32_t)hi;
+	b->l[3] = (uint32_t)(hi >> 32);
+}
+
+/* *out = a * b, which must fit. */
+static void
+big_mul(struct big *out, const struct big *a, const struct big *b)
+{
+	struct big r;
+	uint64_t t;
+	int i, j;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < BIG_LIMBS; i++) {
+		if (a->l[i] == 0)
+			continue;
+		t = 0;
+		for (j = 0; i + j < BIG_LIMBS; j++) {
+			t += (uint64_t)a->l[i] * b->l[j] + r.l[i + j];
+			r.l[i + j] = (uint32_t)t;
+			t >>= 32;
+		}
+	}
+	*out = r;
+}
+
+static int
+big_cmp(const struct big *a, const struct big *b)
+{
+	int i;
+
+	for (i = BIG_LIMBS - 1; i >= 0; i--)
+		if (a->l[i] != b->l[i])
+			return a->l[i] < b->l[i] ? -1 : 1;
+	return 0;
+}
+
+/* acc += a * b, acc being 128 bits: acc[0] high, acc[1] low. */
+static void
+mac(uint64_t acc[2], uint64_t a, uint64_t b)
+{
+	uint64_t al = a & 0xffffffff, ah = a >> 32;
+	uint64_t bl = b & 0xffffffff, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffff) + (hl & 0xffffffff);
+	uint64_t lo = (mid << 32) | (ll & 0xffffffff);
+	uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+
+	acc[1] += lo;
+	acc[0] += hi + (acc[1] < lo);
+}
+
+/*
+ * sqrt(num2 / den2) in millionths rounded half up, for num2 <= den2: the
+ * largest q in 0..SH_SIM_ONE with (2q - 1)^2 den2 <= (2 10^6)^2 num2,
+ * found by bisection in exact arithmetic.
+ */
+static uint32_t
+round_root(const struct big *num2, const struct big *den2)
+{
+	struct big rhs, lhs, t;
+	uint32_t lo = 0, hi = SH_SIM_ONE, q;
+	uint64_t s;
+
+	big_set(&t, 0, 4000000000000ULL);
+	big_mul(&rhs, &t, num2);
+	while (lo < hi) {
+		q = lo + (hi - lo + 1) / 2;
+		s = 2 * (uint64_t)q - 1;
+		big_set(&t, 0, s * s);
+		big_mul(&lhs, &t, den2);
+		if (big_cmp(&lhs, &rhs) <= 0)
+			lo = q;
+		else
+			hi = q - 1;
+	}
+	return lo;
+}
+
+/* n / d in millionths rounded half up, for n <= d, d > 0. */
+static uint32_t
+round_ratio(uint64_t n, uint64_t d)
+{
+	struct big bn, bd;
+
+	big_set(&bn, 0, n);
+	big_set(&bd, 0, d);
+	big_mul(&bn, &bn, &bn);
+	big_mul(&bd, &bd, &bd);
+	return round_root(&bn, &bd);
+}
+
+void
+sh_fvec_init(struct sh_fvec *v, int keep_text)
+{
+	memset(v, 0, sizeof(*v));
+	v->keep_text = keep_text;
+}
+
+void
+sh_fvec_free(struct sh_fvec *v)
+{
+	free(v->e);
+	free(v->text);
+	v->e = NULL;
+	v->text = NULL;
+	v->n = v->cap = v->tlen = v->tcap = 0;
+}
+
+static void
+add(void *ctx, uint64_t hash, uint64_t w, const char *tok, size_t len)
+{
+	struct sh_fvec *v = ctx;
+	struct sh_fvent *e;
+	size_t cap;
+	char *t;
+
+	if (w == 0 || v->nomem)
+		return;
+	if (v->n == v->cap) {
+		cap = v->cap ? 2 * v->cap : 256;
+		if ((e = realloc(v->e, cap * sizeof(*e))) == NULL) {
+			v->nomem = 1;
+			return;
+		}
+		v->e = e;
+		v->cap = cap;
+	}
+	e = &v->e[v->n];
+	e->hash = hash;
+	e->w = w;
+	e->off = v->tlen;
+	e->len = 0;
+	if (v->keep_text) {
+		if (v->tcap - v->tlen < len) {
+			for (cap = v->tcap ? v->tcap : 4096; cap - v->tlen < len;
+			    cap *= 2)
+				;
+			if ((t = realloc(v->text, cap)) == NULL) {
+				v->nomem = 1;
+				return;
+			}
+			v->text = t;
+			v->tcap = cap;
+		}
+		memcpy(v->text + v->tlen, tok, len);
+		v->tlen += len;
+		e->len = len;
+	}
+	v->n++;
+}
+
+/* By hash, then by order of addition (text offsets grow with it). */
+static int
+cmp_ent(const void *a, const void *b)
+{
+	const struct sh_fvent *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return 0;
+}
+
+int
+sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
+    int tokens, int *bad, size_t *col)
+{
+	size_t i, n;
+	int r;
+
+	v->n = v->tlen = 0;
+	v->nomem = 0;
+	v->sum = v->sq[0] = v->sq[1] = 0;
+	if ((r = sh_fp_each(f, p, len, tokens, add, v, bad, col)) != 0 ||
+	    (r = v->nomem ? SH_ENOMEM : 0) != 0) {
+		v->n = 0;
+		return r;
+	}
+	if (v->n > 1)
+		qsort(v->e, v->n, sizeof(v->e[0]), cmp_ent);
+	/* A token listed twice is one feature: weights add up, the first
+	 * text stays. */
+	for (i = n = 0; i < v->n; i++) {
+		if (n > 0 && v->e[n - 1].hash == v->e[i].hash)
+			v->e[n - 1].w += v->e[i].w;
+		else
+			v->e[n++] = v->e[i];
+	}
+	v->n = n;
+	for (i = 0; i < n; i++) {
+		v->sum += v->e[i].w;
+		mac(v->sq, v->e[i].w, v->e[i].w);
+	}
+	return 0;
+}
+
+uint64_t
+sh_fvec_fp(const struct sh_fvec *v)
+{
+	struct sh_simhash acc;
+	size_t i;
+
+	/* Each feature once with its whole weight adds up to the same sums
+	 * as the fingerprinter's additions (with tf, in SH_W_UNIT times
+	 * its units, which leaves every sign alone). */
+	sh_simhash_init(&acc);
+	for (i = 0; i < v->n; i++)
+		sh_simhash_addw(&acc, v->e[i].hash, v->e[i].w);
+	return v->n ? sh_simhash_final(&acc) : 0;
+}
+
+static const char *const names[] = {
+	"jaccard", "containment", "cosine", "weighted"
+};
+
+const char *
+sh_sim_name(int m)
+{
+	return names[m];
+}
+
+int
+sh_sim_measure(const char *s)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return SH_EINVAL;
+}
+
+uint32_t
+sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b)
+{
+	struct big num2, den2, t;
+	uint64_t dot[2] = { 0, 0 }, common = 0, wmin = 0;
+	size_t i = 0, j = 0;
+
+	if (a->n == 0 || b->n == 0)
+		return 0;
+	while (i < a->n && j < b->n) {
+		if (a->e[i].hash < b->e[j].hash)
+			i++;
+		else if (a->e[i].hash > b->e[j].hash)
+			j++;
+		else {
+			common++;
+			wmin += a->e[i].w < b->e[j].w ? a->e[i].w : b->e[j].w;
+			mac(dot, a->e[i].w, b->e[j].w);
+			i++;
+			j++;
+		}
+	}
+	switch (m) {
+	case SH_SIM_CONTAINMENT:
+		return round_ratio(common, a->n < b->n ? a->n : b->n);
+	case SH_SIM_COSINE:
+		big_set(&num2, dot[0], dot[1]);
+		big_mul(&num2, &num2, &num2);
+		big_set(&den2, a->sq[0], a->sq[1]);
+		big_set(&t, b->sq[0], b->sq[1]);
+		big_mul(&den2, &den2, &t);
+		return round_root(&num2, &den2);
+	case SH_SIM_WEIGHTED:
+		return round_ratio(wmin, a->sum + b->sum - wmin);
+	default:
+		return round_ratio(common, a->n + b->n - common);
+	}
+}
+
+int
+sh_sim_parse(const char *s, uint32_t *v)
+{
+	uint64_t x = 0;
+	int frac = -1, digits = 0;
+
+	/* x is the value times 10^frac: above 10^6, the value is above 1. */
+
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || frac >= 6)
+			return SH_EINVAL;
+		digits++;
+		x = x * 10 + (uint64_t)(*s - '0');
+		if (frac >= 0)
+			frac++;
+		if (x > SH_SIM_ONE)
+			return SH_ERANGE;
+	}
+	if (digits == 0)
+		return SH_EINVAL;
+	for (frac = frac < 0 ? 0 : frac; frac < 6; frac++)
+		x *= 10;
+	if (x > SH_SIM_ONE)
+		return SH_ERANGE;
+	*v = (uint32_t)x;
+	return 0;
+}

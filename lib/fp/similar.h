@@ -1,0 +1,91 @@
+/*
+ * Exact similarity of two documents over the weighted features their
+ * fingerprints are made of (fingerprint.h), to verify what the Hamming
+ * distance of the fingerprints suggests.
+ *
+ * A feature vector holds each feature of a document once, told apart by
+ * its 64-bit hash as the fingerprint tells them apart, with its weight in
+ * units (weight.h): the sum of its weights when a token list names it more
+ * than once.  Features of weight 0, which leave the fingerprint alone, are
+ * left out.  With A and B the features of the two documents and a(f),
+ * b(f) their weights (0 when absent), the measures are
+ *   jaccard      |A and B| / |A or B|
+ *   containment  |A and B| / min(|A|, |B|): the share of the smaller
+ *                document's features found in the other one
+ *   cosine       sum a(f) b(f) / sqrt(sum a(f)^2 * sum b(f)^2)
+ *   weighted     sum min(a(f), b(f)) / sum max(a(f), b(f)), the weighted
+ *                Jaccard: the share of the weight the two have in common
+ * each from 0 to 1, and 0 when either document has no feature.  Values are
+ * computed in exact integer arithmetic and rounded half up to millionths,
+ * so they are the same on every machine.
+ */
+#ifndef SH_SIMILAR_H
+#define SH_SIMILAR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fp/fingerprint.h"
+
+enum {
+	SH_SIM_JACCARD, SH_SIM_CONTAINMENT, SH_SIM_COSINE, SH_SIM_WEIGHTED,
+	SH_SIM_COUNT
+};
+
+#define SH_SIM_ONE 1000000	/* similarity 1 in millionths */
+
+struct sh_fvent {
+	uint64_t hash, w;
+	size_t off, len;	/* text, when kept: v->text + off */
+};
+
+/* A document's features, sorted by hash once finished. */
+struct sh_fvec {
+	struct sh_fvent *e;
+	size_t n, cap;
+	char *text;
+	size_t tlen, tcap;
+	int keep_text;
+	int nomem;		/* internal */
+	uint64_t sum;		/* sum of the weights */
+	uint64_t sq[2];		/* sum of their squares, high and low word */
+};
+
+/* An empty vector that keeps each feature's text when keep_text != 0;
+ * free with sh_fvec_free (the struct itself is the caller's). */
+void sh_fvec_init(struct sh_fvec *v, int keep_text);
+void sh_fvec_free(struct sh_fvec *v);
+
+/*
+ * Fill v with the features of document p[0..len) as fingerprinter f sees
+ * them (sh_fp_each: text, or a token list when tokens != 0; *bad and *col
+ * as there), replacing what v held.  Return 0, SH_ENOMEM or an error of
+ * sh_fp_each; v is empty after an error.  Cost: O(n log n) in the
+ * features; memory is kept between documents.
+ */
+int sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p,
+    size_t len, int tokens, int *bad, size_t *col);
+
+/* The fingerprint that v's features make: the one sh_fp_text or
+ * sh_fp_tokens gives the document (0 when v is empty). */
+uint64_t sh_fvec_fp(const struct sh_fvec *v);
+
+/* The measure named s ("jaccard", "containment", "cosine", "weighted"),
+ * or SH_EINVAL. */
+int sh_sim_measure(const char *s);
+
+/* The name of measure m. */
+const char *sh_sim_name(int m);
+
+/* Similarity of a and b by measure m, in millionths (0..SH_SIM_ONE).
+ * Cost: O(a->n + b->n). */
+uint32_t sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b);
+
+/*
+ * Parse a similarity s ("0.8", "1", ".95", at most six decimals) into
+ * millionths.  Return 0, SH_EINVAL (not such a number) or SH_ERANGE
+ * (above 1).
+ */
+int sh_sim_parse(const char *s, uint32_t *v);
+
+#endif

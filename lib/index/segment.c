@@ -1,0 +1,722 @@
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/errors.h"
+#include "base/hash.h"
+#include "base/hex.h"
+#include "index/segment.h"
+
+#define HDR 128
+#define CH SH_SEG_CHUNK
+
+static const unsigned char magic[8] = "\x89SHX\r\n\x1a\n";
+
+enum {
+	H_MAGIC, H_VERSION, H_K, H_BLOCKS, H_KEY, H_TABLES, H_DIRBITS, H_NFP,
+	H_NID, H_IDBYTES, H_BODYLEN, H_CHUNK, H_NCHUNKS, H_SUMS, H_RESERVED,
+	H_SELF
+};
+
+static uint64_t
+rd64(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+static uint32_t
+rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static void
+put64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> 8 * i);
+}
+
+/* Section sizes, from the counts; 0 when they overflow any file. */
+static uint64_t
+layout(uint64_t ntables, int d, uint64_t nfp, uint64_t idbytes,
+    uint64_t off[4])
+{
+	uint64_t dirs = ntables * (((uint64_t)1 << d) + 1) * 4;
+
+	if (nfp >= (uint64_t)1 << 32 || idbytes >= (uint64_t)1 << 56)
+		return 0;
+	off[0] = 0;
+	off[1] = ntables * nfp * 8;
+	off[2] = off[1] + (dirs + 7) / 8 * 8;
+	off[3] = off[2] + (nfp + 1) * 8;
+	return (off[3] + idbytes + 7) / 8 * 8;
+}
+
+static uint64_t
+prefix(uint64_t v, int d)
+{
+	return d ? v >> (64 - d) : 0;
+}
+
+/* Writing: the body goes out in chunks, each checksummed. */
+struct out {
+	int fd;
+	unsigned char buf[CH];
+	size_t n;
+	uint64_t *sums;
+	size_t nsums, cap;
+};
+
+int
+sh_write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+	ssize_t w;
+
+	while (len > 0) {
+		if ((w = write(fd, c, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return SH_EIO;
+		}
+		c += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int
+out_chunk(struct out *o)
+{
+	uint64_t *ns;
+	size_t cap;
+
+	if (o->n == 0)
+		return 0;
+	if (o->nsums == o->cap) {
+		cap = o->cap ? 2 * o->cap : 256;
+		if ((ns = realloc(o->sums, cap * sizeof(*ns))) == NULL)
+			return SH_ENOMEM;
+		o->sums = ns;
+		o->cap = cap;
+	}
+	o->sums[o->nsums++] = sh_hash64(o->buf, o->n, 0);
+	if (sh_write_all(o->fd, o->buf, o->n) != 0)
+		return SH_EIO;
+	o->n = 0;
+	return 0;
+}
+
+static int
+out_bytes(struct out *o, const void *p, size_t len)
+{
+	const unsigned char *c = p;
+	size_t m;
+	int e;
+
+	while (len > 0) {
+		m = CH - o->n < len ? CH - o->n : len;
+		memcpy(o->buf + o->n, c, m);
+		o->n += m;
+		c += m;
+		len -= m;
+		if (o->n == CH && (e = out_chunk(o)) != 0)
+			return e;
+	}
+	return 0;
+}
+
+static int
+out_u64(struct out *o, uint64_t v)
+{
+	unsigned char b[8];
+
+	put64(b, v);
+	return out_bytes(o, b, 8);
+}
+
+/* Stable LSD radix sort of v[0..n) by its top d bits; tmp has room for
+ * n.  Returns the array holding the result. */
+static uint64_t *
+sort_top(uint64_t *v, uint64_t *tmp, size_t n, int d)
+{
+	size_t count[2048], i, sum, c;
+	uint64_t *t;
+	int shift;
+
+	for (shift = 64 - d; shift < 64; shift += 11) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[v[i] >> shift & 2047]++;
+		for (i = 0, sum = 0; i < 2048; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[v[i] >> shift & 2047]++] = v[i];
+		t = v;
+		v = tmp;
+		tmp = t;
+	}
+	return v;
+}
+
+/* The tables and the directories, into o. */
+static int
+write_tables(struct out *o, const struct sh_plan *plan, int d,
+    const struct sh_segdata *sd)
+{
+	size_t n = (size_t)sd->nfp, nd = ((size_t)1 << d) + 1, i;
+	uint64_t *v, *tmp, *s;
+	uint32_t *dir;
+	unsigned char b[4];
+	int t, e = 0;
+
+	v = malloc(n * sizeof(*v) + 1);
+	tmp = malloc(n * sizeof(*tmp) + 1);
+	dir = calloc(plan->ntables * nd, sizeof(*dir));
+	if (v == NULL || tmp == NULL || dir == NULL) {
+		e = SH_ENOMEM;
+		goto out;
+	}
+	for (t = 0; t < plan->ntables && e == 0; t++) {
+		for (i = 0; i < n; i++)
+			v[i] = sh_plan_perm(plan, t, sd->fp[i]);
+		s = t == 0 ? v : sort_top(v, tmp, n, d);
+		for (i = 0; i < n && e == 0; i++) {
+			dir[t * nd + prefix(s[i], d) + 1]++;
+			e = out_u64(o, s[i]);
+		}
+		for (i = 1; i < nd; i++)
+			dir[t * nd + i] += dir[t * nd + i - 1];
+	}
+	for (i = 0; i < plan->ntables * nd && e == 0; i++) {
+		b[0] = (unsigned char)dir[i];
+		b[1] = (unsigned char)(dir[i] >> 8);
+		b[2] = (unsigned char)(dir[i] >> 16);
+		b[3] = (unsigned char)(dir[i] >> 24);
+		e = out_bytes(o, b, 4);
+	}
+	if (e == 0 && plan->ntables * nd % 2)
+		e = out_bytes(o, "\0\0\0", 4);
+out:
+	free(v);
+	free(tmp);
+	free(dir);
+	return e;
+}
+
+int
+sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
+{
+	unsigned char hdr[HDR], *sums = NULL;
+	uint64_t off[4], bodylen, idbytes = d->nfp ? d->idoff[d->nfp] : 0, i;
+	struct out *o;
+	int dirbits, e;
+
+	dirbits = sh_plan_dirbits(d->nfp, sh_plan_minkey(plan));
+	if ((bodylen = layout(plan->ntables, dirbits, d->nfp, idbytes,
+	    off)) == 0)
+		return SH_ERANGE;
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return SH_ENOMEM;
+	o->fd = fd;
+	memset(hdr, 0, sizeof(hdr));
+	if ((e = sh_write_all(fd, hdr, HDR)) != 0 ||
+	    (e = write_tables(o, plan, dirbits, d)) != 0)
+		goto out;
+	for (i = 0; i <= d->nfp && e == 0; i++)
+		e = out_u64(o, d->nfp ? d->idoff[i] : 0);
+	if (e == 0)
+		e = out_bytes(o, d->ids, (size_t)idbytes);
+	if (e == 0)
+		e = out_bytes(o, "\0\0\0\0\0\0\0", (size_t)(bodylen - off[3] -
+		    idbytes));
+	if (e != 0 || (e = out_chunk(o)) != 0)
+		goto out;
+	if ((sums = malloc(o->nsums * 8 + 1)) == NULL) {
+		e = SH_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < o->nsums; i++)
+		put64(sums + 8 * i, o->sums[i]);
+	if ((e = sh_write_all(fd, sums, o->nsums * 8)) != 0)
+		goto out;
+	memcpy(hdr, magic, 8);
+	put64(hdr + 8 * H_VERSION, SH_SEG_VERSION);
+	put64(hdr + 8 * H_K, (uint64_t)plan->k);
+	put64(hdr + 8 * H_BLOCKS, (uint64_t)plan->nblocks);
+	put64(hdr + 8 * H_KEY, (uint64_t)plan->nkey);
+	put64(hdr + 8 * H_TABLES, (uint64_t)plan->ntables);
+	put64(hdr + 8 * H_DIRBITS, (uint64_t)dirbits);
+	put64(hdr + 8 * H_NFP, d->nfp);
+	put64(hdr + 8 * H_NID, d->nid);
+	put64(hdr + 8 * H_IDBYTES, idbytes);
+	put64(hdr + 8 * H_BODYLEN, bodylen);
+	put64(hdr + 8 * H_CHUNK, CH);
+	put64(hdr + 8 * H_NCHUNKS, o->nsums);
+	put64(hdr + 8 * H_SUMS, sh_hash64(sums, o->nsums * 8, 0));
+	put64(hdr + 8 * H_SELF, sh_hash64(hdr, 8 * H_SELF, 0));
+	if (lseek(fd, 0, SEEK_SET) != 0 || sh_write_all(fd, hdr, HDR) != 0)
+		e = SH_EIO;
+out:
+	free(sums);
+	free(o->sums);
+	free(o);
+	return e;
+}
+
+/* Check the header h of a file of size bytes, filling *s. */
+static int
+check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
+{
+	uint64_t off[4], v[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		v[i] = rd64(h + 8 * i);
+	if (v[H_SELF] != sh_hash64(h, 8 * H_SELF, 0))
+		return SH_ECORRUPT;
+	if (v[H_VERSION] != SH_SEG_VERSION)
+		return SH_EVERSION;
+	if (v[H_K] > SH_PLAN_KMAX || v[H_BLOCKS] > SH_PLAN_BMAX ||
+	    v[H_KEY] > v[H_BLOCKS] || sh_plan_blocks(&s->plan,
+	    (int)v[H_BLOCKS], (int)v[H_KEY]) != 0 ||
+	    v[H_TABLES] != (uint64_t)s->plan.ntables ||
+	    v[H_DIRBITS] > (uint64_t)sh_plan_minkey(&s->plan) || v[H_DIRBITS] > 30 ||
+	    v[H_NID] < v[H_NFP] || v[H_CHUNK] != CH)
+		return SH_ECORRUPT;
+	s->plan.k = (int)v[H_K];
+	s->dirbits = (int)v[H_DIRBITS];
+	s->nfp = v[H_NFP];
+	s->nid = v[H_NID];
+	s->idbytes = v[H_IDBYTES];
+	s->bodylen = layout(v[H_TABLES], s->dirbits, s->nfp, s->idbytes, off);
+	if (s->bodylen == 0 || s->bodylen != v[H_BODYLEN] ||
+	    v[H_NCHUNKS] != (s->bodylen + CH - 1) / CH)
+		return SH_ECORRUPT;
+	s->nchunks = v[H_NCHUNKS];
+	if (size < HDR + s->bodylen + 8 * s->nchunks)
+		return SH_ETRUNC;
+	if (size > HDR + s->bodylen + 8 * s->nchunks)
+		return SH_ECORRUPT;
+	s->tables = off[0];
+	s->dirs = off[1];
+	s->idoff = off[2];
+	s->ids = off[3];
+	return 0;
+}
+
+int
+sh_seg_open(struct sh_seg *s, const char *path)
+{
+	unsigned char h[HDR];
+	struct stat st;
+	ssize_t got;
+	void *map;
+	int fd, e, saved;
+
+	memset(s, 0, sizeof(*s));
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return SH_EIO;
+	if (fstat(fd, &st) != 0 || (got = pread(fd, h, HDR, 0)) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return SH_EIO;
+	}
+	if (memcmp(h, magic, got < 8 ? (size_t)got : 8) != 0) {
+		close(fd);
+		return SH_EMAGIC;
+	}
+	if (got < HDR) {
+		close(fd);
+		return SH_ETRUNC;
+	}
+	if ((e = check_header(s, h, (uint64_t)st.st_size)) != 0) {
+		close(fd);
+		return e;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	saved = errno;
+	close(fd);
+	if (map == MAP_FAILED) {
+		errno = saved;
+		return SH_EIO;
+	}
+	s->map = map;
+	s->size = (size_t)st.st_size;
+	s->body = s->map + HDR;
+	s->sums = s->body + s->bodylen;
+	if ((s->checked = calloc(s->nchunks / 8 + 1, 1)) == NULL) {
+		sh_seg_close(s);
+		return SH_ENOMEM;
+	}
+	if (rd64(h + 8 * H_SUMS) != sh_hash64(s->sums, s->nchunks * 8, 0)) {
+		sh_seg_close(s);
+		return SH_ECORRUPT;
+	}
+	return 0;
+}
+
+void
+sh_seg_close(struct sh_seg *s)
+{
+	if (s->map != NULL)
+		munmap((void *)s->map, s->size);
+	free(s->checked);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Verify the checksums of the chunks holding body[off .. off + len). */
+static int
+need(struct sh_seg *s, uint64_t off, uint64_t len)
+{
+	uint64_t c, last, n;
+
+	if (len == 0)
+		return 0;
+	for (c = off / CH, last = (off + len - 1) / CH; c <= last; c++) {
+		if (s->checked[c / 8] >> (c % 8) & 1)
+			continue;
+		n = c == s->nchunks - 1 ? s->bodylen - c * CH : CH;
+		if (sh_hash64(s->body + c * CH, (size_t)n, 0) !=
+		    rd64(s->sums + 8 * c))
+			return SH_ECORRUPT;
+		s->checked[c / 8] |= (unsigned char)(1 << (c % 8));
+	}
+	return 0;
+}
+
+/* Entries [*lo, *hi) of table t whose permuted value has prefix p. */
+static int
+bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t at = s->dirs + ((uint64_t)t * (((uint64_t)1 << s->dirbits) +
+	    1) + p) * 4;
+	int e;
+
+	if ((e = need(s, at, 8)) != 0)
+		return e;
+	*lo = rd32(s->body + at);
+	*hi = rd32(s->body + at + 4);
+	if (*lo > *hi || *hi > s->nfp)
+		return SH_ECORRUPT;
+	return need(s, s->tables + ((uint64_t)t * s->nfp + *lo) * 8,
+	    (*hi - *lo) * 8);
+}
+
+/*
+ * The first entry at or after i, before hi, of the table at e within k of
+ * q; hi when none.  This loop is where searches spend their time, so on
+ * x86 it is also compiled for the popcnt instruction, used where the CPU
+ * has it.
+ */
+#define NEXT_HIT(name, count)						\
+static uint64_t								\
+name(const unsigned char *e, uint64_t i, uint64_t hi, uint64_t q, int k)	\
+{									\
+	for (; i < hi; i++)						\
+		if (count(rd64(e + 8 * i) ^ q) <= k)			\
+			break;						\
+	return i;							\
+}
+
+#define SWAR_COUNT(x) sh_hamming((x), 0)
+NEXT_HIT(next_hit_swar, SWAR_COUNT)
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_POPCNT_DISPATCH
+__attribute__((target("popcnt")))
+NEXT_HIT(next_hit_popcnt, __builtin_popcountll)
+#endif
+
+static uint64_t
+next_hit(const unsigned char *e, uint64_t i, uint64_t hi, uint64_t q, int k)
+{
+#ifdef HAVE_POPCNT_DISPATCH
+	if (__builtin_cpu_supports("popcnt"))
+		return next_hit_popcnt(e, i, hi, q, k);
+#endif
+	return next_hit_swar(e, i, hi, q, k);
+}
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+/* Buckets are gathered, prefetched together so that their cache misses
+ * overlap, then scanned. */
+#define NRANGE 32
+
+struct probe {
+	struct sh_seg *s;
+	struct sh_hits *h;
+	int k, seg, t;
+	uint64_t q;			/* query permuted for table t */
+	struct range {
+		uint64_t lo, hi, q;
+		int t;
+	} r[NRANGE];
+	int n;
+};
+
+/* Append one hit.  Return 0 or SH_ENOMEM. */
+static int
+hits_add(struct sh_hits *h, const struct sh_hit *x)
+{
+	struct sh_hit *nv;
+	size_t cap;
+
+	if (h->n == h->cap) {
+		cap = h->cap ? 2 * h->cap : 16;
+		if ((nv = realloc(h->v, cap * sizeof(*nv))) == NULL)
+			return SH_ENOMEM;
+		h->v = nv;
+		h->cap = cap;
+	}
+	h->v[h->n++] = *x;
+	return 0;
+}
+
+static int
+scan(struct probe *pr)
+{
+	const unsigned char *e;
+	const struct range *r;
+	struct sh_hit x;
+	uint64_t i, v;
+	int j, err;
+
+	for (j = 0; j < pr->n; j++) {
+		r = &pr->r[j];
+		e = pr->s->body + pr->s->tables + (uint64_t)r->t * pr->s->nfp *
+		    8;
+		for (i = r->lo; i < r->hi; i += 8)
+			PREFETCH(e + 8 * i);
+	}
+	for (j = 0; j < pr->n; j++) {
+		r = &pr->r[j];
+		e = pr->s->body + pr->s->tables + (uint64_t)r->t * pr->s->nfp *
+		    8;
+		for (i = r->lo; (i = next_hit(e, i, r->hi, r->q, pr->k)) <
+		    r->hi; i++) {
+			v = rd64(e + 8 * i);
+			x.dist = sh_hamming(v, r->q);
+			x.fp = sh_plan_unperm(&pr->s->plan, r->t, v);
+			x.pos = 0;
+			x.seg = pr->seg;
+			if ((err = hits_add(pr->h, &x)) != 0)
+				return err;
+		}
+	}
+	pr->n = 0;
+	return 0;
+}
+
+/* Gather the bucket of every prefix within rho of p in table pr->t,
+ * flipping bits from bit `from' up, each prefix once. */
+static int
+probe(struct probe *pr, uint64_t p, int from, int rho)
+{
+	struct range *r;
+	int b, e;
+
+	if (pr->n == NRANGE && (e = scan(pr)) != 0)
+		return e;
+	r = &pr->r[pr->n];
+	r->t = pr->t;
+	r->q = pr->q;
+	if ((e = bucket(pr->s, pr->t, p, &r->lo, &r->hi)) != 0)
+		return e;
+	pr->n += r->lo < r->hi;
+	for (b = from; rho > 0 && b < pr->s->dirbits; b++)
+		if ((e = probe(pr, p ^ (uint64_t)1 << b, b + 1, rho - 1)) != 0)
+			return e;
+	return 0;
+}
+
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct sh_hit *x = a, *y = b;
+
+	return x->fp < y->fp ? -1 : x->fp > y->fp;
+}
+
+/* Position of fp in table 0, which is sorted. */
+static int
+locate(struct sh_seg *s, uint64_t fp, uint64_t *pos)
+{
+	uint64_t lo, hi, i;
+	int e;
+
+	if ((e = bucket(s, 0, prefix(fp, s->dirbits), &lo, &hi)) != 0)
+		return e;
+	for (i = lo; i < hi; i++)
+		if (rd64(s->body + s->tables + 8 * i) == fp) {
+			*pos = i;
+			return 0;
+		}
+	return SH_ECORRUPT;
+}
+
+int
+sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
+    struct sh_hits *h)
+{
+	struct probe pr;
+	size_t first = h->n, i, n;
+	int rho, e = 0;
+
+	if (s->nfp == 0)
+		return 0;
+	pr.s = s;
+	pr.h = h;
+	pr.k = k;
+	pr.seg = seg;
+	pr.n = 0;
+	rho = sh_plan_radius(&s->plan, k);
+	for (pr.t = 0; pr.t < s->plan.ntables && e == 0; pr.t++) {
+		pr.q = sh_plan_perm(&s->plan, pr.t, fp);
+		e = probe(&pr, prefix(pr.q, s->dirbits), 0, rho);
+	}
+	if (e != 0 || (e = scan(&pr)) != 0)
+		return e;
+	if (h->n == first)
+		return 0;
+	/* Several tables find the same entry: keep one of each. */
+	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
+	for (i = n = first; i < h->n; i++)
+		if (n == first || h->v[i].fp != h->v[n - 1].fp)
+			h->v[n++] = h->v[i];
+	h->n = n;
+	for (i = first; i < h->n; i++)
+		if ((e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
+			return e;
+	return 0;
+}
+
+int
+sh_seg_fp(struct sh_seg *s, uint64_t i, uint64_t *fp)
+{
+	if (i >= s->nfp || need(s, s->tables + 8 * i, 8) != 0)
+		return SH_ECORRUPT;
+	*fp = rd64(s->body + s->tables + 8 * i);
+	return 0;
+}
+
+int
+sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
+{
+	uint64_t a, b;
+	int e;
+
+	if (i >= s->nfp)
+		return SH_ECORRUPT;
+	if ((e = need(s, s->idoff + 8 * i, 16)) != 0)
+		return e;
+	a = rd64(s->body + s->idoff + 8 * i);
+	b = rd64(s->body + s->idoff + 8 * i + 8);
+	if (a >= b || b > s->idbytes || (e = need(s, s->ids + a, b - a)) != 0)
+		return SH_ECORRUPT;
+	*p = (const char *)s->body + s->ids + a;
+	*len = (size_t)(b - a);
+	if ((*p)[*len - 1] != '\n')
+		return SH_ECORRUPT;
+	return 0;
+}
+
+int
+sh_ids_next(const char **p, size_t *len, const char **id, size_t *idlen)
+{
+	const char *nl;
+
+	if (*len == 0 || (nl = memchr(*p, '\n', *len)) == NULL)
+		return 0;
+	*id = *p;
+	*idlen = (size_t)(nl - *p);
+	*len -= *idlen + 1;
+	*p = nl + 1;
+	return 1;
+}
+
+/* Table t: prefixes in order and agreeing with the directory; every
+ * entry a fingerprint of table 0, the sum of their hashes sum0. */
+static int
+verify_table(struct sh_seg *s, int t, uint64_t sum0)
+{
+	uint64_t p, lo, hi, i, v, fp, pos, sum = 0;
+	int e;
+
+	for (p = 0, i = 0; p < (uint64_t)1 << s->dirbits; p++) {
+		if ((e = bucket(s, t, p, &lo, &hi)) != 0)
+			return e;
+		if (lo != i)
+			return SH_ECORRUPT;
+		for (; i < hi; i++) {
+			v = rd64(s->body + s->tables + 8 * (t * s->nfp + i));
+			fp = sh_plan_unperm(&s->plan, t, v);
+			if (prefix(v, s->dirbits) != p ||
+			    locate(s, fp, &pos) != 0)
+				return SH_ECORRUPT;
+			sum += sh_hash64(&fp, 8, 0);
+		}
+	}
+	return i == s->nfp && sum == sum0 ? 0 : SH_ECORRUPT;
+}
+
+int
+sh_seg_verify(struct sh_seg *s)
+{
+	uint64_t i, nl = 0, fp, prev = 0, sum = 0;
+	const char *p;
+	size_t len, j;
+	int t, e;
+
+	if ((e = need(s, 0, s->bodylen)) != 0)
+		return e;
+	/* Table 0 ascending; the others hold the same fingerprints. */
+	for (i = 0; i < s->nfp; i++) {
+		fp = rd64(s->body + s->tables + 8 * i);
+		if (i > 0 && fp <= prev)
+			return SH_ECORRUPT;
+		sum += sh_hash64(&fp, 8, 0);
+		prev = fp;
+	}
+	for (t = 0; t < s->plan.ntables; t++)
+		if ((e = verify_table(s, t, sum)) != 0)
+			return e;
+	if (rd64(s->body + s->idoff) != 0 ||
+	    rd64(s->body + s->idoff + 8 * s->nfp) != s->idbytes)
+		return SH_ECORRUPT;
+	for (i = 0; i < s->nfp; i++) {
+		if ((e = sh_seg_ids(s, i, &p, &len)) != 0)
+			return e;
+		for (j = 0; j < len; j++)
+			nl += p[j] == '\n';
+	}
+	return nl == s->nid ? 0 : SH_ECORRUPT;
+}
+
+double
+sh_seg_candidates(const struct sh_seg *s, int k)
+{
+	return s->plan.ntables * sh_plan_probes(s->dirbits,
+	    sh_plan_radius(&s->plan, k)) * ((double)s->nfp / ((uint64_t)1 <<
+	    s->dirbits));
+}

@@ -1,0 +1,103 @@
+/*
+ * Index segments: one immutable file holding distinct fingerprints, the
+ * list of IDs of each, and the permuted tables of a plan (plan.h) that
+ * answer Hamming-distance queries.  The layout is in sh-index(5): a
+ * 128-byte header with its own checksum, the body, and an XXH64 checksum
+ * per 4 KiB chunk of the body.
+ *
+ * Opening maps the file and checks the header and the chunk checksum
+ * table, which costs milliseconds whatever the size.  Every later read of
+ * the body first checks the checksums of the chunks it touches, once per
+ * chunk, so a corrupt byte is an error (SH_ECORRUPT), never a wrong
+ * answer.  A segment is not safe for concurrent use by several threads.
+ */
+#ifndef SH_SEGMENT_H
+#define SH_SEGMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "near/plan.h"
+
+#define SH_SEG_VERSION 1
+#define SH_SEG_CHUNK 4096
+
+/* What a segment stores: fp[0..nfp) ascending and distinct; the IDs of
+ * fp[i] are ids[idoff[i] .. idoff[i + 1]), each ending in '\n'. */
+struct sh_segdata {
+	const uint64_t *fp;
+	const uint64_t *idoff;
+	const char *ids;
+	uint64_t nfp, nid;
+};
+
+struct sh_seg {
+	const unsigned char *map, *body;
+	size_t size;
+	struct sh_plan plan;
+	int dirbits;		/* the distance served is plan.k */
+	uint64_t nfp, nid, idbytes, bodylen, nchunks;
+	uint64_t tables, dirs, idoff, ids;	/* section offsets in body */
+	const unsigned char *sums;
+	unsigned char *checked;	/* bit per chunk, checksum verified */
+};
+
+/* A fingerprint found by a search: entry pos of segment seg. */
+struct sh_hit {
+	uint64_t fp, pos;
+	int seg, dist;
+};
+
+struct sh_hits {
+	struct sh_hit *v;
+	size_t n, cap;
+};
+
+/*
+ * Write a segment of d, searched with plan (its k is recorded as the
+ * distance the index serves), to the file descriptor fd at its current
+ * offset 0.  Nothing is synced.  d->nfp must be below 2^32.  Return 0,
+ * SH_ENOMEM, SH_ERANGE or SH_EIO.
+ */
+int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d);
+
+/* Write all of p[0..len) to fd, again after a short write or EINTR.
+ * Return 0 or SH_EIO (errno set). */
+int sh_write_all(int fd, const void *p, size_t len);
+
+/*
+ * Open and map path into *s.  Return 0, SH_EIO (errno set), SH_EMAGIC,
+ * SH_EVERSION, SH_ETRUNC, SH_ECORRUPT or SH_ENOMEM.
+ */
+int sh_seg_open(struct sh_seg *s, const char *path);
+void sh_seg_close(struct sh_seg *s);
+
+/*
+ * Append to *h every entry within distance k (0..64) of fp, each once,
+ * in ascending order of fingerprint, tagged with segment number seg.  k
+ * may exceed the plan's: more keys are probed.  Return 0, SH_ENOMEM or
+ * SH_ECORRUPT.
+ */
+int sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
+    struct sh_hits *h);
+
+/* Fingerprint of entry i (< nfp), and its IDs: *len bytes at *p, each ID
+ * ending in '\n'.  Return 0 or SH_ECORRUPT. */
+int sh_seg_fp(struct sh_seg *s, uint64_t i, uint64_t *fp);
+int sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len);
+
+/* Take the next ID from an ID list p[0..*len) as sh_seg_ids gives it:
+ * return 1 with id[0..*idlen), moving *p and *len past it, or 0 at the
+ * end of the list. */
+int sh_ids_next(const char **p, size_t *len, const char **id,
+    size_t *idlen);
+
+/* Check every checksum and the whole structure.  Return 0 or
+ * SH_ECORRUPT (or SH_ENOMEM). */
+int sh_seg_verify(struct sh_seg *s);
+
+/* Expected entries compared by a search at distance k, for uniformly
+ * random fingerprints. */
+double sh_seg_candidates(const struct sh_seg *s, int k);
+
+#endif

@@ -1,0 +1,233 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "near/cluster.h"
+#include "base/errors.h"
+#include "near/fpset.h"
+#include "base/hash.h"
+#include "base/hex.h"
+
+int
+sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir)
+{
+	memset(s, 0, sizeof(*s));
+	s->budget = budget;
+	s->tmpdir = tmpdir;
+	sh_fplist_init(&s->list);
+	return budget ? sh_fpstore_open(&s->store, tmpdir) : 0;
+}
+
+void
+sh_fpset_close(struct sh_fpset *s)
+{
+	if (s->budget)
+		sh_fpstore_close(&s->store);
+	sh_fplist_free(&s->list);
+	sh_xsort_free(s->x);
+	free(s->pairs.v);
+	free(s->map);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+sh_fpset_add(struct sh_fpset *s, uint64_t fp, const char *id, size_t len)
+{
+	if (s->budget)
+		return sh_fpstore_add(&s->store, fp, id, len);
+	return sh_fplist_add(&s->list, fp, id, len);
+}
+
+size_t
+sh_fpset_n(const struct sh_fpset *s)
+{
+	return s->budget ? (size_t)s->store.n : s->list.n;
+}
+
+int
+sh_fpset_id(struct sh_fpset *s, size_t i, const char **id, size_t *len)
+{
+	int e;
+
+	if (!s->budget) {
+		*id = sh_fplist_id(&s->list, i, len);
+		return 0;
+	}
+	if ((e = sh_fpstore_id(&s->store, i, &s->buf, &s->bufcap, len)) != 0)
+		return e;
+	*id = s->buf;
+	return 0;
+}
+
+int
+sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan, int nthreads,
+    const struct sh_shard *shard)
+{
+	if (s->budget)
+		return sh_join_ext(&s->store, plan, shard, s->budget,
+		    s->tmpdir, &s->x);
+	return sh_join(s->list.fp, s->list.n, plan, nthreads, shard,
+	    &s->pairs);
+}
+
+/*
+ * The ID map: open addressing over 2^b >= 2n slots, each the top 32 bits
+ * of the ID's hash and the entry + 1 (0: empty).  *slot is where the ID
+ * id[0..len) is (return 1) or would go (return 0); < 0 on error.  An entry
+ * whose tag matches is told apart by its ID, read again.
+ */
+static int
+find(struct sh_fpset *s, const char *id, size_t len, uint64_t h,
+    size_t *slot)
+{
+	const char *other;
+	size_t i, olen;
+	uint64_t v;
+	int e;
+
+	for (i = h & (s->mapcap - 1);; i = (i + 1) & (s->mapcap - 1)) {
+		if ((v = s->map[i]) == 0)
+			break;
+		if (v >> 32 != h >> 32)
+			continue;
+		if ((e = sh_fpset_id(s, (size_t)(v & 0xFFFFFFFF) - 1, &other,
+		    &olen)) != 0)
+			return e;
+		if (olen == len && memcmp(other, id, len) == 0) {
+			*slot = i;
+			return 1;
+		}
+	}
+	*slot = i;
+	return 0;
+}
+
+static int
+map_build(struct sh_fpset *s)
+{
+	const char *id;
+	char *own = NULL;	/* a stored ID: find() reads others in s->buf */
+	size_t i, n = sh_fpset_n(s), len, cap = 0, slot;
+	uint64_t h;
+	int e = 0;
+
+	if (n >= 0xFFFFFFFF)
+		return SH_ERANGE;
+	for (s->mapcap = 16; s->mapcap < 2 * n; s->mapcap *= 2)
+		;
+	if ((s->map = calloc(s->mapcap, sizeof(*s->map))) == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < n && e == 0; i++) {
+		if (!s->budget)
+			id = sh_fplist_id(&s->list, i, &len);
+		else if ((e = sh_fpstore_nextid(&s->store, &own, &cap,
+		    &len)) != 1) {
+			e = e ? e : SH_EIO;	/* fewer IDs than entries */
+			break;
+		} else
+			id = own;
+		h = sh_hash64(id, len, 0);
+		if ((e = find(s, id, len, h, &slot)) == 0)
+			s->map[slot] = (h >> 32) << 32 | (i + 1);
+		else if (e == 1) {
+			s->dup = i;
+			e = SH_EDUPID;
+		}
+	}
+	free(own);
+	return e;
+}
+
+/* Entry of ID id[0..len) into *i. */
+static int
+lookup(struct sh_fpset *s, const char *id, size_t len, uint64_t *i)
+{
+	size_t slot;
+	int e;
+
+	if ((e = find(s, id, len, sh_hash64(id, len, 0), &slot)) < 0)
+		return e;
+	if (e == 0)
+		return SH_EUNKNOWN;
+	*i = (s->map[slot] & 0xFFFFFFFF) - 1;
+	return 0;
+}
+
+int
+sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
+    const char *b, size_t blen)
+{
+	uint64_t i, j, t, fi, fj;
+	int e = 0;
+
+	if (s->map == NULL) {
+		if (s->budget && (e = sh_fpstore_rewind(&s->store)) != 0)
+			return e;
+		if (s->budget && (s->x = sh_xsort_new(s->budget,
+		    s->tmpdir)) == NULL)
+			return SH_ENOMEM;
+		if ((e = map_build(s)) != 0) {
+			free(s->map);
+			s->map = NULL;
+			return e;
+		}
+	}
+	/* The second lookup may overwrite the first ID's buffer: fine, only
+	 * the entry numbers are kept. */
+	if ((e = lookup(s, a, alen, &i)) != 0 ||
+	    (e = lookup(s, b, blen, &j)) != 0)
+		return e;
+	if (i == j)
+		return 0;
+	if (i > j) {
+		t = i;
+		i = j;
+		j = t;
+	}
+	if (!s->budget)
+		return sh_pairs_add(&s->pairs, i << 32 | j);
+	if ((e = sh_fpstore_fp(&s->store, i, &fi)) != 0 ||
+	    (e = sh_fpstore_fp(&s->store, j, &fj)) != 0)
+		return e;
+	return sh_xsort_add(s->x, i << 32 | j, (uint64_t)sh_hamming(fi, fj));
+}
+
+int
+sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
+{
+	struct sh_xrec r;
+	int e = 0;
+
+	if (s->at == 0 && s->last == 0 && !s->budget && s->map != NULL)
+		sh_pairs_sort(&s->pairs);
+	do {
+		if (!s->budget) {
+			if (s->at == s->pairs.n)
+				return 0;
+			r.a = s->pairs.v[s->at++];
+			r.b = (uint64_t)sh_hamming(s->list.fp[r.a >> 32],
+			    s->list.fp[r.a & 0xFFFFFFFF]);
+		} else if (s->x == NULL || (e = sh_xsort_next(s->x, &r)) <= 0)
+			return e;
+		/* A pair given twice (a shard's output given twice) is one
+		 * pair. */
+	} while (s->last == r.a + 1);
+	s->last = r.a + 1;
+	*a = (uint32_t)(r.a >> 32);
+	*b = (uint32_t)r.a;
+	*dist = (int)r.b;
+	return 1;
+}
+
+int
+sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep)
+{
+	uint32_t a, b;
+	int e, dist;
+
+	sh_cluster_start(sh_fpset_n(s), rep);
+	while ((e = sh_fpset_next(s, &a, &b, &dist)) > 0)
+		sh_cluster_union(rep, a, b);
+	sh_cluster_finish(sh_fpset_n(s), rep);
+	return e;
+}

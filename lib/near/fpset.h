@@ -1,0 +1,92 @@
+/*
+ * The fingerprints of a join, with their IDs in input order, and the
+ * pairs found among them.  Without a budget everything is in memory
+ * (fplist.h, join.h); with one, the fingerprints and IDs are on disk
+ * (fpstore.h) and the pairs go through an external sort (xsort.h), and the
+ * output is the same.  Entries are numbered 0..n-1 in order of addition.
+ *
+ * The pairs come from the join (sh_fpset_join), or are given by ID
+ * (sh_fpset_given): the outputs of a sharded join, in any order, are then
+ * put back into the order of one process.  Given pairs name entries by ID,
+ * so IDs must be unique; the ID map costs 16 to 32 bytes per entry in
+ * memory, besides the budget.
+ */
+#ifndef SH_FPSET_H
+#define SH_FPSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "near/fplist.h"
+#include "near/fpstore.h"
+#include "near/join.h"
+#include "near/plan.h"
+#include "base/shard.h"
+#include "base/xsort.h"
+
+struct sh_fpset {
+	size_t budget;		/* 0: in memory */
+	const char *tmpdir;
+	struct sh_fplist list;	/* in memory, or */
+	struct sh_fpstore store;	/* within the budget */
+	struct sh_pairs pairs;	/* in memory, or */
+	struct sh_xsort *x;	/* within the budget */
+	size_t at;		/* next pair in memory */
+	uint64_t last;		/* last pair returned, + 1 (0: none) */
+	uint64_t *map;		/* ID map: (tag << 32 | entry + 1) slots */
+	size_t dup;		/* an entry whose ID another one has */
+	size_t mapcap;
+	char *buf;		/* an ID read from the store */
+	size_t bufcap;
+};
+
+/* Open an empty set; budget 0 keeps everything in memory, else the bytes
+ * its external sorts share, spilling to tmpdir (NULL: /tmp).  Return 0 or
+ * SH_EIO.  Closing an opened set frees everything. */
+int sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir);
+void sh_fpset_close(struct sh_fpset *s);
+
+/* Append fp with ID id[0..len).  Return 0, SH_ENOMEM or SH_EIO. */
+int sh_fpset_add(struct sh_fpset *s, uint64_t fp, const char *id,
+    size_t len);
+
+/* Number of entries. */
+size_t sh_fpset_n(const struct sh_fpset *s);
+
+/* ID of entry i in *id (valid until the next call), its length in *len.
+ * Return 0, SH_ENOMEM or SH_EIO. */
+int sh_fpset_id(struct sh_fpset *s, size_t i, const char **id,
+    size_t *len);
+
+/* After the last add: the join (join.h) over all entries, with nthreads
+ * threads in memory, one within a budget.  Return 0 or an error of
+ * sh_join or sh_join_ext. */
+int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
+    int nthreads, const struct sh_shard *shard);
+
+/*
+ * After the last add, instead of the join: the pair of the entries with
+ * IDs a[0..alen) and b[0..blen), in either order (a pair of an ID with
+ * itself is ignored).  Return 0, SH_EUNKNOWN
+ * (no such ID), SH_EDUPID (two entries have the same ID, entry s->dup
+ * among them: found when the map is built, at the first call), SH_ERANGE
+ * (2^32 - 1 entries or more), SH_ENOMEM or SH_EIO.
+ */
+int sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
+    const char *b, size_t blen);
+
+/*
+ * The pairs, one per call, in order of (earlier entry, later entry), each
+ * once: *a < *b and their distance.  Return 1, 0 at the end, or SH_ENOMEM,
+ * SH_EIO.
+ */
+int sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist);
+
+/*
+ * Set rep[i], for every entry i, to the first entry of its connected
+ * component over the pairs (cluster.h), taking them all.  rep holds
+ * sh_fpset_n(s) entries.  Return 0 or an error of sh_fpset_next.
+ */
+int sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep);
+
+#endif

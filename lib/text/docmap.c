@@ -1,0 +1,182 @@
+#include <sys/stat.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text/docmap.h"
+#include "base/errors.h"
+#include "base/hash.h"
+
+struct ent {
+	uint64_t key;
+	long long off, size;
+};
+
+struct sh_docmap {
+	struct sh_reader rd;
+	struct ent *e;
+	size_t n, cap;
+	int numbered;		/* keys are line numbers */
+	int sorted;
+	int skip;
+	unsigned long long nskip;
+};
+
+int
+sh_docmap_open(struct sh_docmap **m, const char *path,
+    const struct sh_recopt *o)
+{
+	struct stat st;
+	FILE *fp;
+
+	if (o->mode == SH_REC_FILE)
+		return SH_EINVAL;
+	if ((fp = fopen(path, "r")) == NULL)
+		return SH_EIO;
+	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(fp);
+		return SH_ENOTREG;
+	}
+	if ((*m = calloc(1, sizeof(**m))) == NULL) {
+		fclose(fp);
+		return SH_ENOMEM;
+	}
+	sh_reader_open(&(*m)->rd, fp, o, path, 0);
+	(*m)->numbered = o->mode == SH_REC_LINE || o->mode == SH_REC_PARA;
+	(*m)->sorted = 1;
+	(*m)->skip = o->skip;
+	return 0;
+}
+
+void
+sh_docmap_free(struct sh_docmap *m)
+{
+	if (m == NULL)
+		return;
+	fclose(m->rd.fp);
+	sh_reader_free(&m->rd);
+	free(m->e);
+	free(m);
+}
+
+size_t
+sh_docmap_count(const struct sh_docmap *m)
+{
+	return m->n;
+}
+
+unsigned long long
+sh_docmap_skipped(const struct sh_docmap *m)
+{
+	return m->nskip;
+}
+
+static uint64_t
+id_key(const char *id, size_t idlen)
+{
+	return sh_hash64(id, idlen, 0);
+}
+
+int
+sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
+{
+	struct ent *e;
+	size_t cap;
+	int r;
+
+	while ((r = sh_reader_next(&m->rd, rec)) != 1) {
+		if (!m->skip || !sh_rec_skippable(r))
+			return r;
+		m->nskip++;
+	}
+	if (m->n == m->cap) {
+		cap = m->cap ? 2 * m->cap : 1024;
+		if ((e = realloc(m->e, cap * sizeof(*e))) == NULL)
+			return SH_ENOMEM;
+		m->e = e;
+		m->cap = cap;
+	}
+	e = &m->e[m->n];
+	e->key = m->numbered ? rec->line : id_key(rec->id, rec->idlen);
+	e->off = rec->off;
+	e->size = rec->size;
+	if (m->n > 0 && e->key < e[-1].key)
+		m->sorted = 0;
+	m->n++;
+	return 1;
+}
+
+/* By key, then by place in the file. */
+static int
+cmp_ent(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return 0;
+}
+
+/* The line number written as id[0..len) ("17", no sign, no leading
+ * zero), or 0 when it is none. */
+static uint64_t
+line_key(const char *id, size_t len)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len == 0 || len > 19 || id[0] == '0')
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (id[i] < '0' || id[i] > '9')
+			return 0;
+		v = v * 10 + (uint64_t)(id[i] - '0');
+	}
+	return v;
+}
+
+int
+sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
+    struct sh_rec *rec)
+{
+	uint64_t key;
+	size_t lo = 0, hi = m->n;
+	int r;
+
+	if (!m->sorted && m->n > 1) {
+		qsort(m->e, m->n, sizeof(m->e[0]), cmp_ent);
+		m->sorted = 1;
+	}
+	if (m->numbered) {
+		if ((key = line_key(id, idlen)) == 0)
+			return 0;
+	} else
+		key = id_key(id, idlen);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->e[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->n && m->e[lo].key == key; lo++) {
+		if (sh_reader_seek(&m->rd, m->e[lo].off, m->e[lo].size,
+		    m->numbered ? key : 0) != 0)
+			return SH_EIO;
+		if ((r = sh_reader_next(&m->rd, rec)) < 0 &&
+		    !sh_rec_skippable(r))
+			return r;
+		if (r != 1 || rec->off != m->e[lo].off ||
+		    rec->size != m->e[lo].size)
+			return SH_ECHANGED;
+		if (m->numbered || (rec->idlen == idlen &&
+		    memcmp(rec->id, id, idlen) == 0))
+			return 1;
+	}
+	return 0;
+}

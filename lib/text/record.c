@@ -1,0 +1,497 @@
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "text/html.h"
+#include "text/json.h"
+#include "base/num.h"
+#include "text/record.h"
+
+int
+sh_rec_mode(const char *s)
+{
+	static const char *const names[] = {
+		"tab", "line", "file", "nul", "para", "jsonl", "warc"
+	};
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return SH_EINVAL;
+}
+
+int
+sh_recopt_set(struct sh_recopt *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'F':
+		o->mode = SH_REC_FILE;
+		break;
+	case 'l':
+		o->mode = SH_REC_LINE;
+		break;
+	case 'f':
+		if ((o->mode = sh_rec_mode(arg)) < 0)
+			return SH_EINVAL;
+		break;
+	case 'H':
+		o->html = 1;
+		break;
+	case 'I':
+		o->idfield = arg;
+		break;
+	case 'T':
+		o->textfield = arg;
+		break;
+	case 'y':
+		o->types = arg;
+		break;
+	case 'e':
+		o->skip = 1;
+		break;
+	default:
+		return SH_EINVAL;
+	}
+	return 0;
+}
+
+int
+sh_rec_skippable(int e)
+{
+	return e == SH_ETAB || e == SH_EJSON || e == SH_ENOID ||
+	    e == SH_ENOTEXT;
+}
+
+void
+sh_reader_init(struct sh_reader *r, FILE *fp, int mode, const char *name,
+    int prefix)
+{
+	memset(r, 0, sizeof(*r));
+	r->end = -1;
+	r->fp = fp;
+	r->mode = mode;
+	r->name = name;
+	r->prefix = prefix;
+}
+
+void
+sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
+    const char *name, int prefix)
+{
+	sh_reader_init(r, fp, o->mode, name, prefix);
+	r->idfield = o->idfield;
+	r->textfield = o->textfield;
+	r->types = o->types;
+	r->html = o->html;
+}
+
+int
+sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
+{
+	struct stat st;
+	long long size, start;
+	int c, delim = r->mode == SH_REC_NUL ? '\0' : '\n';
+
+	if (r->mode != SH_REC_TAB && r->mode != SH_REC_NUL &&
+	    r->mode != SH_REC_JSON)
+		return SH_EINVAL;
+	if (fstat(fileno(r->fp), &st) != 0)
+		return SH_EIO;
+	if (!S_ISREG(st.st_mode)) {
+		errno = ESPIPE;
+		return SH_EIO;
+	}
+	size = (long long)st.st_size;
+	start = size / s->n * s->i + size % s->n * s->i / s->n;
+	r->end = size / s->n * (s->i + 1) + size % s->n * (s->i + 1) / s->n;
+	/* A record is ours when it starts in range: after a delimiter. */
+	if (start > 0) {
+		if (fseeko(r->fp, (off_t)(start - 1), SEEK_SET) != 0)
+			return SH_EIO;
+		for (r->off = start - 1; (c = getc(r->fp)) != EOF; )
+			if (r->off++, c == delim)
+				break;
+		if (ferror(r->fp))
+			return SH_EIO;
+	}
+	return 0;
+}
+
+void
+sh_reader_free(struct sh_reader *r)
+{
+	free(r->buf);
+	free(r->idbuf);
+	free(r->tbuf);
+	r->buf = r->idbuf = r->tbuf = NULL;
+}
+
+int
+sh_reader_line(struct sh_reader *r, const char **p, size_t *len)
+{
+	ssize_t n;
+
+	errno = 0;
+	if (r->end >= 0 && r->off >= r->end)
+		return 0;
+	if ((n = getdelim(&r->buf, &r->cap, r->mode == SH_REC_NUL ? '\0' :
+	    '\n', r->fp)) < 0) {
+		if (ferror(r->fp))
+			return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
+		return 0;
+	}
+	r->lineoff = r->off;
+	r->off += n;
+	r->line++;
+	if (r->mode == SH_REC_NUL) {
+		if (n > 0 && r->buf[n - 1] == '\0')
+			n--;
+	} else {
+		if (n > 0 && r->buf[n - 1] == '\n')
+			n--;
+		if (n > 0 && r->buf[n - 1] == '\r')
+			n--;
+	}
+	*p = r->buf;
+	*len = (size_t)n;
+	return 1;
+}
+
+/* The whole stream as one record. */
+static int
+slurp(struct sh_reader *r, struct sh_rec *rec)
+{
+	size_t len = 0, n, cap;
+	char *p;
+
+	if (r->done)
+		return 0;
+	r->done = 1;
+	for (;;) {
+		if (r->cap - len < 65536) {
+			cap = r->cap ? 2 * r->cap : 65536;
+			if ((p = realloc(r->buf, cap)) == NULL)
+				return SH_ENOMEM;
+			r->buf = p;
+			r->cap = cap;
+		}
+		n = fread(r->buf + len, 1, r->cap - len, r->fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(r->fp))
+		return SH_EIO;
+	r->off = (long long)len;
+	rec->off = 0;
+	rec->id = r->name;
+	rec->idlen = strlen(r->name);
+	rec->text = r->buf;
+	rec->len = len;
+	rec->line = 1;
+	return 1;
+}
+
+/* Room for n bytes in *buf. */
+static int
+reserve(char **buf, size_t *cap, size_t n)
+{
+	char *nb;
+
+	if (*cap >= n)
+		return 0;
+	if ((nb = realloc(*buf, n)) == NULL)
+		return SH_ENOMEM;
+	*buf = nb;
+	*cap = n;
+	return 0;
+}
+
+/* The ID of a record found at line n: "n", or "NAME:n". */
+static int
+number_id(struct sh_reader *r, unsigned long long n, struct sh_rec *rec)
+{
+	size_t need = (r->prefix ? strlen(r->name) : 0) + 24;
+	int len;
+
+	if (reserve(&r->idbuf, &r->idcap, need) != 0)
+		return SH_ENOMEM;
+	if (r->prefix)
+		len = snprintf(r->idbuf, need, "%s:%llu", r->name, n);
+	else
+		len = snprintf(r->idbuf, need, "%llu", n);
+	rec->id = r->idbuf;
+	rec->idlen = (size_t)len;
+	return 0;
+}
+
+static int
+blank(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* The next paragraph. */
+static int
+paragraph(struct sh_reader *r, struct sh_rec *rec)
+{
+	const char *p;
+	size_t len, tlen = 0;
+	int ret;
+
+	while ((ret = sh_reader_line(r, &p, &len)) > 0 && blank(p, len))
+		;
+	if (ret <= 0)
+		return ret;
+	rec->line = r->line;
+	rec->off = r->lineoff;
+	do {
+		if (reserve(&r->tbuf, &r->tcap, tlen + len + 1) != 0)
+			return SH_ENOMEM;
+		if (tlen > 0)
+			r->tbuf[tlen++] = '\n';
+		memcpy(r->tbuf + tlen, p, len);
+		tlen += len;
+	} while ((ret = sh_reader_line(r, &p, &len)) > 0 && !blank(p, len));
+	if (ret < 0)
+		return ret;
+	rec->text = r->tbuf;
+	rec->len = tlen;
+	return number_id(r, rec->line, rec) != 0 ? SH_ENOMEM : 1;
+}
+
+/* The next JSON Lines record. */
+static int
+json(struct sh_reader *r, struct sh_rec *rec)
+{
+	const char *paths[2];
+	struct sh_jval v[2];
+	const char *p;
+	size_t len;
+	int ret;
+
+	if ((ret = sh_reader_line(r, &p, &len)) <= 0)
+		return ret;
+	rec->line = r->line;
+	rec->off = r->lineoff;
+	paths[0] = r->idfield ? r->idfield : "id";
+	paths[1] = r->textfield ? r->textfield : "text";
+	if ((ret = sh_json_find(p, len, paths, 2, v)) != 0)
+		return ret;
+	if (v[0].type == SH_JSON_NUMBER) {
+		rec->id = v[0].p;
+		rec->idlen = v[0].len;
+	} else if (v[0].type == SH_JSON_STRING) {
+		if (sh_json_string(&v[0], &r->idbuf, &r->idcap,
+		    &rec->idlen) != 0)
+			return SH_ENOMEM;
+		rec->id = r->idbuf;
+	} else
+		return SH_ENOID;
+	if (v[1].type != SH_JSON_STRING)
+		return SH_ENOTEXT;
+	if (sh_json_string(&v[1], &r->tbuf, &r->tcap, &rec->len) != 0)
+		return SH_ENOMEM;
+	rec->text = r->tbuf;
+	return 1;
+}
+
+/* Is the comma list list missing word w[0..n)? */
+static int
+unlisted(const char *list, const char *w, size_t n)
+{
+	const char *p, *end;
+
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if ((size_t)(end - p) == n && strncasecmp(p, w, n) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The value of header line p[0..len), without surrounding blanks, into
+ * *v, *vlen, if the header is named name: return 1, else 0. */
+static int
+header(const char *p, size_t len, const char *name, const char **v,
+    size_t *vlen)
+{
+	size_t n = strlen(name);
+
+	if (len <= n || p[n] != ':' || strncasecmp(p, name, n) != 0)
+		return 0;
+	for (p += n + 1, len -= n + 1; len > 0 && (*p == ' ' || *p == '\t');
+	    p++, len--)
+		;
+	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+		len--;
+	*v = p;
+	*vlen = len;
+	return 1;
+}
+
+/* The next WARC record of a wanted type. */
+static int
+warc(struct sh_reader *r, struct sh_rec *rec)
+{
+	const char *idname = r->idfield ? r->idfield : "WARC-Target-URI";
+	const char *types = r->types ? r->types : "conversion,response";
+	const char *p, *v;
+	char type[32], num[24], *body;
+	size_t len, vlen, tlen = 0, got, i;
+	long long clen;
+	int ret, hasid, hastype, response;
+
+	for (;;) {
+		while ((ret = sh_reader_line(r, &p, &len)) > 0 && len == 0)
+			;
+		if (ret <= 0)
+			break;
+		rec->line = r->line;
+		rec->off = r->lineoff;
+		if (len < 5 || memcmp(p, "WARC/", 5) != 0) {
+			ret = SH_EWARC;
+			break;
+		}
+		clen = -1;
+		hasid = hastype = 0;
+		while ((ret = sh_reader_line(r, &p, &len)) > 0 && len > 0) {
+			if (header(p, len, "Content-Length", &v, &vlen)) {
+				clen = -2;
+				if (vlen < sizeof(num)) {
+					memcpy(num, v, vlen);
+					num[vlen] = '\0';
+					if (sh_strtonum(num, 0, (long long)1 << 40,
+					    &clen) != 0)
+						clen = -2;
+				}
+			}
+			if (header(p, len, idname, &v, &vlen)) {
+				if (reserve(&r->idbuf, &r->idcap, vlen + 1) != 0)
+					return SH_ENOMEM;
+				memcpy(r->idbuf, v, vlen);
+				rec->idlen = vlen;
+				hasid = 1;
+			}
+			/* A type too long to copy is in no list. */
+			if (header(p, len, "WARC-Type", &v, &vlen)) {
+				tlen = vlen < sizeof(type) ? vlen : 0;
+				memcpy(type, v, tlen);
+				hastype = 1;
+			}
+		}
+		if (ret < 0)
+			break;
+		if (ret == 0 || clen < 0) {
+			ret = SH_EWARC;
+			break;
+		}
+		if (reserve(&r->tbuf, &r->tcap, (size_t)clen + 1) != 0) {
+			ret = SH_ENOMEM;
+			break;
+		}
+		got = fread(r->tbuf, 1, (size_t)clen, r->fp);
+		r->off += (long long)got;
+		for (i = 0; i < got; i++)
+			r->line += r->tbuf[i] == '\n';
+		if (got != (size_t)clen) {
+			ret = ferror(r->fp) ? SH_EIO : SH_EWARC;
+			break;
+		}
+		if (!hastype || unlisted(types, type, tlen))
+			continue;
+		ret = hasid ? 1 : SH_ENOID;
+		rec->id = r->idbuf;
+		body = r->tbuf;
+		len = (size_t)clen;
+		response = tlen == 8 && strncasecmp(type, "response", 8) == 0;
+		/* A response block is an HTTP message: skip its head. */
+		for (i = 0; response && i < len; i++)
+			if (body[i] == '\n' && ((i + 1 < len && body[i + 1] ==
+			    '\n') || (i + 2 < len && body[i + 1] == '\r' &&
+			    body[i + 2] == '\n'))) {
+				i += body[i + 1] == '\n' ? 2 : 3;
+				body += i;
+				len -= i;
+				break;
+			}
+		rec->text = body;
+		rec->len = len;
+		break;
+	}
+	return ret;
+}
+
+static int
+next(struct sh_reader *r, struct sh_rec *rec)
+{
+	const char *p, *tab;
+	size_t len;
+	int ret;
+
+	switch (r->mode) {
+	case SH_REC_FILE:
+		return slurp(r, rec);
+	case SH_REC_PARA:
+		return paragraph(r, rec);
+	case SH_REC_JSON:
+		return json(r, rec);
+	case SH_REC_WARC:
+		return warc(r, rec);
+	}
+	if ((ret = sh_reader_line(r, &p, &len)) <= 0)
+		return ret;
+	rec->line = r->line;
+	rec->off = r->lineoff;
+	if (r->mode == SH_REC_LINE) {
+		if (number_id(r, r->line, rec) != 0)
+			return SH_ENOMEM;
+		rec->text = p;
+		rec->len = len;
+		return 1;
+	}
+	if ((tab = memchr(p, '\t', len)) == NULL)
+		return SH_ETAB;
+	rec->id = p;
+	rec->idlen = (size_t)(tab - p);
+	rec->text = tab + 1;
+	rec->len = len - rec->idlen - 1;
+	return 1;
+}
+
+int
+sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
+{
+	int ret;
+
+	if ((ret = next(r, rec)) != 1)
+		return ret;
+	/* A paragraph's size takes in the blank line that ended it. */
+	rec->size = r->off - rec->off;
+	/* The text always lies in one of the reader's own buffers. */
+	if (r->html)
+		rec->len = sh_html_text(rec->text, rec->len, (char *)rec->text);
+	return ret;
+}
+
+int
+sh_reader_seek(struct sh_reader *r, long long off, long long size,
+    unsigned long long line)
+{
+	if (fseeko(r->fp, (off_t)off, SEEK_SET) != 0)
+		return SH_EIO;
+	r->off = off;
+	r->end = off + size;
+	r->line = line > 0 ? line - 1 : 0;
+	r->done = 0;
+	return 0;
+}

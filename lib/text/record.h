@@ -1,0 +1,140 @@
+/*
+ * Document records read from a stream, in one of these framings:
+ *   SH_REC_TAB   one record per line, "ID<TAB>TEXT": the ID is everything
+ *                before the first TAB, the text everything after it;
+ *   SH_REC_LINE  one record per line, the whole line is the text and the
+ *                ID is the 1-based line number ("NAME:N" with a prefix);
+ *   SH_REC_FILE  the whole stream is one record whose ID is its name;
+ *   SH_REC_NUL   "ID<TAB>TEXT" records ending in a NUL byte, so that the
+ *                text may hold newlines;
+ *   SH_REC_PARA  paragraphs: runs of lines separated by blank lines (only
+ *                spaces and tabs); the ID is the line number of the
+ *                first line (with "NAME:" as for SH_REC_LINE), the text
+ *                the lines joined by '\n';
+ *   SH_REC_JSON  JSON Lines: one object per line, the ID and the text
+ *                taken from the members named by idfield and textfield
+ *                (dotted paths; default "id" and "text"); the ID may be
+ *                a string or a number, the text must be a string;
+ *   SH_REC_WARC  WARC records (WARC/1.0 and 1.1, as in Common Crawl WARC
+ *                and WET files), framed by Content-Length; only the types
+ *                in types (default "conversion,response") are returned,
+ *                the ID is the header idfield (default WARC-Target-URI),
+ *                the text the block, without its HTTP headers for a
+ *                response.
+ * With html set, the text of every record is reduced from HTML to text
+ * (html.h).
+ * Lines end at '\n'; one '\r' before it is dropped (CRLF input); a last
+ * line without '\n' counts.  Lines may hold any bytes, NUL included, and
+ * have no length limit.
+ */
+#ifndef SH_RECORD_H
+#define SH_RECORD_H
+
+#include <stdio.h>
+
+#include "base/shard.h"
+
+enum {
+	SH_REC_TAB, SH_REC_LINE, SH_REC_FILE, SH_REC_NUL, SH_REC_PARA,
+	SH_REC_JSON, SH_REC_WARC
+};
+
+/* The mode named s ("tab", "line", "file", "nul", "para", "jsonl",
+ * "warc"), or SH_EINVAL. */
+int sh_rec_mode(const char *s);
+
+/* How the documents are read, from the options of the commands that read
+ * them. */
+struct sh_recopt {
+	int mode;
+	const char *idfield, *textfield, *types;	/* NULL: defaults */
+	int html;
+	int skip;		/* skip bad records instead of failing */
+};
+
+#define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0 }
+
+/* The getopt letters of the record options, shared by every tool that
+ * reads documents. */
+#define SH_RECOPT_LETTERS "FHI:T:ef:ly:"
+
+/*
+ * Set the option of letter ch from arg: -F (whole files), -l (numbered
+ * lines), -f FORMAT (a mode name), -H (HTML to text), -I FIELD (the ID's
+ * field or header), -T FIELD (the text's field), -y TYPES (WARC types),
+ * -e (skip bad records).  Return 0 or SH_EINVAL.
+ */
+int sh_recopt_set(struct sh_recopt *o, int ch, const char *arg);
+
+/* Whether reading may go on after error e of sh_reader_next (a bad
+ * record, skipped), rather than stop. */
+int sh_rec_skippable(int e);
+
+struct sh_rec {
+	const char *id, *text;	/* not NUL-terminated; valid until next */
+	size_t idlen, len;
+	unsigned long long line;	/* line number in the stream */
+	long long off, size;	/* the record's bytes in the stream, framing
+				 * included, for sh_reader_seek */
+};
+
+struct sh_reader {
+	FILE *fp;
+	int mode;
+	const char *name;	/* not copied */
+	int prefix;
+	/* Set after sh_reader_init; NULL for the defaults (not copied). */
+	const char *idfield, *textfield, *types;
+	int html;
+	char *buf, *idbuf, *tbuf;
+	size_t cap, idcap, tcap;
+	unsigned long long line;
+	int done;
+	long long off, end;	/* bytes read; stop at end (-1: never) */
+	long long lineoff;	/* where the last line read began */
+};
+
+/* Read fp (not closed here) in framing mode; name is the stream's name,
+ * used as the ID in SH_REC_FILE mode and as "NAME:" prefix of line IDs in
+ * SH_REC_LINE mode when prefix != 0. */
+void sh_reader_init(struct sh_reader *r, FILE *fp, int mode,
+    const char *name, int prefix);
+
+/* The same, with the mode and fields of o (not copied). */
+void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
+    const char *name, int prefix);
+
+/*
+ * Next record into *rec.  Return 1, 0 at the end, or an error: a bad
+ * record that is skipped (sh_rec_skippable; rec->line tells where):
+ * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT; or one that ends the
+ * stream: SH_EWARC (framing lost), SH_EIO (errno set) or SH_ENOMEM.
+ */
+int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
+
+/*
+ * Read only shard s->i of s->n of a regular file: the records that start
+ * in bytes [size * i / n, size * (i + 1) / n), so that the shards
+ * together read every record once, in order.  For the tab, nul and jsonl
+ * framings (the others number lines from the start or need a scan).
+ * Call before the first read.  Return 0, SH_EINVAL (another framing) or
+ * SH_EIO (not a regular file, or seeking failed; errno set).
+ */
+int sh_reader_shard(struct sh_reader *r, const struct sh_shard *s);
+
+/*
+ * Position r, reading a regular file, to read again the record that
+ * sh_reader_next returned earlier with rec->off == off, rec->size == size:
+ * the next sh_reader_next returns that record (its ID built from line
+ * number line, rec->line, in the framings that number lines; 0 counts
+ * from 1), the one after it 0.  Return 0 or SH_EIO (errno set).
+ */
+int sh_reader_seek(struct sh_reader *r, long long off, long long size,
+    unsigned long long line);
+
+/* Next raw line (no '\n', no final '\r') into *p, *len; same returns. */
+int sh_reader_line(struct sh_reader *r, const char **p, size_t *len);
+
+void sh_reader_free(struct sh_reader *r);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * Verification of candidate pairs: the exact similarity (similar.h) of two
+ * documents named by their IDs in a pair line, the documents looked up in
+ * a map (docmap.h).  The features of the last first document and of the
+ * last second one are kept, so that runs of pairs sharing their first ID,
+ * as sh-near prints them, read and cut that document once.
+ */
+#ifndef SH_VERIFY_H
+#define SH_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "text/docmap.h"
+#include "fp/fingerprint.h"
+#include "text/record.h"
+#include "fp/similar.h"
+
+struct sh_verify;
+
+/*
+ * New verifier looking documents up in m and cutting them with f (neither
+ * copied nor freed here), as token lists when tokens != 0, comparing them
+ * by measure (SH_SIM_*).  NULL when out of memory.
+ */
+struct sh_verify *sh_verify_new(struct sh_docmap *m, struct sh_fp *f,
+    int tokens, int measure);
+void sh_verify_free(struct sh_verify *v);
+
+/*
+ * Similarity, in millionths, of the pair on line p[0..len),
+ * "ID1<TAB>ID2" and any further TAB-separated fields, into *sim.  Return
+ * 0; SH_EFIELDS (no TAB); SH_ENODOC, or a token-list error of sh_fp_each
+ * (SH_EWEIGHT, SH_EEMPTYTOK, SH_ERANGE, with *col the 1-based column in
+ * the document's line), with *id, *idlen the first ID at fault (in p); or
+ * an error of sh_docmap_get.
+ */
+int sh_verify_line(struct sh_verify *v, const char *p, size_t len,
+    uint32_t *sim, const char **id, size_t *idlen, size_t *col);
+
+/*
+ * The first record of file path, read with record options o (not copied;
+ * bad records skipped when o->skip is set), cut by f into v (as a token
+ * list when tokens != 0), its ID copied into *id (NUL-terminated, the
+ * caller's to free).  Return 1; 0 when the file holds no record; SH_EIO
+ * (errno set) or SH_ENOMEM; a token-list error (see sh_verify_line), with
+ * *line and *col saying where; or another error of sh_reader_next, with
+ * *line where it was met.
+ */
+int sh_verify_file(const char *path, const struct sh_recopt *o,
+    struct sh_fp *f, int tokens, struct sh_fvec *v, char **id,
+    unsigned long long *line, size_t *col);
+
+#endif
