@@ -40,3 +40,13 @@ $BATS_TEST_TMPDIR/lib/index/d.h:1: include segment.h does not name its folder
 $BATS_TEST_TMPDIR/lib/near/b.c:2: near/ may not include text/record.h (across stacks)
 $BATS_TEST_TMPDIR/lib/odd/e.c: not in a layer"
 }
+
+@test "layers: modules that include each other in a circle fail" {
+	plant feat/a.c '#include "feat/b.h"'
+	plant feat/b.c '#include "feat/a.h"'
+	plant feat/c.c '#include "feat/a.h"'
+	run -1 "$ROOT/tools/layers" "$BATS_TEST_TMPDIR/lib"
+	eq "$output" "circle of includes:
+	feat/a
+	feat/b"
+}

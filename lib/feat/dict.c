@@ -5,7 +5,7 @@
 #include "feat/dict.h"
 #include "base/errors.h"
 #include "base/num.h"
-#include "feat/tokenize.h"
+#include "text/fold.h"
 #include "text/unicode.h"
 
 /*
@@ -166,7 +166,7 @@ add_word(struct sh_dict *d, const char *p, size_t len, uint64_t f,
 	size_t i, n;
 	int bad = 0;
 
-	n = sh_tok_fold(p, len, simplify, key, &bad);
+	n = sh_fold_text(p, len, simplify, key, &bad);
 	if (bad)
 		return SH_EUTF8;
 	if (n == 0)

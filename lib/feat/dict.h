@@ -7,7 +7,7 @@
  * line per word, fields separated by spaces or TABs, FREQ a decimal count;
  * leading and trailing white space and blank lines are ignored, the TAG
  * and anything after it too.  Words are folded as the tokenizer folds
- * text (sh_tok_fold), so that they match folded text.  As in jieba, a
+ * text (sh_fold_text, text/fold.h), so that they match folded text.  As in jieba, a
  * word listed twice takes its last frequency, every line adds to the
  * total T, and a word of frequency 0 is no word (only a prefix).
  *
@@ -39,7 +39,7 @@ struct sh_dict;
 
 /*
  * Read a dictionary from fp (to its end; not closed) into *d, its words
- * folded as sh_tok_fold(..., simplify, ...) folds them: with simplify
+ * folded as sh_fold_text(..., simplify, ...) folds them: with simplify
  * they match the text of a tokenizer with that option.  Return 0,
  * or an error with *line set to the 1-based line at fault: SH_EDICT (not
  * "WORD FREQ [TAG]", or a word over SH_DICT_WORD_MAX bytes), SH_EUTF8 (a

@@ -4,24 +4,8 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/hash.h"
-#include "base/hmap.h"
 #include "feat/stopword.h"
 #include "feat/tokenize.h"
-
-/* A bit per 2^-13 of the hash space, set for each entry: most features
- * are told apart from the stop words by one load, in 1 KB. */
-#define FILTER_BITS 13
-
-struct sh_stop {
-	struct sh_hmap set;	/* values unused */
-	struct sh_tok *tok;	/* cuts entries: SH_TOK_MAX-grams, no shingles */
-	uint64_t filter[(1 << FILTER_BITS) / 64];
-	int nomem;
-};
-
-/* The filter bit of hash h: its top bits, which the map does not use. */
-#define FBIT(h) ((h) >> (64 - FILTER_BITS))
 
 /*
  * The built-in lists, written for this project.  English: articles,
@@ -59,55 +43,36 @@ static const char stop_zh[] =
     "通过 按照 根据 为了 除了 的话 之后 之前 之间 之一 其中 等 等等 "
     "一个 一些 一种 已经 可以 没有 不是";
 
-struct sh_stop *
-sh_stop_new(int simplify)
-{
-	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1,
-	    .simplify = simplify };
-	struct sh_stop *s;
-
-	if ((s = calloc(1, sizeof(*s))) == NULL)
-		return NULL;
-	if ((s->tok = sh_tok_new(&o)) == NULL) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-void
-sh_stop_free(struct sh_stop *s)
-{
-	if (s == NULL)
-		return;
-	sh_hmap_free(&s->set);
-	sh_tok_free(s->tok);
-	free(s);
-}
+/* A stop-word list being loaded: the set and the tokenizer that cuts
+ * its entries. */
+struct load {
+	struct sh_stop *set;
+	struct sh_tok *tok;
+	int nomem;
+};
 
 static void
 add_feature(void *ctx, const char *tok, size_t len, uint64_t h)
 {
-	struct sh_stop *s = ctx;
+	struct load *l = ctx;
 
 	(void)tok;
 	(void)len;
-	s->filter[FBIT(h) / 64] |= 1ULL << FBIT(h) % 64;
-	if (sh_hmap_put(&s->set, h, 0) != 0)
-		s->nomem = 1;
+	if (sh_stop_put(l->set, h) != 0)
+		l->nomem = 1;
 }
 
-int
-sh_stop_add(struct sh_stop *s, const char *p, size_t len, int *bad)
+static int
+add(struct load *l, const char *p, size_t len, int *bad)
 {
-	s->nomem = 0;
-	if (sh_tok_run(s->tok, p, len, add_feature, s, bad) < 0 || s->nomem)
+	l->nomem = 0;
+	if (sh_tok_run(l->tok, p, len, add_feature, l, bad) < 0 || l->nomem)
 		return SH_ENOMEM;
 	return 0;
 }
 
 static int
-load_file(struct sh_stop *s, FILE *f, unsigned long long *line)
+load_file(struct load *l, FILE *f, unsigned long long *line)
 {
 	char *buf = NULL, *hash;
 	size_t cap = 0;
@@ -119,7 +84,7 @@ load_file(struct sh_stop *s, FILE *f, unsigned long long *line)
 		if ((hash = memchr(buf, '#', (size_t)n)) != NULL)
 			n = hash - buf;
 		bad = 0;
-		if ((r = sh_stop_add(s, buf, (size_t)n, &bad)) != 0)
+		if ((r = add(l, buf, (size_t)n, &bad)) != 0)
 			break;
 		if (bad) {
 			r = SH_EUTF8;
@@ -132,39 +97,58 @@ load_file(struct sh_stop *s, FILE *f, unsigned long long *line)
 	return r;
 }
 
-int
-sh_stop_load(struct sh_stop *s, const char *name, unsigned long long *line)
+/* A tokenizer cutting entries as text is cut with option simplify:
+ * SH_TOK_MAX-grams, so that a run of ideographs gives itself, and no
+ * shingles. */
+static int
+load_open(struct load *l, struct sh_stop *s, int simplify)
 {
+	struct sh_tokopt o = { .ngram = SH_TOK_MAX, .shingle = 1,
+	    .simplify = simplify };
+
+	l->set = s;
+	return (l->tok = sh_tok_new(&o)) == NULL ? SH_ENOMEM : 0;
+}
+
+int
+sh_stop_add(struct sh_stop *s, const char *p, size_t len, int simplify,
+    int *bad)
+{
+	struct load l;
+	int r;
+
+	if ((r = load_open(&l, s, simplify)) == 0)
+		r = add(&l, p, len, bad);
+	sh_tok_free(l.tok);
+	return r;
+}
+
+int
+sh_stop_load(struct sh_stop *s, const char *name, int simplify,
+    unsigned long long *line)
+{
+	struct load l;
 	FILE *f;
 	int r, bad, e;
 
 	*line = 0;
 	if (strcmp(name, "@en") == 0)
-		return sh_stop_add(s, stop_en, sizeof(stop_en) - 1, &bad);
+		return sh_stop_add(s, stop_en, sizeof(stop_en) - 1, simplify,
+		    &bad);
 	if (strcmp(name, "@zh") == 0)
-		return sh_stop_add(s, stop_zh, sizeof(stop_zh) - 1, &bad);
+		return sh_stop_add(s, stop_zh, sizeof(stop_zh) - 1, simplify,
+		    &bad);
 	if (name[0] == '@')
 		return SH_EINVAL;
 	if ((f = fopen(name, "r")) == NULL)
 		return SH_EIO;
-	r = load_file(s, f, line);
+	if ((r = load_open(&l, s, simplify)) == 0)
+		r = load_file(&l, f, line);
 	e = errno;
+	sh_tok_free(l.tok);
 	fclose(f);
 	errno = e;
 	if (r != SH_EUTF8)
 		*line = 0;
 	return r;
-}
-
-int
-sh_stop_has(const struct sh_stop *s, uint64_t h)
-{
-	return (s->filter[FBIT(h) / 64] >> FBIT(h) % 64 & 1) &&
-	    sh_hmap_get(&s->set, h, NULL);
-}
-
-size_t
-sh_stop_count(const struct sh_stop *s)
-{
-	return s->set.n;
 }

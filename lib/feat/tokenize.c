@@ -4,9 +4,9 @@
 #include "feat/dict.h"
 #include "base/errors.h"
 #include "base/hash.h"
-#include "feat/stopword.h"
+#include "feat/stopset.h"
 #include "feat/tokenize.h"
-#include "text/unicode.h"
+#include "text/fold.h"
 #include "base/utf8.h"
 
 #define CLUSTER 16
@@ -292,40 +292,6 @@ run_push(struct sh_tok *t, uint32_t cp)
 	return 0;
 }
 
-static int
-combining(uint32_t cp)
-{
-	return (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 &&
-	    cp <= 0x11C2) || (cp >= 0x300 && sh_uc_ccc(cp) != 0);
-}
-
-/*
- * A combining mark cp after a character of a dictionary run: composed
- * with it, or kept after it as in an n-gram run.  Return 1, or 0 when cp
- * is neither and is a character of its own.
- */
-static int
-dict_mark(struct sh_tok *t, uint32_t cp)
-{
-	char enc[4];
-	size_t n;
-	uint32_t c;
-
-	if ((c = sh_uc_compose(t->rprev, cp)) != 0) {
-		t->rlen = t->rlast;
-		t->run[t->rlen++] = c;
-		t->rprev = c;
-		t->rclen = sh_utf8_encode(c, enc);
-		return 1;
-	}
-	if (sh_uc_ccc(cp) == 0)
-		return 0;
-	n = sh_utf8_encode(cp, enc);
-	if (t->rclen + n <= CLUSTER && run_push(t, cp) == 0)
-		t->rclen += n;
-	return 1;
-}
-
 /* A character of a dictionary run, n bytes long. */
 static void
 dict_char(struct sh_tok *t, uint32_t cp, size_t n)
@@ -347,9 +313,11 @@ put(struct sh_tok *t, uint32_t cp)
 	uint32_t c;
 	int cls, i;
 
-	/* A mark composes with the character just before it. */
-	if (combining(cp)) {
-		if (t->w.len > 0 && (c = sh_uc_compose(t->wprev, cp)) != 0) {
+	/* A mark composes with the character just before it, or stays
+	 * with it in an n-gram or a dictionary run (marks past CLUSTER
+	 * bytes are dropped); in a word it is a letter like the others. */
+	if (t->w.len > 0) {
+		if (sh_fold_join(t->wprev, cp, &c) == SH_FOLD_COMPOSE) {
 			t->w.len = t->wlast;
 			n = sh_utf8_encode(c, enc);
 			if (buf_put(&t->w, enc, n, 0) != 0)
@@ -357,9 +325,23 @@ put(struct sh_tok *t, uint32_t cp)
 			t->wprev = c;
 			return;
 		}
-		if (t->rlen > 0 && dict_mark(t, cp))
+	} else if (t->rlen > 0) {
+		switch (sh_fold_join(t->rprev, cp, &c)) {
+		case SH_FOLD_COMPOSE:
+			t->rlen = t->rlast;
+			t->run[t->rlen++] = c;
+			t->rprev = c;
+			t->rclen = sh_utf8_encode(c, enc);
 			return;
-		if (t->gchars > 0 && (c = sh_uc_compose(t->gprev, cp)) != 0) {
+		case SH_FOLD_MARK:
+			n = sh_utf8_encode(cp, enc);
+			if (t->rclen + n <= CLUSTER && run_push(t, cp) == 0)
+				t->rclen += n;
+			return;
+		}
+	} else if (t->gchars > 0) {
+		switch (sh_fold_join(t->gprev, cp, &c)) {
+		case SH_FOLD_COMPOSE:
 			n = sh_utf8_encode(c, enc);
 			t->glen -= t->gclen[t->gchars - 1];
 			memcpy(t->g + t->glen, enc, n);
@@ -367,10 +349,7 @@ put(struct sh_tok *t, uint32_t cp)
 			t->gclen[t->gchars - 1] = n;
 			t->gprev = c;
 			return;
-		}
-		/* Any other mark (a Thai tone mark, say) stays with its base
-		 * in the n-gram; marks past CLUSTER bytes are dropped. */
-		if (t->gchars > 0 && sh_uc_ccc(cp) != 0) {
+		case SH_FOLD_MARK:
 			n = sh_utf8_encode(cp, enc);
 			if (t->gclen[t->gchars - 1] + n <= CLUSTER) {
 				memcpy(t->g + t->glen, enc, n);
@@ -464,9 +443,9 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 			continue;
 		}
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
-		nf = sh_uc_fold(cp, f);
+		nf = sh_fold_cp(cp, t->o.simplify, f);
 		for (i = 0; i < nf; i++)
-			put(t, t->o.simplify ? sh_uc_simplify(f[i]) : f[i]);
+			put(t, f[i]);
 	}
 	word_end(t);
 	run_end(t);
@@ -474,38 +453,4 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	if (t->nomem)
 		return SH_ENOMEM;
 	return t->nfeat;
-}
-
-size_t
-sh_tok_fold(const char *text, size_t len, int simplify, uint32_t *out,
-    int *bad)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	const unsigned char *end = p + len;
-	uint32_t cp, c, prev = 0, f[SH_UC_FOLD_MAX];
-	size_t n = 0, last = 0;
-	int i, nf;
-
-	while (p < end) {
-		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
-		nf = sh_uc_fold(cp, f);
-		for (i = 0; i < nf; i++) {
-			if (simplify)
-				f[i] = sh_uc_simplify(f[i]);
-			if (n > 0 && combining(f[i])) {
-				if ((c = sh_uc_compose(prev, f[i])) != 0) {
-					n = last;
-					out[n++] = prev = c;
-					continue;
-				}
-				if (sh_uc_ccc(f[i]) != 0) {
-					out[n++] = f[i];
-					continue;
-				}
-			}
-			last = n;
-			out[n++] = prev = f[i];
-		}
-	}
-	return n;
 }

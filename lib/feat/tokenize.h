@@ -1,12 +1,11 @@
 /*
  * Text to features.
  *
- * Text is decoded as UTF-8 (an invalid byte becomes U+FFFD, a separator),
- * each code point is folded (NFKC_Casefold, see unicode.h), with the
- * simplify option a traditional Chinese character is then replaced by its
- * simplified form (sh_uc_simplify), and a combining mark is composed with
- * the character before it.  The folded text is then
- * cut by character class:
+ * Text is decoded as UTF-8 (an invalid byte becomes U+FFFD, a separator)
+ * and folded as text/fold.h folds it (NFKC_Casefold; with the simplify
+ * option, traditional Chinese made simplified; a combining mark composed
+ * with the character before it).  The folded text is then cut by
+ * character class (text/unicode.h):
  *   - a maximal run of SH_UC_WORD characters is a word;
  *   - a maximal run of SH_UC_GRAM characters (Han, kana, Hangul, Thai, ...)
  *     gives its overlapping character n-grams; a run shorter than n gives
@@ -27,7 +26,7 @@
  * all of them.
  * Features are UTF-8 strings without whitespace, '_' only between shingled
  * words, never empty.  The cut depends on the bytes and options only.
- * With a stop-word set (stopword.h), a word in the set is dropped before
+ * With a stop-word set (feat/stopset.h), a word in the set is dropped before
  * shingling, so no shingle holds one, and an n-gram (or short run) equal
  * to an entry is dropped: a one-character entry drops only itself with
  * n = 1 or as a run of one character.
@@ -71,16 +70,5 @@ void sh_tok_free(struct sh_tok *t);
  */
 long long sh_tok_run(struct sh_tok *t, const char *p, size_t len,
     sh_tok_fn *fn, void *ctx, int *bad);
-
-/*
- * Fold p[0..len) as sh_tok_run folds the text of an n-gram run: decoded
- * (an invalid byte gives U+FFFD and sets *bad), each code point folded and,
- * with simplify, made simplified Chinese (sh_uc_simplify), a combining
- * mark composed with the character before it, or kept after it.
- * Store the code points in out, which has room for len * SH_UC_FOLD_MAX,
- * and return their number.
- */
-size_t sh_tok_fold(const char *p, size_t len, int simplify, uint32_t *out,
-    int *bad);
 
 #endif

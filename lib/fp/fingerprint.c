@@ -99,10 +99,10 @@ sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg)
 	for (i = 0; i < o->nstops; i++) {
 		*arg = o->stops[i];
 		if (o->stop == NULL &&
-		    (o->stop = sh_stop_new(o->tok.simplify)) == NULL)
+		    (o->stop = sh_stop_new()) == NULL)
 			return SH_ENOMEM;
 		o->tok.stop = o->stop;
-		if ((r = sh_stop_load(o->stop, *arg, &o->line)) != 0)
+		if ((r = sh_stop_load(o->stop, *arg, o->tok.simplify, &o->line)) != 0)
 			return r;
 	}
 	return 0;

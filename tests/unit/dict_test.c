@@ -15,6 +15,7 @@
 #include "base/hash.h"
 #include "base/num.h"
 #include "feat/tokenize.h"
+#include "text/fold.h"
 #include "base/utf8.h"
 #include "rng.h"
 #include "tap.h"
@@ -93,7 +94,7 @@ cut(const struct sh_dict *d, const char *text)
 
 	outlen = 0;
 	out[0] = '\0';
-	n = sh_tok_fold(text, strlen(text), 0, run, &bad);
+	n = sh_fold_text(text, strlen(text), 0, run, &bad);
 	if (sh_dict_cut(d, &w, run, n, 0, add_word, NULL) != (long long)n)
 		strcpy(out, "(error)");
 	sh_dictcut_free(&w);
@@ -255,18 +256,18 @@ main(void)
 	/* Long runs: cut in pieces of 4096 code points, the words are those
 	 * of the whole run. */
 	len = long_run(text, 12000);
-	n = sh_tok_fold(text, len, 0, run, &bad);
+	n = sh_fold_text(text, len, 0, run, &bad);
 	strcpy(want, cut_parts(d, n, 0));
 	ok(n == 12000 && same(features(d, 2, 1, text, len), want),
 	    "a run of 12000 characters: the same as cut at once");
 	for (len = 0, i = 0; i < 5001; i++)
 		len += sh_utf8_encode(0x4E2D, text + len);
 	d2 = load("中中 5\n", &err, &line);
-	n = sh_tok_fold(text, len, 0, run, &bad);
+	n = sh_fold_text(text, len, 0, run, &bad);
 	strcpy(want, cut_parts(d2, n, 4096));
 	ok(same(features(d2, 2, 1, text, len), want),
 	    "a run no place of which is safe is cut at 4096");
-	n = sh_tok_fold(text, len, 0, run, &bad);
+	n = sh_fold_text(text, len, 0, run, &bad);
 	{
 		struct sh_dictcut w = { 0 };
 

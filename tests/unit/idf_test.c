@@ -275,30 +275,30 @@ main(void)
 	    "missing IDF file");
 
 	/* Stop words. */
-	s = sh_stop_new(0);
-	ok(sh_stop_load(s, "@en", &line) == 0 && stop_has(s, "the") &&
+	s = sh_stop_new();
+	ok(sh_stop_load(s, "@en", 0, &line) == 0 && stop_has(s, "the") &&
 	    stop_has(s, "and") && stop_has(s, "t") && !stop_has(s, "cat") &&
 	    !stop_has(s, "的"), "@en");
-	ok(sh_stop_load(s, "@zh", &line) == 0 && stop_has(s, "的") &&
+	ok(sh_stop_load(s, "@zh", 0, &line) == 0 && stop_has(s, "的") &&
 	    stop_has(s, "我们") && stop_has(s, "为什么") && !stop_has(s, "书"),
 	    "@zh");
-	ok(sh_stop_load(s, "@fr", &line) == SH_EINVAL, "unknown built-in list");
+	ok(sh_stop_load(s, "@fr", 0, &line) == SH_EINVAL, "unknown built-in list");
 	sh_stop_free(s);
-	s = sh_stop_new(0);
+	s = sh_stop_new();
 	put_file("# a comment\nFoo  ＢＡＲ # baz\n\tStraße don't,\n");
-	ok(sh_stop_load(s, path, &line) == 0 && line == 0 &&
+	ok(sh_stop_load(s, path, 0, &line) == 0 && line == 0 &&
 	    sh_stop_count(s) == 5 && stop_has(s, "foo") &&
 	    stop_has(s, "bar") && stop_has(s, "strasse") &&
 	    stop_has(s, "don") && stop_has(s, "t") && !stop_has(s, "baz") &&
 	    !stop_has(s, "a"), "list file: folded like text, comments");
 	put_file("ok\nbad\xff\n");
-	ok(sh_stop_load(s, path, &line) == SH_EUTF8 && line == 2,
+	ok(sh_stop_load(s, path, 0, &line) == SH_EUTF8 && line == 2,
 	    "invalid UTF-8 in a list: its line");
 	remove(path);
-	ok(sh_stop_load(s, path, &line) == SH_EIO && line == 0,
+	ok(sh_stop_load(s, path, 0, &line) == SH_EIO && line == 0,
 	    "missing list file");
 	bad2 = 0;
-	ok(sh_stop_add(s, "\xff", 1, &bad2) == 0 && bad2 == 1,
+	ok(sh_stop_add(s, "\xff", 1, 0, &bad2) == 0 && bad2 == 1,
 	    "sh_stop_add reports invalid UTF-8");
 	sh_stop_free(s);
 	return tap_done();
