@@ -38,6 +38,9 @@ HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)
 LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 	$(NEAR_OBJ) $(INDEX_OBJ) $(VERIFY_OBJ)
+# What the programs share besides the library: the document options.
+CMDHDR = cmd/docopt.h
+CMDOBJ = cmd/docopt.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
@@ -61,10 +64,16 @@ lib/libsh.a: $(LIBOBJ)
 	rm -f $@
 	ar rcs $@ $(LIBOBJ)
 
-$(BIN): lib/libsh.a $(HDR)
+$(CMDOBJ): $(HDR) $(CMDHDR)
+
+cmd/libcmd.a: $(CMDOBJ)
+	rm -f $@
+	ar rcs $@ $(CMDOBJ)
+
+$(BIN): cmd/libcmd.a lib/libsh.a $(HDR) $(CMDHDR)
 	@mkdir -p bin
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/$$(basename $@).c \
-		lib/libsh.a $(SH_LIBS)
+		cmd/libcmd.a lib/libsh.a $(SH_LIBS)
 bin/sh-dist: cmd/sh-dist.c
 bin/sh-fp: cmd/sh-fp.c
 bin/sh-index: cmd/sh-index.c
@@ -129,7 +138,7 @@ uninstall:
 	for f in $(MAN5); do rm -f $(DESTDIR)$(MANDIR)/man5/$${f#man/}; done
 
 clean:
-	rm -f $(LIBOBJ) lib/libsh.a $(BIN) $(UNIT) $(BENCH)
+	rm -f $(LIBOBJ) lib/libsh.a $(CMDOBJ) cmd/libcmd.a $(BIN) $(UNIT) $(BENCH)
 	rm -rf bin
 
 .PHONY: all check demo bench eval lint install uninstall clean

@@ -20,7 +20,7 @@ main(int argc, char *argv[])
 	FILE *in;
 	int r;
 
-	if (argc != 3 || sh_recopt_set(&o, 'f', argv[1]) != 0)
+	if (argc != 3 || (o.mode = sh_rec_mode(argv[1])) < 0)
 		errx(2, "usage: readrec format file");
 	if ((in = fopen(argv[2], "r")) == NULL)
 		err(2, "%s", argv[2]);

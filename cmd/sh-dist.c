@@ -10,20 +10,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "text/docmap.h"
 #include "base/errors.h"
-#include "verify/explain.h"
-#include "near/fplist.h"
 #include "base/hex.h"
 #include "base/num.h"
-#include "text/record.h"
-#include "fp/similar.h"
+#include "near/fplist.h"
+#include "text/docmap.h"
+#include "verify/explain.h"
 #include "verify/verify.h"
+#include "docopt.h"
 
-#define DOCOPTS SH_RECOPT_LETTERS SH_FPOPT_LETTERS "t"
+#define DOCOPTS DOCOPT_LETTERS "t"
 
 static struct sh_fp *fp;
-static struct sh_recopt ro = SH_RECOPT_DEFAULT;
+static struct docopt o;
 static int qflag, rflag, tflag, measure;
 static long long kmax = -1, ntop = 10;
 static const char *docs;
@@ -109,7 +108,7 @@ explain(char *argv[])
 
 	for (i = 0; i < 2; i++) {
 		sh_fvec_init(&v[i], 1);
-		r = sh_verify_file(argv[i], &ro, fp, tflag, &v[i], &id[i],
+		r = sh_verify_file(argv[i], &o.rec, fp, tflag, &v[i], &id[i],
 		    &line, &col);
 		if (r == SH_EIO || r == SH_ENOMEM)
 			errx(2, "%s: %s", argv[i], sh_strerror(r));
@@ -140,7 +139,7 @@ map_docs(const char *docs, int *status)
 	struct sh_rec rec;
 	int r;
 
-	if ((r = sh_docmap_open(&m, docs, &ro)) != 0)
+	if ((r = sh_docmap_open(&m, docs, &o.rec)) != 0)
 		errx(2, "%s: %s", docs, r == SH_EINVAL ?
 		    "-v: not with this format" : sh_strerror(r));
 	while ((r = sh_docmap_scan(m, &rec)) != 0) {
@@ -161,16 +160,15 @@ map_docs(const char *docs, int *status)
 int
 main(int argc, char *argv[])
 {
-	struct sh_fpopt o = SH_FPOPT_DEFAULT;
 	struct sh_docmap *m = NULL;
 	struct sh_verify *vf = NULL;
-	char seen[64] = "", msg[256];
-	const char *arg;
+	char seen[64] = "";
 	uint64_t a, b;
 	FILE *in;
 	int ch, r = 0, i, d, form = 0, found = 0, status = 0;
 
-	ro.mode = -1;
+	docopt_init(&o);
+	o.rec.mode = -1;
 	while ((ch = getopt(argc, argv, DOCOPTS "N:a:k:m:pqrv:x")) != -1) {
 		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
 			seen[strlen(seen)] = (char)ch;
@@ -203,16 +201,9 @@ main(int argc, char *argv[])
 			tflag = 1;
 			break;
 		default:
-			if (strchr(SH_RECOPT_LETTERS, ch) != NULL)
-				r = sh_recopt_set(&ro, ch, optarg);
-			else if (strchr(SH_FPOPT_LETTERS, ch) != NULL)
-				r = sh_fpopt_set(&o, ch, optarg);
-			else
+			if (!docopt_set(&o, ch, optarg))
 				usage();
 		}
-		if (r != 0 && strchr(SH_FPOPT_LETTERS, ch) != NULL)
-			errx(2, "%s", sh_fpopt_error(&o, ch, optarg, r, msg,
-			    sizeof(msg)));
 		if (r != 0)
 			errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
 			    sh_strerror(r));
@@ -225,13 +216,12 @@ main(int argc, char *argv[])
 	    DOCOPTS "Nx" : "kpqr") != strlen(seen) || (form == 'x' && argc != 2)
 	    || (form == 0 && argc != 0 && argc != 2))
 		usage();
-	if (ro.mode < 0)
-		ro.mode = form == 'x' && !tflag ? SH_REC_FILE : SH_REC_TAB;
-	if (tflag && ro.mode != SH_REC_TAB)
+	if (o.rec.mode < 0)
+		o.rec.mode = form == 'x' && !tflag ? SH_REC_FILE : SH_REC_TAB;
+	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage();
-	if ((r = sh_fpopt_load(&o, &ch, &arg)) != 0)
-		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
-	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o)) == NULL)
+	docopt_load(&o);
+	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	if (form == 'v')
 		m = map_docs(docs, &status);
@@ -270,7 +260,7 @@ main(int argc, char *argv[])
 	sh_verify_free(vf);
 	sh_docmap_free(m);
 	sh_fp_free(fp);
-	sh_fpopt_free(&o);
+	docopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	if (status)

@@ -10,10 +10,9 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "fp/fingerprint.h"
 #include "base/hex.h"
 #include "base/num.h"
-#include "text/record.h"
+#include "docopt.h"
 
 static void
 usage(void)
@@ -111,16 +110,13 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 int
 main(int argc, char *argv[])
 {
-	struct sh_fpopt o = SH_FPOPT_DEFAULT;
+	struct docopt o;
 	struct run rn = { 0 };
-	char msg[512];
-	const char *arg;
 	FILE *in;
 	int ch, r, status = 0, i;
 
-	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
-	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS
-	    "P:cm:t")) != -1) {
+	docopt_init(&o);
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "P:cm:t")) != -1) {
 		switch (ch) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
@@ -138,25 +134,17 @@ main(int argc, char *argv[])
 				errx(2, "-m %s: %s", optarg, sh_strerror(r));
 			break;
 		default:
-			if (strchr(SH_RECOPT_LETTERS, ch) != NULL) {
-				if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
-					errx(2, "-%c %s: %s", ch, optarg ?
-					    optarg : "", sh_strerror(r));
-			} else if (strchr(SH_FPOPT_LETTERS, ch) != NULL) {
-				if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
-					errx(2, "%s", sh_fpopt_error(&o, ch,
-					    optarg, r, msg, sizeof(msg)));
-			} else
+			if (!docopt_set(&o, ch, optarg))
 				usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	rn.ro = o.rec;
 	if (rn.tokens && rn.ro.mode != SH_REC_TAB)
 		usage();
-	if ((r = sh_fpopt_load(&o, &ch, &arg)) != 0)
-		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
-	if ((rn.fp = sh_fp_new(&o)) == NULL)
+	docopt_load(&o);
+	if ((rn.fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 
 	for (i = 0; i == 0 || i < argc; i++) {
@@ -185,7 +173,7 @@ main(int argc, char *argv[])
 		warnx("%llu of %llu document(s) with fewer than %lld features: "
 		    "short, see sh-fp(1)", rn.nshort, rn.ndocs, rn.min);
 	sh_fp_free(rn.fp);
-	sh_fpopt_free(&o);
+	docopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

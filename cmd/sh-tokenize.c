@@ -10,11 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "feat/df.h"
 #include "base/errors.h"
-#include "fp/fingerprint.h"
-#include "text/record.h"
+#include "feat/df.h"
 #include "feat/weight.h"
+#include "docopt.h"
 
 static void
 usage(void)
@@ -131,17 +130,14 @@ merge_stream(struct sh_dfmerge *m, FILE *in, const char *name)
 int
 main(int argc, char *argv[])
 {
-	struct sh_fpopt o = SH_FPOPT_DEFAULT;
+	struct docopt o;
 	struct sh_dfmerge m;
 	struct run rn = { 0 };
-	char msg[512];
-	const char *arg;
 	FILE *in;
 	int ch, r, status = 0, i, count = 0, merge = 0, other = 0;
 
-	rn.ro = (struct sh_recopt)SH_RECOPT_DEFAULT;
-	while ((ch = getopt(argc, argv, SH_RECOPT_LETTERS SH_FPOPT_LETTERS
-	    "cm")) != -1) {
+	docopt_init(&o);
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "cm")) != -1) {
 		if (ch == 'm') {
 			merge = 1;
 			continue;
@@ -149,24 +145,16 @@ main(int argc, char *argv[])
 		other = 1;
 		if (ch == 'c')
 			count = 1;
-		else if (strchr(SH_RECOPT_LETTERS, ch) != NULL) {
-			if ((r = sh_recopt_set(&rn.ro, ch, optarg)) != 0)
-				errx(2, "-%c %s: %s", ch, optarg ? optarg : "",
-				    sh_strerror(r));
-		} else if (strchr(SH_FPOPT_LETTERS, ch) != NULL) {
-			if ((r = sh_fpopt_set(&o, ch, optarg)) != 0)
-				errx(2, "%s", sh_fpopt_error(&o, ch, optarg, r,
-				    msg, sizeof(msg)));
-		} else
+		else if (!docopt_set(&o, ch, optarg))
 			usage();
 	}
 	argc -= optind;
 	argv += optind;
 	if (merge && other)
 		usage();
-	if ((r = sh_fpopt_load(&o, &ch, &arg)) != 0)
-		errx(2, "%s", sh_fpopt_error(&o, ch, arg, r, msg, sizeof(msg)));
-	if ((rn.fp = sh_fp_new(&o)) == NULL ||
+	rn.ro = o.rec;
+	docopt_load(&o);
+	if ((rn.fp = sh_fp_new(&o.fp)) == NULL ||
 	    (count && (rn.df = sh_df_new()) == NULL))
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	sh_dfmerge_init(&m);
@@ -203,7 +191,7 @@ main(int argc, char *argv[])
 	sh_dfmerge_free(&m);
 	sh_df_free(rn.df);
 	sh_fp_free(rn.fp);
-	sh_fpopt_free(&o);
+	docopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	return status;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "feat/dict.h"
+#include "feat/stopword.h"
 #include "base/errors.h"
 #include "fp/fingerprint.h"
 #include "base/hash.h"
@@ -21,18 +22,17 @@ struct sh_fp {
 	int nomem;
 };
 
-/* Load the dictionary at path for opt 'd'. */
-static int
-load_dict(struct sh_fpopt *o, const char *path)
+int
+sh_fpopt_dict(struct sh_fpopt *o, const char *path, unsigned long long *line)
 {
 	struct sh_dict *d;
 	FILE *fp;
 	int r, e;
 
-	o->line = 0;
+	*line = 0;
 	if ((fp = fopen(path, "r")) == NULL)
 		return SH_EIO;
-	r = sh_dict_load(fp, o->tok.simplify, &d, &o->line);
+	r = sh_dict_load(fp, o->tok.simplify, &d, line);
 	e = errno;
 	fclose(fp);
 	errno = e;
@@ -44,84 +44,20 @@ load_dict(struct sh_fpopt *o, const char *path)
 }
 
 int
-sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg)
+sh_fpopt_stop(struct sh_fpopt *o, const char *name, unsigned long long *line)
 {
-	long long v;
-	int r;
-
-	const char **ns;
-
-	switch (opt) {
-	case 'd':
-		o->dictpath = arg;
-		return 0;
-	case 'n':
-	case 'w':
-		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
-			return r;
-		if (opt == 'n')
-			o->tok.ngram = (int)v;
-		else
-			o->tok.shingle = (int)v;
-		return 0;
-	case 'W':
-		if ((r = sh_weight_scheme(arg)) < 0)
-			return SH_EINVAL;
-		o->weight = r;
-		return 0;
-	case 's':
-		if ((ns = realloc(o->stops, (o->nstops + 1) *
-		    sizeof(*ns))) == NULL)
-			return SH_ENOMEM;
-		o->stops = ns;
-		o->stops[o->nstops++] = arg;
-		return 0;
-	case 'D':
-		sh_idf_free(o->idf);
-		return sh_idf_load(arg, &o->idf, &o->line);
-	case 'z':
-		o->tok.simplify = 1;
-		return 0;
-	}
-	return SH_EINVAL;
+	*line = 0;
+	if (o->stop == NULL && (o->stop = sh_stop_new()) == NULL)
+		return SH_ENOMEM;
+	o->tok.stop = o->stop;
+	return sh_stop_load(o->stop, name, o->tok.simplify, line);
 }
 
 int
-sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg)
+sh_fpopt_idf(struct sh_fpopt *o, const char *path, unsigned long long *line)
 {
-	size_t i;
-	int r;
-
-	*opt = 'd';
-	if ((*arg = o->dictpath) != NULL && (r = load_dict(o, *arg)) != 0)
-		return r;
-	*opt = 's';
-	for (i = 0; i < o->nstops; i++) {
-		*arg = o->stops[i];
-		if (o->stop == NULL &&
-		    (o->stop = sh_stop_new()) == NULL)
-			return SH_ENOMEM;
-		o->tok.stop = o->stop;
-		if ((r = sh_stop_load(o->stop, *arg, o->tok.simplify, &o->line)) != 0)
-			return r;
-	}
-	return 0;
-}
-
-const char *
-sh_fpopt_error(const struct sh_fpopt *o, int opt, const char *arg, int r,
-    char *buf, size_t size)
-{
-	const char *msg = sh_strerror(r);
-
-	if ((opt != 's' && opt != 'D' && opt != 'd') || r == SH_ENOMEM ||
-	    (r == SH_EINVAL && opt == 's'))
-		snprintf(buf, size, "-%c %s: %s", opt, arg ? arg : "", msg);
-	else if (o->line == 0)
-		snprintf(buf, size, "%s: %s", arg, msg);
-	else
-		snprintf(buf, size, "%s:%llu: %s", arg, o->line, msg);
-	return buf;
+	sh_idf_free(o->idf);
+	return sh_idf_load(path, &o->idf, line);
 }
 
 void
@@ -130,10 +66,6 @@ sh_fpopt_free(struct sh_fpopt *o)
 	sh_stop_free(o->stop);
 	sh_idf_free(o->idf);
 	sh_dict_free(o->dict);
-	free(o->stops);
-	o->stops = NULL;
-	o->nstops = 0;
-	o->dictpath = NULL;
 	o->stop = NULL;
 	o->idf = NULL;
 	o->dict = NULL;

@@ -21,10 +21,12 @@
 
 #include "feat/bag.h"
 #include "feat/idf.h"
-#include "feat/stopword.h"
+#include "feat/stopset.h"
 #include "feat/tokenize.h"
 #include "feat/weight.h"
 
+/* What a fingerprinter cuts and weighs: see the options of
+ * feat/tokenize.h and feat/weight.h, and the files loaded below. */
 struct sh_fpopt {
 	struct sh_tokopt tok;
 	int weight;		/* SH_W_* */
@@ -32,10 +34,6 @@ struct sh_fpopt {
 				   is it */
 	struct sh_idf *idf;	/* NULL: none; owned */
 	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
-	unsigned long long line;	/* where the last file error was */
-	const char *dictpath;	/* -d, until sh_fpopt_load */
-	const char **stops;	/* -s lists, until sh_fpopt_load; owned */
-	size_t nstops;
 };
 
 /* Options of n-gram size n, shingle size w and weight scheme, nothing
@@ -46,43 +44,25 @@ struct sh_fpopt {
 /* Defaults: bigrams, single words, term frequency. */
 #define SH_FPOPT_DEFAULT SH_FPOPT_INIT(2, 1, SH_W_TF)
 
-/* The getopt letters of those options. */
-#define SH_FPOPT_LETTERS "D:W:d:n:s:w:z"
-
 /*
- * Set the option that the shared command-line letter opt stands for in
- * every tool that reads text: 'n' n-gram size, 'w' shingle size (both
- * 1..SH_TOK_MAX), 'W' weight scheme name, 'z' simplified Chinese (arg is
- * ignored and may be NULL), 's' a stop-word list to add (sh_stop_load: a
- * file or "@en", "@zh"), 'D' the IDF file (sh_idf_load, loaded here; a
- * second one replaces the first), 'd' the path of a dictionary (dict.h),
- * replacing any given before.  The lists of 's' and the dictionary are
- * named only (arg must outlive o): sh_fpopt_load loads them once every
- * option is set, since their words are folded as the text will be (-z).
- * Return 0, or SH_EINVAL or SH_ERANGE for a bad value (SH_EINVAL too for
- * a letter not handled here), SH_ENOMEM, or an error of loading the IDF
- * file, its line in o->line (0 for SH_EIO, errno set, and SH_ENOMEM).
+ * Files that options name.  The words of a dictionary and of stop-word
+ * lists are folded as the text will be, so set o->tok.simplify before
+ * loading them.  Each returns 0 or an error with *line the 1-based line
+ * at fault, 0 for errors of no line (SH_EIO, errno set, and SH_ENOMEM):
+ * sh_fpopt_dict loads the dictionary file at path (feat/dict.h),
+ * replacing any loaded before; sh_fpopt_stop adds the stop-word list name
+ * (sh_stop_load, feat/stopword.h: a file, "@en" or "@zh"); sh_fpopt_idf
+ * loads the IDF file at path (sh_idf_load, feat/idf.h), replacing any
+ * loaded before.
  */
-int sh_fpopt_set(struct sh_fpopt *o, int opt, const char *arg);
+int sh_fpopt_dict(struct sh_fpopt *o, const char *path,
+    unsigned long long *line);
+int sh_fpopt_stop(struct sh_fpopt *o, const char *name,
+    unsigned long long *line);
+int sh_fpopt_idf(struct sh_fpopt *o, const char *path,
+    unsigned long long *line);
 
-/*
- * Load the dictionary and the stop-word lists that sh_fpopt_set named,
- * after the last option.  Return 0 or the error of loading one, with the
- * letter ('d' or 's') and the name into *opt and *arg for sh_fpopt_error,
- * and the line in o->line as sh_fpopt_set does.
- */
-int sh_fpopt_load(struct sh_fpopt *o, int *opt, const char **arg);
-
-/*
- * The diagnostic for error r of sh_fpopt_set(o, opt, arg) or of
- * sh_fpopt_load (with the opt and arg it set), into buf of
- * size bytes: "-n 0: number out of range", "FILE: strerror" or
- * "FILE:LINE: message".  Call it before errno can change.  Returns buf.
- */
-const char *sh_fpopt_error(const struct sh_fpopt *o, int opt,
-    const char *arg, int r, char *buf, size_t size);
-
-/* Free what sh_fpopt_set loaded; o is then without it.  Call after the
+/* Free what was loaded into o; o is then without it.  Call after the
  * fingerprinters made with o are freed. */
 void sh_fpopt_free(struct sh_fpopt *o);
 

@@ -25,41 +25,6 @@ sh_rec_mode(const char *s)
 }
 
 int
-sh_recopt_set(struct sh_recopt *o, int ch, const char *arg)
-{
-	switch (ch) {
-	case 'F':
-		o->mode = SH_REC_FILE;
-		break;
-	case 'l':
-		o->mode = SH_REC_LINE;
-		break;
-	case 'f':
-		if ((o->mode = sh_rec_mode(arg)) < 0)
-			return SH_EINVAL;
-		break;
-	case 'H':
-		o->html = 1;
-		break;
-	case 'I':
-		o->idfield = arg;
-		break;
-	case 'T':
-		o->textfield = arg;
-		break;
-	case 'y':
-		o->types = arg;
-		break;
-	case 'e':
-		o->skip = 1;
-		break;
-	default:
-		return SH_EINVAL;
-	}
-	return 0;
-}
-
-int
 sh_rec_skippable(int e)
 {
 	return e == SH_ETAB || e == SH_EJSON || e == SH_ENOID ||

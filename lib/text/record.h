@@ -43,8 +43,9 @@ enum {
  * "warc"), or SH_EINVAL. */
 int sh_rec_mode(const char *s);
 
-/* How the documents are read, from the options of the commands that read
- * them. */
+/* How the documents are read: a mode, the fields of the ID and the text
+ * (JSON Lines, WARC), the WARC types kept, HTML reduced to text, and bad
+ * records skipped (counted by the caller) instead of reported. */
 struct sh_recopt {
 	int mode;
 	const char *idfield, *textfield, *types;	/* NULL: defaults */
@@ -53,18 +54,6 @@ struct sh_recopt {
 };
 
 #define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0 }
-
-/* The getopt letters of the record options, shared by every tool that
- * reads documents. */
-#define SH_RECOPT_LETTERS "FHI:T:ef:ly:"
-
-/*
- * Set the option of letter ch from arg: -F (whole files), -l (numbered
- * lines), -f FORMAT (a mode name), -H (HTML to text), -I FIELD (the ID's
- * field or header), -T FIELD (the text's field), -y TYPES (WARC types),
- * -e (skip bad records).  Return 0 or SH_EINVAL.
- */
-int sh_recopt_set(struct sh_recopt *o, int ch, const char *arg);
 
 /* Whether reading may go on after error e of sh_reader_next (a bad
  * record, skipped), rather than stop. */

@@ -1,0 +1,129 @@
+/*
+ * The options of the programs that read documents: letters to library
+ * options, and the diagnostics of bad values.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/num.h"
+#include "docopt.h"
+
+void
+docopt_init(struct docopt *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rec = (struct sh_recopt)SH_RECOPT_DEFAULT;
+	o->fp = (struct sh_fpopt)SH_FPOPT_DEFAULT;
+}
+
+/* End the program on error r of loading file name for option ch, found
+ * at line (0: none). */
+static void
+fail(int ch, const char *name, int r, unsigned long long line)
+{
+	if (r == SH_ENOMEM || (r == SH_EINVAL && ch == 's'))
+		errx(2, "-%c %s: %s", ch, name, sh_strerror(r));
+	if (line == 0)
+		errx(2, "%s: %s", name, sh_strerror(r));
+	errx(2, "%s:%llu: %s", name, line, sh_strerror(r));
+}
+
+int
+docopt_set(struct docopt *o, int ch, const char *arg)
+{
+	unsigned long long line;
+	const char **ns;
+	long long v;
+	int r = 0;
+
+	switch (ch) {
+	case 'F':
+		o->rec.mode = SH_REC_FILE;
+		break;
+	case 'l':
+		o->rec.mode = SH_REC_LINE;
+		break;
+	case 'f':
+		if ((o->rec.mode = sh_rec_mode(arg)) < 0)
+			r = SH_EINVAL;
+		break;
+	case 'H':
+		o->rec.html = 1;
+		break;
+	case 'I':
+		o->rec.idfield = arg;
+		break;
+	case 'T':
+		o->rec.textfield = arg;
+		break;
+	case 'y':
+		o->rec.types = arg;
+		break;
+	case 'e':
+		o->rec.skip = 1;
+		break;
+	case 'd':
+		o->dict = arg;
+		break;
+	case 'n':
+	case 'w':
+		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
+			break;
+		if (ch == 'n')
+			o->fp.tok.ngram = (int)v;
+		else
+			o->fp.tok.shingle = (int)v;
+		break;
+	case 'W':
+		if ((o->fp.weight = sh_weight_scheme(arg)) < 0)
+			r = SH_EINVAL;
+		break;
+	case 's':
+		if ((ns = realloc(o->stops, (o->nstops + 1) *
+		    sizeof(*ns))) == NULL)
+			r = SH_ENOMEM;
+		else {
+			o->stops = ns;
+			o->stops[o->nstops++] = arg;
+		}
+		break;
+	case 'D':
+		if ((r = sh_fpopt_idf(&o->fp, arg, &line)) != 0)
+			fail(ch, arg, r, line);
+		break;
+	case 'z':
+		o->fp.tok.simplify = 1;
+		break;
+	default:
+		return 0;
+	}
+	if (r != 0)
+		errx(2, "-%c %s: %s", ch, arg ? arg : "", sh_strerror(r));
+	return 1;
+}
+
+void
+docopt_load(struct docopt *o)
+{
+	unsigned long long line;
+	size_t i;
+	int r;
+
+	if (o->dict != NULL &&
+	    (r = sh_fpopt_dict(&o->fp, o->dict, &line)) != 0)
+		fail('d', o->dict, r, line);
+	for (i = 0; i < o->nstops; i++)
+		if ((r = sh_fpopt_stop(&o->fp, o->stops[i], &line)) != 0)
+			fail('s', o->stops[i], r, line);
+}
+
+void
+docopt_free(struct docopt *o)
+{
+	sh_fpopt_free(&o->fp);
+	free(o->stops);
+	o->stops = NULL;
+	o->nstops = 0;
+}

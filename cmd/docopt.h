@@ -1,0 +1,47 @@
+/*
+ * The options of the programs that read documents (sh-tokenize, sh-fp,
+ * sh-dist): how records are framed, and which features they give.  The
+ * letters mean the same in the three; see their man pages.
+ */
+#ifndef DOCOPT_H
+#define DOCOPT_H
+
+#include "fp/fingerprint.h"
+#include "text/record.h"
+
+/* The getopt letters of the record framing, and of the features. */
+#define DOCOPT_REC "FHI:T:ef:ly:"
+#define DOCOPT_FEAT "D:W:d:n:s:w:z"
+#define DOCOPT_LETTERS DOCOPT_REC DOCOPT_FEAT
+
+struct docopt {
+	struct sh_recopt rec;
+	struct sh_fpopt fp;
+	const char *dict;	/* -d, loaded by docopt_load */
+	const char **stops;	/* -s, loaded by docopt_load */
+	size_t nstops;
+};
+
+/* The defaults: tab records, bigrams, single words, term frequency. */
+void docopt_init(struct docopt *o);
+
+/*
+ * Take option ch with argument arg (NULL for a flag): return 1, or 0 when
+ * ch is not a document option.  A bad value ends the program with status
+ * 2 and a diagnostic ("-n 0: number out of range"); so does an IDF file
+ * that cannot be loaded (-D is loaded at once).  The names of -d and -s
+ * are kept (arg must outlive o) until docopt_load.
+ */
+int docopt_set(struct docopt *o, int ch, const char *arg);
+
+/*
+ * After the last option, load the dictionary and the stop-word lists,
+ * their words folded as the text will be (-z, wherever it stood); a file
+ * that cannot be loaded ends the program with status 2 and a diagnostic
+ * ("FILE:LINE: message").
+ */
+void docopt_load(struct docopt *o);
+
+void docopt_free(struct docopt *o);
+
+#endif
