@@ -13,34 +13,37 @@ SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
 BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
+	lib/base/lines.h \
 	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
 TEXT_HDR = lib/text/docmap.h lib/text/fold.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h lib/feat/weight.h
 FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
-NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fplist.h \
-	lib/near/fpset.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
+NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
+	lib/near/fplist.h lib/near/fpset.h lib/near/pairline.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
 INDEX_HDR = lib/index/index.h lib/index/segment.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
+	lib/base/lines.o \
 	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
 TEXT_OBJ = lib/text/docmap.o lib/text/fold.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o lib/feat/weight.o
 FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
-NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fplist.o \
-	lib/near/fpset.o lib/near/fpstore.o lib/near/join.o lib/near/plan.o
+NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o \
+	lib/near/fplist.o lib/near/fpset.o lib/near/pairline.o lib/near/fpstore.o lib/near/join.o lib/near/plan.o
 INDEX_OBJ = lib/index/index.o lib/index/segment.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/verify.o
 HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)
 LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 	$(NEAR_OBJ) $(INDEX_OBJ) $(VERIFY_OBJ)
-# What the programs share besides the library: the document options.
-CMDHDR = cmd/docopt.h
-CMDOBJ = cmd/docopt.o
+# What the programs share besides the library: the document options and
+# the reading of operands.
+CMDHDR = cmd/docopt.h cmd/input.h
+CMDOBJ = cmd/docopt.o cmd/input.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "near/fplist.h"
+#include "near/fpline.h"
 #include "base/hex.h"
 
 #define MAXK		16

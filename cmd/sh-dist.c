@@ -13,17 +13,20 @@
 #include "base/errors.h"
 #include "base/hex.h"
 #include "base/num.h"
-#include "near/fplist.h"
+#include "near/pairline.h"
 #include "text/docmap.h"
 #include "verify/explain.h"
 #include "verify/verify.h"
 #include "docopt.h"
+#include "input.h"
 
 #define DOCOPTS DOCOPT_LETTERS "t"
 
 static struct sh_fp *fp;
 static struct docopt o;
+static struct sh_verify *vf;	/* -v */
 static int qflag, rflag, tflag, measure;
+static int found;		/* a line passed, or the two fingerprints */
 static long long kmax = -1, ntop = 10;
 static const char *docs;
 static uint32_t minsim;
@@ -40,59 +43,88 @@ usage(void)
 	exit(2);
 }
 
-/* Stream mode over one file: fingerprint pairs, or with vf document
- * pairs from -v docs; *found set when a line was printed.  Return 0 or 2. */
-static int
-dist_stream(FILE *in, const char *name, struct sh_verify *vf, int *found)
+/* Print line p[0..len) (none when NULL) with its measure appended,
+ * unless -q: the distance d, or with -r or -v the similarity sim in
+ * millionths; with -r, 1 - d/64, exact in millionths. */
+static void
+put(const char *p, size_t len, int d, uint32_t sim)
 {
-	struct sh_reader rd;
-	const char *p, *id;
-	size_t len, idlen, col;
-	uint64_t a, b;
-	uint32_t sim = 0;
-	int r, s, d, status = 0;
-
-	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
-	while ((r = sh_reader_line(&rd, &p, &len)) > 0) {
-		s = vf ? sh_verify_line(vf, p, len, &sim, &id, &idlen, &col) :
-		    sh_fppair_parse(p, len, &a, &b);
-		if (s == SH_ENODOC)
-			warnx("%s:%llu: no document %.*s in %s", name, rd.line,
-			    (int)idlen, id, docs);
-		else if (s == SH_EWEIGHT || s == SH_EEMPTYTOK || s == SH_ERANGE)
-			warnx("%s: document %.*s: column %zu: %s", docs,
-			    (int)idlen, id, col, sh_strerror(s));
-		else if (s == SH_EFIELDS || s == SH_EHEX)
-			warnx("%s:%llu: %s", name, rd.line, sh_strerror(s));
-		else if (s != 0)
-			errx(2, "%s: %s", docs, sh_strerror(s));
-		if (s != 0) {
-			status = 2;
-			continue;
-		}
-		/* With -r, the similarity 1 - d/64: exact in millionths. */
-		d = vf ? 0 : sh_hamming(a, b);
-		sim = vf ? sim : (uint32_t)(64 - d) * 15625;
-		if (vf ? sim < minsim : kmax >= 0 && d > kmax)
-			continue;
-		*found = 1;
-		if (qflag)
-			break;
+	if (qflag)
+		return;
+	if (p != NULL) {
 		fwrite(p, 1, len, stdout);
 		putchar('\t');
-		if (vf || rflag)
-			printf("%u.%06u\n", sim / SH_SIM_ONE, sim % SH_SIM_ONE);
-		else
-			printf("%d\n", d);
-		if (ferror(stdout))
-			err(2, "stdout");
 	}
-	if (r < 0) {
-		warnx("%s: %s", name, sh_strerror(r));
-		status = 2;
+	if (vf != NULL || rflag)
+		printf("%u.%06u\n", sim / SH_SIM_ONE, sim % SH_SIM_ONE);
+	else
+		printf("%d\n", d);
+	if (ferror(stdout))
+		err(2, "stdout");
+}
+
+/* A line of pairs: printed with their distance when within -k (fp_pair),
+ * or with their similarity when at least -a (doc_pair, -v); reading
+ * stops at the first with -q. */
+static int
+fp_pair(void *status, const char *p, size_t len, const char *name,
+    unsigned long long line)
+{
+	uint64_t a, b;
+	int d, e;
+
+	if ((e = sh_fppair_parse(p, len, &a, &b)) != 0) {
+		warnx("%s:%llu: %s", name, line, sh_strerror(e));
+		*(int *)status = 2;
+		return 0;
 	}
-	sh_reader_free(&rd);
-	return status;
+	if ((d = sh_hamming(a, b)) > kmax && kmax >= 0)
+		return 0;
+	put(p, len, d, (uint32_t)(64 - d) * 15625);
+	return found = 1, qflag;
+}
+
+static int
+doc_pair(void *status, const char *p, size_t len, const char *name,
+    unsigned long long line)
+{
+	const char *id;
+	size_t idlen, col;
+	uint32_t sim;
+	int e;
+
+	e = sh_verify_line(vf, p, len, &sim, &id, &idlen, &col);
+	if (e == SH_ENODOC)
+		warnx("%s:%llu: no document %.*s in %s", name, line,
+		    (int)idlen, id, docs);
+	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)
+		warnx("%s: document %.*s: column %zu: %s", docs, (int)idlen,
+		    id, col, sh_strerror(e));
+	else if (e == SH_EFIELDS)
+		warnx("%s:%llu: %s", name, line, sh_strerror(e));
+	else if (e != 0)
+		errx(2, "%s: %s", docs, sh_strerror(e));
+	if (e != 0)
+		*(int *)status = 2;
+	if (e != 0 || sim < minsim)
+		return 0;
+	put(p, len, 0, sim);
+	return found = 1, qflag;
+}
+
+/* Two fingerprints given as operands: their distance. */
+static void
+two(char *argv[])
+{
+	uint64_t v[2];
+	int i, d;
+
+	for (i = 0; i < 2; i++)
+		if (sh_hex_parse(argv[i], strlen(argv[i]), &v[i]) != 0)
+			errx(2, "%s: %s", argv[i], sh_strerror(SH_EHEX));
+	d = sh_hamming(v[0], v[1]);
+	put(NULL, 0, d, (uint32_t)(64 - d) * 15625);
+	found = kmax < 0 || d <= kmax;
 }
 
 /* Explain mode: why the fingerprints of doc1 and doc2 are close or far. */
@@ -161,11 +193,8 @@ int
 main(int argc, char *argv[])
 {
 	struct sh_docmap *m = NULL;
-	struct sh_verify *vf = NULL;
 	char seen[64] = "";
-	uint64_t a, b;
-	FILE *in;
-	int ch, r = 0, i, d, form = 0, found = 0, status = 0;
+	int ch, r = 0, form = 0, status = 0;
 
 	docopt_init(&o);
 	o.rec.mode = -1;
@@ -230,33 +259,11 @@ main(int argc, char *argv[])
 
 	if (form == 'x')
 		explain(argv);
-	else if (form == 0 && argc > 0) {
-		for (i = 0; i < 2; i++)
-			if (sh_hex_parse(argv[i], strlen(argv[i]),
-			    i ? &b : &a) != 0)
-				errx(2, "%s: %s", argv[i], sh_strerror(SH_EHEX));
-		d = sh_hamming(a, b);
-		if (!qflag && rflag)
-			printf("%d.%06d\n", d == 0, d ? (64 - d) * 15625 : 0);
-		else if (!qflag)
-			printf("%d\n", d);
-		found = kmax < 0 || d <= kmax;
-	} else for (i = 0; (i == 0 || i < argc) && !(qflag && found); i++) {
-		const char *name = argc ? argv[i] : "-";
-
-		if (strcmp(name, "-") == 0)
-			in = stdin;
-		else if ((in = fopen(name, "r")) == NULL) {
-			warn("%s", name);
-			status = 2;
-			continue;
-		}
-		r = dist_stream(in, in == stdin ? "<stdin>" : name, vf, &found);
-		if (r > status)
-			status = r;
-		if (in != stdin)
-			fclose(in);
-	}
+	else if (form == 0 && argc > 0)
+		two(argv);
+	else
+		input_lines(argc, argv, vf ? doc_pair : fp_pair, &status,
+		    &status);
 	sh_verify_free(vf);
 	sh_docmap_free(m);
 	sh_fp_free(fp);

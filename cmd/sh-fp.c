@@ -10,9 +10,10 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "base/hex.h"
 #include "base/num.h"
+#include "near/fpline.h"
 #include "docopt.h"
+#include "input.h"
 
 static void
 usage(void)
@@ -40,7 +41,6 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
-	char hex[SH_HEX_LEN + 1];
 	uint64_t fp, total;
 	size_t col;
 	int r, bad, status = 0;
@@ -54,7 +54,6 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 		sh_reader_free(&rd);
 		return 2;
 	}
-	hex[SH_HEX_LEN] = '\t';
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (sh_rec_skippable(r)) {
 			if (rn->ro.skip)
@@ -90,9 +89,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 		}
 		rn->ndocs++;
 		rn->nshort += sh_fp_count(rn->fp) < (unsigned long long)rn->min;
-		sh_hex_format(fp, hex);
-		fwrite(hex, 1, sizeof(hex), stdout);
-		fwrite(rec.id, 1, rec.idlen, stdout);
+		sh_fpline_write(stdout, fp, rec.id, rec.idlen);
 		if (rn->count)
 			printf("\t%llu", sh_fp_count(rn->fp));
 		putchar('\n');
@@ -148,20 +145,16 @@ main(int argc, char *argv[])
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 
 	for (i = 0; i == 0 || i < argc; i++) {
-		const char *name = argc ? argv[i] : "-";
+		const char *name = argc ? argv[i] : "-", *shown;
 
-		if (strcmp(name, "-") == 0)
-			in = stdin;
-		else if ((in = fopen(name, "r")) == NULL) {
-			warn("%s", name);
+		if ((in = input_open(name, &shown)) == NULL) {
 			status = 2;
 			continue;
 		}
 		r = fp_stream(&rn, in, name, argc > 1);
 		if (r > status)
 			status = r;
-		if (in != stdin)
-			fclose(in);
+		input_close(in);
 	}
 	if (rn.nskip)
 		warnx("skipped %llu bad record(s)", rn.nskip);

@@ -14,7 +14,7 @@
 #include "index/index.h"
 #include "base/num.h"
 #include "near/plan.h"
-#include "text/record.h"
+#include "input.h"
 
 static char where[SH_WHERE];
 static int status;
@@ -39,47 +39,22 @@ fail(int e)
 	errx(2, "%s: %s", where, sh_strerror(e));
 }
 
-/* Append the fingerprint lines of one operand to list. */
+/* Append a fingerprint line to the list (ctx); within a budget, write
+ * the list as a segment each time it holds a quarter of it. */
 static void
-read_list(const char *name, struct sh_fplist *list)
+add_line(void *ctx, const struct sh_fpline *f)
 {
-	struct sh_reader rd;
-	const char *p, *id;
-	size_t len, idlen;
-	uint64_t fp;
-	FILE *in;
+	struct sh_fplist *list = ctx;
 	int r;
 
-	if (strcmp(name, "-") == 0) {
-		in = stdin;
-		name = "<stdin>";
-	} else if ((in = fopen(name, "r")) == NULL) {
-		warn("%s", name);
-		status = 2;
-		return;
+	if ((r = sh_fplist_add(list, f->fp, f->id, f->idlen)) != 0)
+		errx(2, "%s", sh_strerror(r));
+	if (w != NULL && status == 0 && sh_ixw_full(w, list)) {
+		/* None once the input had an error: nothing will be kept. */
+		if ((r = sh_ixw_add(w, list, where)) != 0)
+			fail(r);
+		sh_fplist_free(list);
 	}
-	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
-	while ((r = sh_reader_line(&rd, &p, &len)) > 0) {
-		if ((r = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0) {
-			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
-			status = 2;
-		} else if ((r = sh_fplist_add(list, fp, id, idlen)) != 0)
-			errx(2, "%s", sh_strerror(r));
-		else if (w != NULL && status == 0 && sh_ixw_full(w, list)) {
-			/* A quarter of the budget read: a segment (none once
-			 * the input had an error: nothing will be kept). */
-			if ((r = sh_ixw_add(w, list, where)) != 0)
-				fail(r);
-			sh_fplist_free(list);
-		}
-	}
-	if (r < 0) {
-		warnx("%s: %s", name, sh_strerror(r));
-		status = 2;
-	}
-	sh_reader_free(&rd);
-	if (in != stdin)
-		fclose(in);
 }
 
 static void
@@ -201,8 +176,7 @@ main(int argc, char *argv[])
 		sh_fplist_init(&list);
 		if (budget && (e = sh_ixw_open(&w, argv[0], &o, where)) != 0)
 			fail(e);
-		for (i = 1; i == 1 || i < argc; i++)
-			read_list(argc > 1 ? argv[i] : "-", &list);
+		input_fps(argc - 1, argv + 1, add_line, &list, &status);
 		if (status) {
 			sh_ixw_close(w);
 			errx(2, "%s: not written: the input has errors",

@@ -10,15 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "near/dedup.h"
 #include "base/errors.h"
-#include "near/fplist.h"
-#include "near/fpset.h"
-#include "base/hex.h"
-#include "index/index.h"
 #include "base/num.h"
-#include "text/record.h"
-#include "base/shard.h"
+#include "index/index.h"
+#include "near/dedup.h"
+#include "near/fpset.h"
+#include "near/pairline.h"
+#include "input.h"
 
 static void
 usage(void)
@@ -30,11 +28,13 @@ usage(void)
 	exit(2);
 }
 
-static int status, found;
-static struct sh_index *ix;	/* with -i */
 static long long k = -1;	/* the distance */
-static struct sh_hits hits;
+static long long r;		/* key blocks per table (-r), 0: chosen */
 static struct sh_fpset set;	/* the join's fingerprints and pairs */
+static struct sh_index *ix;	/* with -i */
+static struct sh_hits hits;
+static struct sh_dedup *dedup;	/* with -u */
+static int found;		/* a pair or a match was printed */
 
 static void
 fail(int e)
@@ -43,9 +43,25 @@ fail(int e)
 	    sh_strerror(e));
 }
 
-/* Look fp up in the index; print its matches unless quiet; count them. */
+static void
+put_ok(int e)
+{
+	if (e != 0)
+		err(2, "stdout");
+}
+
+static void
+plan(struct sh_plan *p, uint64_t n)
+{
+	int e;
+
+	if ((e = sh_plan_init(p, (int)k, (int)r, n)) != 0)
+		errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
+}
+
+/* The index matches of f: printed unless quiet; their number. */
 static size_t
-query(uint64_t fp, const char *qid, size_t qlen, int quiet)
+query(const struct sh_fpline *f, int quiet)
 {
 	char where[SH_WHERE];
 	const char *p, *id;
@@ -53,130 +69,120 @@ query(uint64_t fp, const char *qid, size_t qlen, int quiet)
 	int e;
 
 	hits.n = 0;
-	if ((e = sh_index_search(ix, fp, (int)k, &hits, where)) != 0)
+	if ((e = sh_index_search(ix, f->fp, (int)k, &hits, where)) != 0)
 		errx(2, "%s: %s", where, sh_strerror(e));
 	for (i = 0; i < hits.n && !quiet; i++) {
 		if ((e = sh_index_ids(ix, &hits.v[i], &p, &len, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
-		while (sh_ids_next(&p, &len, &id, &idlen)) {
-			fwrite(qid, 1, qlen, stdout);
-			putchar('\t');
-			fwrite(id, 1, idlen, stdout);
-			printf("\t%d\n", hits.v[i].dist);
-		}
+		while (sh_ids_next(&p, &len, &id, &idlen))
+			put_ok(sh_pairline_write(stdout, f->id, f->idlen, id,
+			    idlen, hits.v[i].dist));
 	}
+	found |= hits.n > 0;
 	return hits.n;
 }
 
-/* Read the fingerprint lines of one operand into list or store, look them
- * up in the index, or pass those that d (and the index) find new. */
+/* -i: the indexed fingerprints near each line. */
 static void
-read_stream(const char *name, struct sh_dedup *d)
+lookup(void *ctx, const struct sh_fpline *f)
 {
-	struct sh_reader rd;
-	const char *p, *id;
-	size_t len, idlen;
-	uint64_t fp;
-	FILE *in;
-	int r;
-
-	if (strcmp(name, "-") == 0) {
-		in = stdin;
-		name = "<stdin>";
-	} else if ((in = fopen(name, "r")) == NULL) {
-		warn("%s", name);
-		status = 2;
-		return;
-	}
-	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
-	while ((r = sh_reader_line(&rd, &p, &len)) > 0) {
-		if ((r = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0) {
-			warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
-			status = 2;
-			continue;
-		}
-		if (ix != NULL && d == NULL) {
-			found |= query(fp, id, idlen, 0) > 0;
-			continue;
-		}
-		if (ix != NULL && query(fp, id, idlen, 1) > 0)
-			continue;
-		r = d != NULL ? sh_dedup_add(d, fp) :
-		    sh_fpset_add(&set, fp, id, idlen);
-		if (r < 0)
-			fail(r);
-		if (d != NULL && r == 0) {
-			fwrite(p, 1, len, stdout);
-			putchar('\n');
-		}
-		if (ferror(stdout))
-			err(2, "stdout");
-	}
-	if (r < 0) {
-		warnx("%s: %s", name, sh_strerror(r));
-		status = 2;
-	}
-	sh_reader_free(&rd);
-	if (in != stdin)
-		fclose(in);
+	(void)ctx;
+	query(f, 0);
 }
 
-/* Print the ID of entry i. */
+/* -u: the lines near no line before them (nor, with -i, the index). */
 static void
-put_id(uint32_t i)
+keep_new(void *ctx, const struct sh_fpline *f)
 {
-	const char *id;
-	size_t len;
 	int e;
 
-	if ((e = sh_fpset_id(&set, i, &id, &len)) != 0)
+	(void)ctx;
+	if (ix != NULL && query(f, 1) > 0)
+		return;
+	if ((e = sh_dedup_add(dedup, f->fp)) < 0)
 		fail(e);
-	fwrite(id, 1, len, stdout);
+	if (e == 0) {
+		fwrite(f->line, 1, f->len, stdout);
+		put_ok(putchar('\n') == EOF);
+	}
 }
 
-/* Take the pairs of the lines of file name (ID1<TAB>ID2...). */
+/* Pairs and clusters: every line into the set. */
 static void
-read_pairs(const char *name)
+collect(void *ctx, const struct sh_fpline *f)
 {
-	struct sh_reader rd;
-	const char *p, *a, *b;
-	size_t len, alen, blen;
-	FILE *in;
-	int r;
+	int e;
 
-	if (strcmp(name, "-") == 0) {
-		in = stdin;
-		name = "<stdin>";
-	} else if ((in = fopen(name, "r")) == NULL)
-		err(2, "%s", name);
-	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
-	while ((r = sh_reader_line(&rd, &p, &len)) > 0)
-		if ((r = sh_pairline_parse(p, len, &a, &alen, &b, &blen)) != 0 ||
-		    (r = sh_fpset_given(&set, a, alen, b, blen)) != 0)
-			break;
-	if (r == SH_EDUPID && sh_fpset_id(&set, set.dup, &p, &len) == 0)
-		errx(2, "-m: ID %.*s: %s", (int)len, p, sh_strerror(r));
-	if (r < 0)
-		errx(2, "%s:%llu: %s%s", name, rd.line, set.budget &&
-		    r == SH_EIO ? "temporary file: " : "", sh_strerror(r));
-	sh_reader_free(&rd);
-	if (in != stdin)
-		fclose(in);
+	(void)ctx;
+	if ((e = sh_fpset_add(&set, f->fp, f->id, f->idlen)) != 0)
+		fail(e);
+}
+
+/* -m: a line of the pairs given instead of joined (ID1<TAB>ID2...). */
+static int
+given_pair(void *ctx, const char *p, size_t len, const char *name,
+    unsigned long long line)
+{
+	const char *a, *b;
+	size_t alen, blen;
+	int e;
+
+	(void)ctx;
+	if ((e = sh_pairline_parse(p, len, &a, &alen, &b, &blen)) == 0 &&
+	    (e = sh_fpset_given(&set, a, alen, b, blen)) == 0)
+		return 0;
+	if (e == SH_EDUPID && sh_fpset_id(&set, set.dup, &p, &len) == 0)
+		errx(2, "-m: ID %.*s: %s", (int)len, p, sh_strerror(e));
+	errx(2, "%s:%llu: %s%s", name, line, set.budget && e == SH_EIO ?
+	    "temporary file: " : "", sh_strerror(e));
+}
+
+/* Print the pairs of the set, or with clusters the first entry of each
+ * entry's cluster before it. */
+static void
+put_pairs(int clusters)
+{
+	const char *id[2];
+	uint32_t *rep, a, b;
+	size_t i, n = sh_fpset_n(&set), len[2];
+	int e, dist;
+
+	if (!clusters) {
+		while ((e = sh_fpset_next(&set, &a, &b, &dist)) > 0) {
+			if ((e = sh_fpset_ids(&set, a, b, id, len)) != 0)
+				fail(e);
+			put_ok(sh_pairline_write(stdout, id[0], len[0], id[1],
+			    len[1], dist));
+			found = 1;
+		}
+		if (e < 0)
+			fail(e);
+		return;
+	}
+	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
+		fail(SH_ENOMEM);
+	if ((e = sh_fpset_cluster(&set, rep)) < 0)
+		fail(e);
+	for (i = 0; i < n; i++) {
+		if ((e = sh_fpset_ids(&set, rep[i], i, id, len)) != 0)
+			fail(e);
+		put_ok(sh_pairline_write(stdout, id[0], len[0], id[1], len[1],
+		    -1));
+	}
+	free(rep);
 }
 
 int
 main(int argc, char *argv[])
 {
-	struct sh_plan plan;
-	struct sh_dedup *d = NULL;
+	struct sh_plan p;
 	struct sh_index index;
 	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
-	const char *ipath = NULL, *given = NULL;
-	uint32_t *rep, a, b;
-	long long r = 0, nthreads, budget = 0;
-	size_t i, n;
-	int ch, e, dist, mode = 0;
+	const char *ipath = NULL;
+	char *given = NULL;
+	long long nthreads, budget = 0;
+	int ch, e, i, status = 0, mode = 0;
 
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv, "P:S:ci:j:k:m:r:u")) != -1) {
@@ -226,9 +232,8 @@ main(int argc, char *argv[])
 	    (mode == 'u' || ipath != NULL)) || (ipath != NULL && (mode == 'c' ||
 	    given != NULL)) || (given != NULL && mode == 'u'))
 		usage();
-	for (i = 0; given != NULL && strcmp(given, "-") == 0 &&
-	    i <= (size_t)argc; i++)
-		if (i == (size_t)argc ? argc == 0 : strcmp(argv[i], "-") == 0)
+	for (i = 0; given != NULL && strcmp(given, "-") == 0 && i <= argc; i++)
+		if (i == argc ? argc == 0 : strcmp(argv[i], "-") == 0)
 			usage();	/* stdin holds the pairs */
 	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
 		err(2, "temporary file");
@@ -244,49 +249,32 @@ main(int argc, char *argv[])
 
 	if (mode == 'u') {
 		/* The kept set is unknown in advance: plan for 2^24. */
-		if ((e = sh_plan_init(&plan, (int)k, (int)r, 1 << 24)) != 0)
-			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
-		if ((d = sh_dedup_new(&plan)) == NULL)
-			errx(2, "%s", sh_strerror(SH_ENOMEM));
+		plan(&p, 1 << 24);
+		if ((dedup = sh_dedup_new(&p)) == NULL)
+			fail(SH_ENOMEM);
+		input_fps(argc, argv, keep_new, NULL, &status);
+		sh_dedup_free(dedup);
+	} else if (ix != NULL)
+		input_fps(argc, argv, lookup, NULL, &status);
+	else {
+		input_fps(argc, argv, collect, NULL, &status);
+		e = 0;
+		if (given != NULL) {
+			input_lines(1, &given, given_pair, NULL,
+			    &e);
+			if (e)
+				exit(2);
+		} else {
+			plan(&p, sh_fpset_n(&set));
+			if ((e = sh_fpset_join(&set, &p, (int)nthreads,
+			    shard.n ? &shard : NULL)) != 0)
+				fail(e);
+		}
+		put_pairs(mode == 'c');
 	}
-	for (i = 0; i == 0 || i < (size_t)argc; i++)
-		read_stream(argc ? argv[i] : "-", d);
-	sh_dedup_free(d);
 	if (ix != NULL) {
 		sh_index_close(ix);
 		free(hits.v);
-	} else if (given != NULL)
-		read_pairs(given);
-	else if (mode != 'u') {
-		e = sh_plan_init(&plan, (int)k, (int)r, sh_fpset_n(&set));
-		if (e != 0)
-			errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
-		if ((e = sh_fpset_join(&set, &plan, (int)nthreads, shard.n ?
-		    &shard : NULL)) != 0)
-			fail(e);
-	}
-	n = sh_fpset_n(&set);
-	if (mode == 'c') {
-		if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
-			fail(SH_ENOMEM);
-		if ((e = sh_fpset_cluster(&set, rep)) < 0)
-			fail(e);
-		for (i = 0; i < n; i++) {
-			put_id(rep[i]);
-			putchar('\t');
-			put_id((uint32_t)i);
-			putchar('\n');
-		}
-		free(rep);
-	} else if (mode == 0 && ix == NULL) {
-		for (; (e = sh_fpset_next(&set, &a, &b, &dist)) > 0; found = 1) {
-			put_id(a);
-			putchar('\t');
-			put_id(b);
-			printf("\t%d\n", dist);
-		}
-		if (e < 0)
-			fail(e);
 	}
 	sh_fpset_close(&set);
 	if (fflush(stdout) != 0 || ferror(stdout))

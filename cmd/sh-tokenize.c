@@ -14,6 +14,7 @@
 #include "feat/df.h"
 #include "feat/weight.h"
 #include "docopt.h"
+#include "input.h"
 
 static void
 usage(void)
@@ -106,24 +107,24 @@ tok_stream(struct run *rn, FILE *in, const char *name, int prefix)
 static int
 merge_stream(struct sh_dfmerge *m, FILE *in, const char *name)
 {
-	struct sh_reader rd;
+	struct sh_lines l;
 	const char *p;
 	size_t len;
 	int r;
 
-	sh_reader_init(&rd, in, SH_REC_LINE, name, 0);
+	sh_lines_init(&l, in, '\n');
 	if (strcmp(name, "-") == 0)
 		name = "<stdin>";
-	while ((r = sh_reader_line(&rd, &p, &len)) == 1)
+	while ((r = sh_lines_next(&l, &p, &len)) == 1)
 		if ((r = sh_dfmerge_line(m, p, len, stdout)) != 0)
 			break;
 	if (r == SH_EIO && ferror(stdout))
 		err(2, "stdout");
 	if (r < 0 && r != SH_EIO && r != SH_ENOMEM)
-		warnx("%s:%llu: %s", name, rd.line, sh_strerror(r));
+		warnx("%s:%llu: %s", name, l.line, sh_strerror(r));
 	else if (r < 0)
 		warnx("%s: %s", name, sh_strerror(r));
-	sh_reader_free(&rd);
+	sh_lines_free(&l);
 	return r < 0 ? 2 : 0;
 }
 
@@ -160,12 +161,9 @@ main(int argc, char *argv[])
 	sh_dfmerge_init(&m);
 
 	for (i = 0; i == 0 || i < argc; i++) {
-		const char *name = argc ? argv[i] : "-";
+		const char *name = argc ? argv[i] : "-", *shown;
 
-		if (strcmp(name, "-") == 0)
-			in = stdin;
-		else if ((in = fopen(name, "r")) == NULL) {
-			warn("%s", name);
+		if ((in = input_open(name, &shown)) == NULL) {
 			status = 2;
 			continue;
 		}
@@ -173,8 +171,7 @@ main(int argc, char *argv[])
 			r = merge_stream(&m, in, name);
 		else
 			r = tok_stream(&rn, in, name, argc > 1);
-		if (in != stdin)
-			fclose(in);
+		input_close(in);
 		if (r > status)
 			status = r;
 		if (r != 0 && merge)

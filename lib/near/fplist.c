@@ -3,53 +3,6 @@
 
 #include "base/errors.h"
 #include "near/fplist.h"
-#include "base/hex.h"
-
-int
-sh_fpline_parse(const char *p, size_t len, uint64_t *fp, const char **id,
-    size_t *idlen)
-{
-	const char *tab;
-
-	if ((tab = memchr(p, '\t', len)) == NULL)
-		return SH_EFIELDS;
-	if (sh_hex_parse(p, (size_t)(tab - p), fp) != 0)
-		return SH_EHEX;
-	*id = tab + 1;
-	*idlen = len - (size_t)(tab + 1 - p);
-	return 0;
-}
-
-int
-sh_pairline_parse(const char *p, size_t len, const char **a, size_t *alen,
-    const char **b, size_t *blen)
-{
-	const char *tab;
-
-	if ((tab = memchr(p, '\t', len)) == NULL)
-		return SH_EFIELDS;
-	*a = p;
-	*alen = (size_t)(tab - p);
-	*b = tab + 1;
-	*blen = len - *alen - 1;
-	if ((tab = memchr(*b, '\t', *blen)) != NULL)
-		*blen = (size_t)(tab - *b);
-	return 0;
-}
-
-int
-sh_fppair_parse(const char *p, size_t len, uint64_t *a, uint64_t *b)
-{
-	const char *rest, *tab;
-	size_t n;
-	int r;
-
-	if ((r = sh_fpline_parse(p, len, a, &rest, &n)) != 0)
-		return r;
-	if ((tab = memchr(rest, '\t', n)) != NULL)
-		n = (size_t)(tab - rest);
-	return sh_hex_parse(rest, n, b) != 0 ? SH_EHEX : 0;
-}
 
 void
 sh_fplist_init(struct sh_fplist *l)

@@ -27,6 +27,7 @@ sh_fpset_close(struct sh_fpset *s)
 	free(s->pairs.v);
 	free(s->map);
 	free(s->buf);
+	free(s->buf2);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -56,6 +57,26 @@ sh_fpset_id(struct sh_fpset *s, size_t i, const char **id, size_t *len)
 	if ((e = sh_fpstore_id(&s->store, i, &s->buf, &s->bufcap, len)) != 0)
 		return e;
 	*id = s->buf;
+	return 0;
+}
+
+int
+sh_fpset_ids(struct sh_fpset *s, size_t a, size_t b, const char *id[2],
+    size_t len[2])
+{
+	int e;
+
+	if (!s->budget) {
+		id[0] = sh_fplist_id(&s->list, a, &len[0]);
+		id[1] = sh_fplist_id(&s->list, b, &len[1]);
+		return 0;
+	}
+	if ((e = sh_fpstore_id(&s->store, a, &s->buf, &s->bufcap,
+	    &len[0])) != 0 || (e = sh_fpstore_id(&s->store, b, &s->buf2,
+	    &s->buf2cap, &len[1])) != 0)
+		return e;
+	id[0] = s->buf;
+	id[1] = s->buf2;
 	return 0;
 }
 

@@ -36,8 +36,8 @@ struct sh_fpset {
 	uint64_t *map;		/* ID map: (tag << 32 | entry + 1) slots */
 	size_t dup;		/* an entry whose ID another one has */
 	size_t mapcap;
-	char *buf;		/* an ID read from the store */
-	size_t bufcap;
+	char *buf, *buf2;	/* IDs read from the store */
+	size_t bufcap, buf2cap;
 };
 
 /* Open an empty set; budget 0 keeps everything in memory, else the bytes
@@ -57,6 +57,11 @@ size_t sh_fpset_n(const struct sh_fpset *s);
  * Return 0, SH_ENOMEM or SH_EIO. */
 int sh_fpset_id(struct sh_fpset *s, size_t i, const char **id,
     size_t *len);
+
+/* The IDs of entries a and b in id[0], len[0] and id[1], len[1], both
+ * valid until the next call.  Return 0, SH_ENOMEM or SH_EIO. */
+int sh_fpset_ids(struct sh_fpset *s, size_t a, size_t b, const char *id[2],
+    size_t len[2]);
 
 /* After the last add: the join (join.h) over all entries, with nthreads
  * threads in memory, one within a budget.  Return 0 or an error of

@@ -55,7 +55,7 @@ sh_docmap_free(struct sh_docmap *m)
 {
 	if (m == NULL)
 		return;
-	fclose(m->rd.fp);
+	fclose(m->rd.in.fp);
 	sh_reader_free(&m->rd);
 	free(m->e);
 	free(m);

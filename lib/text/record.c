@@ -36,8 +36,7 @@ sh_reader_init(struct sh_reader *r, FILE *fp, int mode, const char *name,
     int prefix)
 {
 	memset(r, 0, sizeof(*r));
-	r->end = -1;
-	r->fp = fp;
+	sh_lines_init(&r->in, fp, mode == SH_REC_NUL ? '\0' : '\n');
 	r->mode = mode;
 	r->name = name;
 	r->prefix = prefix;
@@ -64,7 +63,7 @@ sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 	if (r->mode != SH_REC_TAB && r->mode != SH_REC_NUL &&
 	    r->mode != SH_REC_JSON)
 		return SH_EINVAL;
-	if (fstat(fileno(r->fp), &st) != 0)
+	if (fstat(fileno(r->in.fp), &st) != 0)
 		return SH_EIO;
 	if (!S_ISREG(st.st_mode)) {
 		errno = ESPIPE;
@@ -72,15 +71,15 @@ sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 	}
 	size = (long long)st.st_size;
 	start = size / s->n * s->i + size % s->n * s->i / s->n;
-	r->end = size / s->n * (s->i + 1) + size % s->n * (s->i + 1) / s->n;
+	r->in.end = size / s->n * (s->i + 1) + size % s->n * (s->i + 1) / s->n;
 	/* A record is ours when it starts in range: after a delimiter. */
 	if (start > 0) {
-		if (fseeko(r->fp, (off_t)(start - 1), SEEK_SET) != 0)
+		if (fseeko(r->in.fp, (off_t)(start - 1), SEEK_SET) != 0)
 			return SH_EIO;
-		for (r->off = start - 1; (c = getc(r->fp)) != EOF; )
-			if (r->off++, c == delim)
+		for (r->in.off = start - 1; (c = getc(r->in.fp)) != EOF; )
+			if (r->in.off++, c == delim)
 				break;
-		if (ferror(r->fp))
+		if (ferror(r->in.fp))
 			return SH_EIO;
 	}
 	return 0;
@@ -89,41 +88,10 @@ sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 void
 sh_reader_free(struct sh_reader *r)
 {
-	free(r->buf);
+	sh_lines_free(&r->in);
 	free(r->idbuf);
 	free(r->tbuf);
-	r->buf = r->idbuf = r->tbuf = NULL;
-}
-
-int
-sh_reader_line(struct sh_reader *r, const char **p, size_t *len)
-{
-	ssize_t n;
-
-	errno = 0;
-	if (r->end >= 0 && r->off >= r->end)
-		return 0;
-	if ((n = getdelim(&r->buf, &r->cap, r->mode == SH_REC_NUL ? '\0' :
-	    '\n', r->fp)) < 0) {
-		if (ferror(r->fp))
-			return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
-		return 0;
-	}
-	r->lineoff = r->off;
-	r->off += n;
-	r->line++;
-	if (r->mode == SH_REC_NUL) {
-		if (n > 0 && r->buf[n - 1] == '\0')
-			n--;
-	} else {
-		if (n > 0 && r->buf[n - 1] == '\n')
-			n--;
-		if (n > 0 && r->buf[n - 1] == '\r')
-			n--;
-	}
-	*p = r->buf;
-	*len = (size_t)n;
-	return 1;
+	r->idbuf = r->tbuf = NULL;
 }
 
 /* The whole stream as one record. */
@@ -137,25 +105,25 @@ slurp(struct sh_reader *r, struct sh_rec *rec)
 		return 0;
 	r->done = 1;
 	for (;;) {
-		if (r->cap - len < 65536) {
-			cap = r->cap ? 2 * r->cap : 65536;
-			if ((p = realloc(r->buf, cap)) == NULL)
+		if (r->in.cap - len < 65536) {
+			cap = r->in.cap ? 2 * r->in.cap : 65536;
+			if ((p = realloc(r->in.buf, cap)) == NULL)
 				return SH_ENOMEM;
-			r->buf = p;
-			r->cap = cap;
+			r->in.buf = p;
+			r->in.cap = cap;
 		}
-		n = fread(r->buf + len, 1, r->cap - len, r->fp);
+		n = fread(r->in.buf + len, 1, r->in.cap - len, r->in.fp);
 		len += n;
 		if (n == 0)
 			break;
 	}
-	if (ferror(r->fp))
+	if (ferror(r->in.fp))
 		return SH_EIO;
-	r->off = (long long)len;
+	r->in.off = (long long)len;
 	rec->off = 0;
 	rec->id = r->name;
 	rec->idlen = strlen(r->name);
-	rec->text = r->buf;
+	rec->text = r->in.buf;
 	rec->len = len;
 	rec->line = 1;
 	return 1;
@@ -213,12 +181,12 @@ paragraph(struct sh_reader *r, struct sh_rec *rec)
 	size_t len, tlen = 0;
 	int ret;
 
-	while ((ret = sh_reader_line(r, &p, &len)) > 0 && blank(p, len))
+	while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && blank(p, len))
 		;
 	if (ret <= 0)
 		return ret;
-	rec->line = r->line;
-	rec->off = r->lineoff;
+	rec->line = r->in.line;
+	rec->off = r->in.lineoff;
 	do {
 		if (reserve(&r->tbuf, &r->tcap, tlen + len + 1) != 0)
 			return SH_ENOMEM;
@@ -226,7 +194,7 @@ paragraph(struct sh_reader *r, struct sh_rec *rec)
 			r->tbuf[tlen++] = '\n';
 		memcpy(r->tbuf + tlen, p, len);
 		tlen += len;
-	} while ((ret = sh_reader_line(r, &p, &len)) > 0 && !blank(p, len));
+	} while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && !blank(p, len));
 	if (ret < 0)
 		return ret;
 	rec->text = r->tbuf;
@@ -244,10 +212,10 @@ json(struct sh_reader *r, struct sh_rec *rec)
 	size_t len;
 	int ret;
 
-	if ((ret = sh_reader_line(r, &p, &len)) <= 0)
+	if ((ret = sh_lines_next(&r->in, &p, &len)) <= 0)
 		return ret;
-	rec->line = r->line;
-	rec->off = r->lineoff;
+	rec->line = r->in.line;
+	rec->off = r->in.lineoff;
 	paths[0] = r->idfield ? r->idfield : "id";
 	paths[1] = r->textfield ? r->textfield : "text";
 	if ((ret = sh_json_find(p, len, paths, 2, v)) != 0)
@@ -317,19 +285,19 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 	int ret, hasid, hastype, response;
 
 	for (;;) {
-		while ((ret = sh_reader_line(r, &p, &len)) > 0 && len == 0)
+		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && len == 0)
 			;
 		if (ret <= 0)
 			break;
-		rec->line = r->line;
-		rec->off = r->lineoff;
+		rec->line = r->in.line;
+		rec->off = r->in.lineoff;
 		if (len < 5 || memcmp(p, "WARC/", 5) != 0) {
 			ret = SH_EWARC;
 			break;
 		}
 		clen = -1;
 		hasid = hastype = 0;
-		while ((ret = sh_reader_line(r, &p, &len)) > 0 && len > 0) {
+		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && len > 0) {
 			if (header(p, len, "Content-Length", &v, &vlen)) {
 				clen = -2;
 				if (vlen < sizeof(num)) {
@@ -364,12 +332,12 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			ret = SH_ENOMEM;
 			break;
 		}
-		got = fread(r->tbuf, 1, (size_t)clen, r->fp);
-		r->off += (long long)got;
+		got = fread(r->tbuf, 1, (size_t)clen, r->in.fp);
+		r->in.off += (long long)got;
 		for (i = 0; i < got; i++)
-			r->line += r->tbuf[i] == '\n';
+			r->in.line += r->tbuf[i] == '\n';
 		if (got != (size_t)clen) {
-			ret = ferror(r->fp) ? SH_EIO : SH_EWARC;
+			ret = ferror(r->in.fp) ? SH_EIO : SH_EWARC;
 			break;
 		}
 		if (!hastype || unlisted(types, type, tlen))
@@ -413,12 +381,12 @@ next(struct sh_reader *r, struct sh_rec *rec)
 	case SH_REC_WARC:
 		return warc(r, rec);
 	}
-	if ((ret = sh_reader_line(r, &p, &len)) <= 0)
+	if ((ret = sh_lines_next(&r->in, &p, &len)) <= 0)
 		return ret;
-	rec->line = r->line;
-	rec->off = r->lineoff;
+	rec->line = r->in.line;
+	rec->off = r->in.lineoff;
 	if (r->mode == SH_REC_LINE) {
-		if (number_id(r, r->line, rec) != 0)
+		if (number_id(r, r->in.line, rec) != 0)
 			return SH_ENOMEM;
 		rec->text = p;
 		rec->len = len;
@@ -441,7 +409,7 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 	if ((ret = next(r, rec)) != 1)
 		return ret;
 	/* A paragraph's size takes in the blank line that ended it. */
-	rec->size = r->off - rec->off;
+	rec->size = r->in.off - rec->off;
 	/* The text always lies in one of the reader's own buffers. */
 	if (r->html)
 		rec->len = sh_html_text(rec->text, rec->len, (char *)rec->text);
@@ -452,11 +420,11 @@ int
 sh_reader_seek(struct sh_reader *r, long long off, long long size,
     unsigned long long line)
 {
-	if (fseeko(r->fp, (off_t)off, SEEK_SET) != 0)
+	if (fseeko(r->in.fp, (off_t)off, SEEK_SET) != 0)
 		return SH_EIO;
-	r->off = off;
-	r->end = off + size;
-	r->line = line > 0 ? line - 1 : 0;
+	r->in.off = off;
+	r->in.end = off + size;
+	r->in.line = line > 0 ? line - 1 : 0;
 	r->done = 0;
 	return 0;
 }

@@ -32,6 +32,7 @@
 
 #include <stdio.h>
 
+#include "base/lines.h"
 #include "base/shard.h"
 
 enum {
@@ -68,19 +69,17 @@ struct sh_rec {
 };
 
 struct sh_reader {
-	FILE *fp;
+	struct sh_lines in;	/* the stream, by lines; in.line is the line
+				 * number, in.off the bytes read */
 	int mode;
 	const char *name;	/* not copied */
 	int prefix;
 	/* Set after sh_reader_init; NULL for the defaults (not copied). */
 	const char *idfield, *textfield, *types;
 	int html;
-	char *buf, *idbuf, *tbuf;
-	size_t cap, idcap, tcap;
-	unsigned long long line;
+	char *idbuf, *tbuf;
+	size_t idcap, tcap;
 	int done;
-	long long off, end;	/* bytes read; stop at end (-1: never) */
-	long long lineoff;	/* where the last line read began */
 };
 
 /* Read fp (not closed here) in framing mode; name is the stream's name,
@@ -120,9 +119,6 @@ int sh_reader_shard(struct sh_reader *r, const struct sh_shard *s);
  */
 int sh_reader_seek(struct sh_reader *r, long long off, long long size,
     unsigned long long line);
-
-/* Next raw line (no '\n', no final '\r') into *p, *len; same returns. */
-int sh_reader_line(struct sh_reader *r, const char **p, size_t *len);
 
 void sh_reader_free(struct sh_reader *r);
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "near/fplist.h"
+#include "near/pairline.h"
 #include "fp/similar.h"
 #include "verify/verify.h"
 

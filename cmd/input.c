@@ -1,0 +1,94 @@
+/*
+ * Opening the operands, and reading fingerprint lines from them.
+ */
+#include <err.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/lines.h"
+#include "near/fpline.h"
+#include "input.h"
+
+FILE *
+input_open(const char *name, const char **shown)
+{
+	FILE *f;
+
+	*shown = name;
+	if (strcmp(name, "-") == 0) {
+		*shown = "<stdin>";
+		return stdin;
+	}
+	if ((f = fopen(name, "r")) == NULL)
+		warn("%s", name);
+	return f;
+}
+
+void
+input_close(FILE *f)
+{
+	if (f != NULL && f != stdin)
+		fclose(f);
+}
+
+void
+input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
+    int *status)
+{
+	struct sh_lines l;
+	const char *p, *shown;
+	size_t len;
+	FILE *in;
+	int i, r, stop = 0;
+
+	for (i = 0; (i == 0 || i < n) && !stop; i++) {
+		if ((in = input_open(n ? name[i] : "-", &shown)) == NULL) {
+			*status = 2;
+			continue;
+		}
+		sh_lines_init(&l, in, '\n');
+		while (!stop && (r = sh_lines_next(&l, &p, &len)) > 0)
+			stop = fn(ctx, p, len, shown, l.line);
+		if (!stop && r < 0) {
+			warnx("%s: %s", shown, sh_strerror(r));
+			*status = 2;
+		}
+		sh_lines_free(&l);
+		input_close(in);
+	}
+}
+
+/* The context of input_fps. */
+struct fps {
+	input_fp_fn *fn;
+	void *ctx;
+	int *status;
+};
+
+static int
+fp_line(void *ctx, const char *p, size_t len, const char *name,
+    unsigned long long line)
+{
+	struct fps *c = ctx;
+	struct sh_fpline f;
+	int r;
+
+	if ((r = sh_fpline_parse(p, len, &f.fp, &f.id, &f.idlen)) != 0) {
+		warnx("%s:%llu: %s", name, line, sh_strerror(r));
+		*c->status = 2;
+		return 0;
+	}
+	f.line = p;
+	f.len = len;
+	c->fn(c->ctx, &f);
+	return 0;
+}
+
+void
+input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
+    int *status)
+{
+	struct fps c = { fn, ctx, status };
+
+	input_lines(n, name, fp_line, &c, status);
+}

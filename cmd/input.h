@@ -1,0 +1,56 @@
+/*
+ * The operands of the programs: files read in order, "-" or none at all
+ * meaning standard input; a file that cannot be read is reported and the
+ * others are still read.
+ */
+#ifndef INPUT_H
+#define INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Open operand name for reading: stdin for "-", with *shown set to the
+ * name diagnostics give it ("<stdin>" for stdin).  A file that cannot be
+ * opened is reported (warn) and NULL returned.
+ */
+FILE *input_open(const char *name, const char **shown);
+
+/* Close what input_open opened (not stdin). */
+void input_close(FILE *f);
+
+/* Called for each line read: p[0..len), line number line of the
+ * operand shown as name.  Return 0 to go on, 1 to stop reading. */
+typedef int input_line_fn(void *ctx, const char *p, size_t len,
+    const char *name, unsigned long long line);
+
+/*
+ * Read the lines of the n operands name[0..n) (stdin when n is 0) and
+ * call fn(ctx, ...) for each, until it says stop.  A file that cannot be
+ * read is reported, and *status set to 2 (fn may set it too).
+ */
+void input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
+    int *status);
+
+/* A fingerprint line read (near/fpline.h): its value, its ID and the
+ * line as it was (the hex digits in their case). */
+struct sh_fpline {
+	uint64_t fp;
+	const char *id, *line;
+	size_t idlen, len;
+};
+
+/* Called for each fingerprint line read. */
+typedef void input_fp_fn(void *ctx, const struct sh_fpline *f);
+
+/*
+ * Read the fingerprint lines of the n operands name[0..n) (stdin when n
+ * is 0) and call fn(ctx, ...) for each.  A line that is not one is
+ * reported ("FILE:LINE: message") and skipped, as is a file that cannot
+ * be read, and *status is set to 2 at once (fn may look at it).
+ */
+void input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
+    int *status);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * Lines of a stream, read one at a time into a buffer that grows with
+ * the longest: no length limit, any bytes (NUL included) in a line.
+ * A line ends at the delimiter, '\n' or '\0'; with '\n' one '\r' before
+ * it is dropped too (CRLF input); a last line without one counts.
+ */
+#ifndef SH_LINES_H
+#define SH_LINES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct sh_lines {
+	FILE *fp;		/* not closed here */
+	int delim;		/* '\n' or '\0' */
+	char *buf;
+	size_t cap;
+	unsigned long long line;	/* lines read */
+	long long off;		/* bytes read */
+	long long end;		/* read no line starting at or past it; -1:
+				 * none */
+	long long lineoff;	/* where the last line read began */
+};
+
+/* Read fp by lines ending in delim. */
+void sh_lines_init(struct sh_lines *l, FILE *fp, int delim);
+
+/*
+ * The next line, without its delimiter, into *p and *len (valid until
+ * the next call).  Return 1, 0 at the end (or at l->end), or SH_EIO
+ * (errno set) or SH_ENOMEM.
+ */
+int sh_lines_next(struct sh_lines *l, const char **p, size_t *len);
+
+/* Free the buffer; l may be read again from where it is. */
+void sh_lines_free(struct sh_lines *l);
+
+#endif

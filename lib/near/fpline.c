@@ -1,0 +1,33 @@
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/hex.h"
+#include "near/fpline.h"
+
+int
+sh_fpline_parse(const char *p, size_t len, uint64_t *fp, const char **id,
+    size_t *idlen)
+{
+	const char *tab;
+
+	if ((tab = memchr(p, '\t', len)) == NULL)
+		return SH_EFIELDS;
+	if (sh_hex_parse(p, (size_t)(tab - p), fp) != 0)
+		return SH_EHEX;
+	*id = tab + 1;
+	*idlen = len - (size_t)(tab + 1 - p);
+	return 0;
+}
+
+int
+sh_fpline_write(FILE *out, uint64_t fp, const char *id, size_t idlen)
+{
+	char hex[SH_HEX_LEN + 1];
+
+	sh_hex_format(fp, hex);
+	hex[SH_HEX_LEN] = '\t';
+	if (fwrite(hex, 1, sizeof(hex), out) != sizeof(hex) ||
+	    fwrite(id, 1, idlen, out) != idlen)
+		return SH_EIO;
+	return 0;
+}

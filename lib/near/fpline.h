@@ -1,0 +1,26 @@
+/*
+ * Fingerprint lines, "HEX<TAB>ID": the fingerprint as 16 hex digits
+ * (base/hex.h), a TAB, and the ID, the rest of the line (possibly empty,
+ * any bytes but the line's end).  sh-fp and sh-index dump write them,
+ * sh-near and sh-index read them.
+ */
+#ifndef SH_FPLINE_H
+#define SH_FPLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Parse a fingerprint line p[0..len).  Return 0, or SH_EFIELDS (no TAB)
+ * or SH_EHEX.  *id points into p.
+ */
+int sh_fpline_parse(const char *p, size_t len, uint64_t *fp,
+    const char **id, size_t *idlen);
+
+/* Write fp and the ID id[0..idlen) to out as a fingerprint line without
+ * its end: the caller writes the '\n', after any further field (sh-fp
+ * -c).  Return 0 or SH_EIO (errno set). */
+int sh_fpline_write(FILE *out, uint64_t fp, const char *id, size_t idlen);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Pair lines: two fields and whatever follows, TAB-separated.  sh-near
+ * writes pairs of IDs with their distance, "ID1<TAB>ID2<TAB>DIST" (index
+ * matches: "QUERY<TAB>ID<TAB>DIST"; clusters: "FIRST<TAB>ID", no
+ * distance); sh-dist -v and sh-near -m read them; sh-dist reads pairs of
+ * fingerprints, "HEX1<TAB>HEX2".
+ */
+#ifndef SH_PAIRLINE_H
+#define SH_PAIRLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Parse a pair line p[0..len): two IDs and whatever follows.  Return 0
+ * or SH_EFIELDS (no TAB).  *a and *b point into p.
+ */
+int sh_pairline_parse(const char *p, size_t len, const char **a,
+    size_t *alen, const char **b, size_t *blen);
+
+/*
+ * Write the pair a[0..alen), b[0..blen) as a line to out, with the
+ * distance dist as a third field unless dist < 0.  Return 0 or SH_EIO
+ * (errno set).
+ */
+int sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
+    size_t blen, int dist);
+
+/*
+ * Parse the first two fields of p[0..len) as fingerprints (any further
+ * fields are ignored).  Return 0, SH_EFIELDS or SH_EHEX.
+ */
+int sh_fppair_parse(const char *p, size_t len, uint64_t *a, uint64_t *b);
+
+#endif
