@@ -18,7 +18,8 @@ BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
 TEXT_HDR = lib/text/docmap.h lib/text/fold.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
-	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h lib/feat/weight.h
+	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
+	lib/feat/toklist.h lib/feat/weight.h
 FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/pairline.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
@@ -30,7 +31,8 @@ BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
 TEXT_OBJ = lib/text/docmap.o lib/text/fold.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
-	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o lib/feat/weight.o
+	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
+	lib/feat/toklist.o lib/feat/weight.o
 FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/pairline.o lib/near/fpstore.o lib/near/join.o lib/near/plan.o

@@ -12,7 +12,7 @@
 
 #include "base/errors.h"
 #include "feat/df.h"
-#include "feat/weight.h"
+#include "feat/toklist.h"
 #include "docopt.h"
 #include "input.h"
 
@@ -41,20 +41,14 @@ print_bag(const struct run *rn, const struct sh_rec *rec,
 {
 	const struct sh_bagent *e;
 	const char *text = sh_bag_text(bag);
-	char w[24];
 	size_t i, n;
 
 	fwrite(rec->id, 1, rec->idlen, stdout);
 	putchar('\t');
 	n = sh_bag_entries(bag, &e);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			putchar(' ');
-		fwrite(text + e[i].off, 1, e[i].len, stdout);
-		putchar('^');
-		fwrite(w, 1, sh_weight_format(sh_fp_weight(rn->fp, &e[i]), w),
-		    stdout);
-	}
+	for (i = 0; i < n; i++)
+		sh_toklist_put(stdout, text + e[i].off, e[i].len,
+		    sh_fp_weight(rn->fp, &e[i]), i == 0);
 	putchar('\n');
 }
 

@@ -4,6 +4,7 @@
 
 #include "feat/dict.h"
 #include "feat/stopword.h"
+#include "feat/toklist.h"
 #include "base/errors.h"
 #include "fp/fingerprint.h"
 #include "base/hash.h"
@@ -217,42 +218,6 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 	return 0;
 }
 
-/* Parse the token list p[0..len), calling fn for each token. */
-static int
-parse_tokens(const char *p, size_t len, sh_fp_feat_fn *fn, void *ctx,
-    size_t *col)
-{
-	size_t i = 0, start, caret;
-	uint64_t w, total = 0;
-
-	for (;;) {
-		while (i < len && (p[i] == ' ' || p[i] == '\t'))
-			i++;
-		if (i == len)
-			break;
-		start = i;
-		caret = len;
-		for (; i < len && p[i] != ' ' && p[i] != '\t'; i++)
-			if (p[i] == '^')
-				caret = i;
-		*col = start + 1;
-		if (caret == len) {
-			caret = i;
-			w = SH_W_UNIT;
-		} else if (caret == start)
-			return SH_EEMPTYTOK;
-		else if (sh_weight_parse(p + caret + 1, i - caret - 1,
-		    &w) != 0)
-			return SH_EWEIGHT;
-		if (total > SH_W_TOTAL_MAX - w)
-			return SH_ERANGE;
-		total += w;
-		fn(ctx, sh_hash64(p + start, caret - start, 0), w, p + start,
-		    caret - start);
-	}
-	return 0;
-}
-
 static void
 add_listed(void *ctx, uint64_t h, uint64_t w, const char *tok, size_t len)
 {
@@ -272,7 +237,7 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
 
 	sh_simhash_init(&f->acc);
 	f->nfeat = 0;
-	if ((r = parse_tokens(p, len, add_listed, f, col)) != 0)
+	if ((r = sh_toklist_parse(p, len, add_listed, f, col)) != 0)
 		return r;
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
@@ -303,7 +268,7 @@ sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
 
 int
 sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
-    sh_fp_feat_fn *fn, void *ctx, int *bad, size_t *col)
+    sh_wfeat_fn *fn, void *ctx, int *bad, size_t *col)
 {
 	const struct sh_bagent *e;
 	const char *text;
@@ -311,7 +276,7 @@ sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
 	int r;
 
 	if (tokens)
-		return parse_tokens(p, len, fn, ctx, col);
+		return sh_toklist_parse(p, len, fn, ctx, col);
 	if ((r = collect(f, p, len, bad)) != 0)
 		return r;
 	n = sh_bag_entries(f->bag, &e);

@@ -23,6 +23,7 @@
 #include "feat/idf.h"
 #include "feat/stopset.h"
 #include "feat/tokenize.h"
+#include "feat/toklist.h"
 #include "feat/weight.h"
 
 /* What a fingerprinter cuts and weighs: see the options of
@@ -83,11 +84,9 @@ int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
     uint64_t *total, int *bad);
 
 /*
- * Fingerprint of a token list p[0..len): tokens separated by spaces or
- * TABs, each "TOKEN" (weight 1) or "TOKEN^W", split at the last '^'.
- * Return 0, or SH_EWEIGHT / SH_EEMPTYTOK / SH_ERANGE (weights add up to
- * more than SH_W_TOTAL_MAX) with *col set to the 1-based byte column of the
- * bad token within p.
+ * Fingerprint of a token list p[0..len) (feat/toklist.h).  Return 0, or
+ * an error of sh_toklist_parse with *col set to the 1-based byte column
+ * of the bad token within p.
  */
 int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
     uint64_t *total, size_t *col);
@@ -109,11 +108,6 @@ int sh_fp_features(struct sh_fp *f, const char *p, size_t len,
  * times its idf with an IDF file. */
 uint64_t sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e);
 
-/* Called once per feature: its hash, its weight in units and its text,
- * tok[0..len), valid only during the call. */
-typedef void sh_fp_feat_fn(void *ctx, uint64_t hash, uint64_t w,
-    const char *tok, size_t len);
-
 /*
  * The weighted features that make the fingerprint of text p[0..len)
  * (tokens == 0; *bad as for sh_fp_text) or of a token list (tokens != 0;
@@ -124,6 +118,6 @@ typedef void sh_fp_feat_fn(void *ctx, uint64_t hash, uint64_t w,
  * having possibly been called before it.
  */
 int sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
-    sh_fp_feat_fn *fn, void *ctx, int *bad, size_t *col);
+    sh_wfeat_fn *fn, void *ctx, int *bad, size_t *col);
 
 #endif
