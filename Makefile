@@ -13,7 +13,8 @@ SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
 BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
-	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
+	lib/base/io.h lib/base/num.h lib/base/shard.h lib/base/utf8.h \
+	lib/base/xsort.h
 TEXT_HDR = lib/text/docmap.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -24,7 +25,8 @@ NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fplist.h \
 INDEX_HDR = lib/index/index.h lib/index/segment.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
-	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
+	lib/base/io.o lib/base/num.o lib/base/shard.o lib/base/utf8.o \
+	lib/base/xsort.o
 TEXT_OBJ = lib/text/docmap.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \

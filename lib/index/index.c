@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/hex.h"
+#include "base/io.h"
 #include "index/index.h"
 
 #define MANIFEST_MAX (64 << 20)
