@@ -22,7 +22,8 @@ FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fplist.h \
 	lib/near/fpset.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
-INDEX_HDR = lib/index/index.h lib/index/segment.h
+INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
+	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
 	lib/base/io.o lib/base/num.o lib/base/shard.o lib/base/utf8.o \
@@ -34,7 +35,8 @@ FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fplist.o \
 	lib/near/fpset.o lib/near/fpstore.o lib/near/join.o lib/near/plan.o
-INDEX_OBJ = lib/index/index.o lib/index/segment.o
+INDEX_OBJ = lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \
+	lib/index/writer.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/verify.o
 HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)

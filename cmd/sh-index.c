@@ -12,6 +12,7 @@
 #include "near/fplist.h"
 #include "base/hex.h"
 #include "index/index.h"
+#include "index/writer.h"
 #include "base/num.h"
 #include "near/plan.h"
 #include "text/record.h"
