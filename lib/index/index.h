@@ -45,8 +45,9 @@ struct sh_index {
  * Open the index at path: a directory, or a single segment file.
  * Return 0, SH_EIO (errno set), SH_EMAGIC, SH_EVERSION, SH_ETRUNC,
  * SH_ECORRUPT or SH_ENOMEM.  Fills the caller's *ix, which close
- * empties (zeroed again).  Opening maps each segment and checks its
- * header and checksum table (segment.h), not its body.
+ * empties (zeroed again); on error nothing is left to close.  Opening
+ * maps each segment and checks its header and checksum table
+ * (segment.h), not its body.
  */
 int sh_index_open(struct sh_index *ix, const char *path, char *where);
 void sh_index_close(struct sh_index *ix);

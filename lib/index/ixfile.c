@@ -46,10 +46,13 @@ sh_ixfile_fail(char *where, const char *dir, const char *name, int e)
 int
 sh_ixfile_segname(const char *s)
 {
-	size_t n = strspn(s + 4, "0123456789");
+	size_t n;
 
-	return strncmp(s, "seg-", 4) == 0 && n >= 1 && n <= 20 &&
-	    s[4 + n] == '\0';
+	/* The prefix first: s + 4 may lie past the end of a short name. */
+	if (strncmp(s, "seg-", 4) != 0)
+		return 0;
+	n = strspn(s + 4, "0123456789");
+	return n >= 1 && n <= 20 && s[4 + n] == '\0';
 }
 
 int

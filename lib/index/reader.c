@@ -64,8 +64,10 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 			return sh_ixfile_fail(where, path, NULL, e);
 		}
 		ix->k = ix->seg[0].plan.k;
-		return sh_ixfile_addname(ix, "", ix->seg[0].nfp,
-		    ix->seg[0].nid);
+		if ((e = sh_ixfile_addname(ix, "", ix->seg[0].nfp,
+		    ix->seg[0].nid)) != 0)
+			sh_index_close(ix);
+		return e;
 	}
 	/* A writer may remove a segment between MANIFEST and open. */
 	for (tries = 0; tries < 100; tries++) {
