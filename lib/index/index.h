@@ -56,9 +56,6 @@ void sh_index_close(struct sh_index *ix);
 int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
     const char **p, size_t *len, char *where);
 
-/* The path of segment i of ix, into where. */
-void sh_index_segpath(const struct sh_index *ix, int i, char *where);
-
 /*
  * Append to *h every indexed fingerprint within k (0..64) of fp, ordered
  * by distance, then fingerprint, then segment.  Return 0, SH_ENOMEM or
@@ -66,5 +63,62 @@ void sh_index_segpath(const struct sh_index *ix, int i, char *where);
  */
 int sh_index_search(struct sh_index *ix, uint64_t fp, int k,
     struct sh_hits *h, char *where);
+
+/* What an index holds, over all its segments. */
+struct sh_ixstats {
+	int k;			/* distance served */
+	struct sh_shard shard;	/* shard held (0/1: a lone segment file) */
+	int nseg;		/* segments */
+	uint64_t nfp, nid;	/* fingerprints (one held by two segments
+				 * counts twice), IDs */
+	uint64_t bytes;		/* size of the segment files */
+	double candidates;	/* entries a search at k compares, expected
+				 * for random fingerprints (segment.h) */
+};
+
+/* Totals of ix into *st, read from the open segments.  Cost: O(segments),
+ * no I/O. */
+void sh_index_stats(const struct sh_index *ix, struct sh_ixstats *st);
+
+/* One segment of an index. */
+struct sh_segstat {
+	const char *name;	/* file name in the index directory, or the
+				 * index's path for a lone segment file;
+				 * points into ix, valid until close */
+	uint64_t nfp, nid;	/* fingerprints, IDs */
+	int blocks, keyblocks, tables;	/* its plan (plan.h) */
+	int dirbits;		/* its tables' directories: 2^dirbits + 1
+				 * offsets each (sh-index(5)) */
+	uint64_t bytes;		/* file size */
+};
+
+/* Segment i of ix (0 the oldest) into *s.  Return 0, or SH_ERANGE when i
+ * is not below ix->nseg.  No I/O. */
+int sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s);
+
+/* A place in the entries of an index, for sh_index_next; zeroed, the
+ * first entry. */
+struct sh_ixcursor {
+	int seg;
+	uint64_t pos;
+};
+
+/*
+ * The entry of ix at *c, then *c moved past it: every entry of every
+ * segment, segments oldest first, entries by ascending fingerprint.  Its
+ * fingerprint into *fp, its IDs into p[0..*len) as sh_seg_ids gives them
+ * (take them with sh_ids_next; they stay valid until close).  Return 1,
+ * 0 after the last entry, or SH_ECORRUPT (where names the segment).
+ * Cost: the checksum of each chunk read is checked once.
+ */
+int sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, uint64_t *fp,
+    const char **p, size_t *len, char *where);
+
+/*
+ * Check every segment whole (sh_seg_verify), oldest first.  Return 0,
+ * or SH_ECORRUPT or SH_ENOMEM with where naming the first segment at
+ * fault.  Cost: reads all of every segment.
+ */
+int sh_index_verify(struct sh_index *ix, char *where);
 
 #endif

@@ -22,6 +22,14 @@ sh_index_close(struct sh_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
+/* The path of segment i of ix, into where. */
+static void
+segpath(const struct sh_index *ix, int i, char *where)
+{
+	sh_ixfile_join(where, ix->path, *ix->name[i] ? ix->name[i] : NULL,
+	    NULL);
+}
+
 /* Open the segments ix names; an absent one is SH_EIO with ENOENT. */
 static int
 open_segments(struct sh_index *ix, const char *dir, char *where)
@@ -92,15 +100,8 @@ sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
 	int e;
 
 	if ((e = sh_seg_ids(&ix->seg[h->seg], h->pos, p, len)) != 0)
-		sh_index_segpath(ix, h->seg, where);
+		segpath(ix, h->seg, where);
 	return e;
-}
-
-void
-sh_index_segpath(const struct sh_index *ix, int i, char *where)
-{
-	sh_ixfile_join(where, ix->path, *ix->name[i] ? ix->name[i] : NULL,
-	    NULL);
 }
 
 static int
@@ -124,10 +125,82 @@ sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
 
 	for (i = 0; i < ix->nseg; i++)
 		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0) {
-			sh_index_segpath(ix, i, where);
+			segpath(ix, i, where);
 			return e;
 		}
 	if (h->n > first)
 		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
+	return 0;
+}
+
+void
+sh_index_stats(const struct sh_index *ix, struct sh_ixstats *st)
+{
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	st->k = ix->k;
+	st->shard = ix->shard;
+	if (st->shard.n == 0)
+		st->shard.n = 1;
+	st->nseg = ix->nseg;
+	for (i = 0; i < ix->nseg; i++) {
+		st->nfp += ix->seg[i].nfp;
+		st->nid += ix->seg[i].nid;
+		st->bytes += ix->seg[i].size;
+		st->candidates += sh_seg_candidates(&ix->seg[i], ix->k);
+	}
+}
+
+int
+sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
+{
+	const struct sh_seg *g;
+
+	if (i < 0 || i >= ix->nseg)
+		return SH_ERANGE;
+	g = &ix->seg[i];
+	s->name = *ix->name[i] ? ix->name[i] : ix->path;
+	s->nfp = g->nfp;
+	s->nid = g->nid;
+	s->blocks = g->plan.nblocks;
+	s->keyblocks = g->plan.nkey;
+	s->tables = g->plan.ntables;
+	s->dirbits = g->dirbits;
+	s->bytes = g->size;
+	return 0;
+}
+
+int
+sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, uint64_t *fp,
+    const char **p, size_t *len, char *where)
+{
+	int e;
+
+	while (c->seg < ix->nseg && c->pos >= ix->seg[c->seg].nfp) {
+		c->seg++;
+		c->pos = 0;
+	}
+	if (c->seg >= ix->nseg)
+		return 0;
+	if ((e = sh_seg_fp(&ix->seg[c->seg], c->pos, fp)) != 0 ||
+	    (e = sh_seg_ids(&ix->seg[c->seg], c->pos, p, len)) != 0) {
+		segpath(ix, c->seg, where);
+		return e;
+	}
+	c->pos++;
+	return 1;
+}
+
+int
+sh_index_verify(struct sh_index *ix, char *where)
+{
+	int i, e;
+
+	for (i = 0; i < ix->nseg; i++)
+		if ((e = sh_seg_verify(&ix->seg[i])) != 0) {
+			segpath(ix, i, where);
+			return e;
+		}
 	return 0;
 }
