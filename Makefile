@@ -13,8 +13,8 @@ SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
 BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
-	lib/base/lines.h \
-	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
+	lib/base/io.h lib/base/lines.h lib/base/num.h lib/base/shard.h \
+	lib/base/utf8.h lib/base/xsort.h
 TEXT_HDR = lib/text/docmap.h lib/text/fold.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -22,12 +22,14 @@ FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/toklist.h lib/feat/weight.h
 FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
-	lib/near/fplist.h lib/near/fpset.h lib/near/pairline.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
-INDEX_HDR = lib/index/index.h lib/index/segment.h
+	lib/near/fplist.h lib/near/fpset.h lib/near/fpstore.h lib/near/join.h \
+	lib/near/pairline.h lib/near/plan.h
+INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
+	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
-	lib/base/lines.o \
-	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
+	lib/base/io.o lib/base/lines.o lib/base/num.o lib/base/shard.o \
+	lib/base/utf8.o lib/base/xsort.o
 TEXT_OBJ = lib/text/docmap.o lib/text/fold.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
@@ -35,13 +37,16 @@ FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/toklist.o lib/feat/weight.o
 FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o \
-	lib/near/fplist.o lib/near/fpset.o lib/near/pairline.o lib/near/fpstore.o lib/near/join.o lib/near/plan.o
-INDEX_OBJ = lib/index/index.o lib/index/segment.o
+	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
+	lib/near/pairline.o lib/near/plan.o
+INDEX_OBJ = lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \
+	lib/index/writer.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/verify.o
 HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)
 LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 	$(NEAR_OBJ) $(INDEX_OBJ) $(VERIFY_OBJ)
+
 # What the programs share besides the library: the document options and
 # the reading of operands.
 CMDHDR = cmd/docopt.h cmd/input.h

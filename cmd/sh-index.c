@@ -9,10 +9,11 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "near/fplist.h"
-#include "base/hex.h"
-#include "index/index.h"
 #include "base/num.h"
+#include "index/index.h"
+#include "index/writer.h"
+#include "near/fpline.h"
+#include "near/fplist.h"
 #include "near/plan.h"
 #include "input.h"
 
@@ -60,60 +61,45 @@ add_line(void *ctx, const struct sh_fpline *f)
 static void
 info(struct sh_index *ix)
 {
-	uint64_t nfp = 0, nid = 0, bytes = 0;
-	double cand = 0;
-	struct sh_seg *s;
+	struct sh_ixstats st;
+	struct sh_segstat s;
 	int i;
 
-	for (i = 0; i < ix->nseg; i++) {
-		nfp += ix->seg[i].nfp;
-		nid += ix->seg[i].nid;
-		bytes += ix->seg[i].size;
-		cand += sh_seg_candidates(&ix->seg[i], ix->k);
-	}
+	sh_index_stats(ix, &st);
 	printf("index\t%s\nk\t%d\nshard\t%u/%u\nfingerprints\t%llu\n"
 	    "ids\t%llu\nsegments\t%d\nbytes\t%llu\n"
 	    "bytes_per_fingerprint\t%.1f\ncandidates_per_query\t%.3g\n",
-	    ix->path, ix->k, ix->shard.i, ix->shard.n ? ix->shard.n : 1,
-	    (unsigned long long)nfp, (unsigned long long)nid, ix->nseg,
-	    (unsigned long long)bytes, nfp ? (double)bytes / nfp : 0.0, cand);
-	for (i = 0; i < ix->nseg; i++) {
-		s = &ix->seg[i];
+	    ix->path, st.k, st.shard.i, st.shard.n, (unsigned long long)st.nfp,
+	    (unsigned long long)st.nid, st.nseg, (unsigned long long)st.bytes,
+	    st.nfp ? (double)st.bytes / st.nfp : 0.0, st.candidates);
+	for (i = 0; sh_index_segstat(ix, i, &s) == 0; i++)
 		printf("segment\t%s\tfingerprints=%llu\tids=%llu\tblocks=%d\t"
 		    "keyblocks=%d\ttables=%d\tdirbits=%d\tbytes=%llu\n",
-		    *ix->name[i] ? ix->name[i] : ix->path,
-		    (unsigned long long)s->nfp, (unsigned long long)s->nid,
-		    s->plan.nblocks, s->plan.nkey, s->plan.ntables,
-		    s->dirbits, (unsigned long long)s->size);
-	}
+		    s.name, (unsigned long long)s.nfp,
+		    (unsigned long long)s.nid, s.blocks, s.keyblocks,
+		    s.tables, s.dirbits, (unsigned long long)s.bytes);
 }
 
 static void
 dump(struct sh_index *ix)
 {
-	char hex[SH_HEX_LEN];
+	struct sh_ixcursor c;
 	const char *p, *id;
-	uint64_t j, fp;
 	size_t len, idlen;
-	int i, e;
+	uint64_t fp;
+	int e;
 
-	for (i = 0; i < ix->nseg; i++)
-		for (j = 0; j < ix->seg[i].nfp; j++) {
-			if ((e = sh_seg_fp(&ix->seg[i], j, &fp)) != 0 ||
-			    (e = sh_seg_ids(&ix->seg[i], j, &p, &len)) != 0) {
-				sh_index_segpath(ix, i, where);
-				fail(e);
-			}
-			sh_hex_format(fp, hex);
-			while (sh_ids_next(&p, &len, &id, &idlen)) {
-				fwrite(hex, 1, SH_HEX_LEN, stdout);
-				putchar('\t');
-				fwrite(id, 1, idlen, stdout);
-				putchar('\n');
-			}
-			if (ferror(stdout))
-				err(2, "stdout");
+	memset(&c, 0, sizeof(c));
+	while ((e = sh_index_next(ix, &c, &fp, &p, &len, where)) > 0) {
+		while (sh_ids_next(&p, &len, &id, &idlen)) {
+			sh_fpline_write(stdout, fp, id, idlen);
+			putchar('\n');
 		}
+		if (ferror(stdout))
+			err(2, "stdout");
+	}
+	if (e != 0)
+		fail(e);
 }
 
 int
@@ -124,7 +110,7 @@ main(int argc, char *argv[])
 	struct sh_index ix;
 	const char *verb;
 	long long v, budget = 0;
-	int ch, e, i, *opt;
+	int ch, e, *opt;
 
 	memset(&o, 0, sizeof(o));
 	o.k = -1;
@@ -200,12 +186,8 @@ main(int argc, char *argv[])
 		info(&ix);
 	else if (strcmp(verb, "dump") == 0)
 		dump(&ix);
-	else
-		for (i = 0; i < ix.nseg; i++)
-			if ((e = sh_seg_verify(&ix.seg[i])) != 0) {
-				sh_index_segpath(&ix, i, where);
-				fail(e);
-			}
+	else if ((e = sh_index_verify(&ix, where)) != 0)
+		fail(e);
 	sh_index_close(&ix);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/io.h"
 #include "base/xsort.h"
 
 #define MINBUF 4096		/* records in the sort buffer, at least */
@@ -124,31 +125,6 @@ sort_buf(struct sh_xsort *x)
 	}
 	if (src != x->buf)
 		memcpy(x->buf, src, x->n * sizeof(*src));
-}
-
-int
-sh_tmpfile(const char *tmpdir, FILE **f)
-{
-	char path[4096];
-	int fd, saved;
-
-	if (tmpdir == NULL || *tmpdir == '\0')
-		tmpdir = "/tmp";
-	if ((size_t)snprintf(path, sizeof(path), "%s/sh-tmp.XXXXXX",
-	    tmpdir) >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return SH_EIO;
-	}
-	if ((fd = mkstemp(path)) < 0)
-		return SH_EIO;
-	unlink(path);
-	if ((*f = fdopen(fd, "w+")) == NULL) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		return SH_EIO;
-	}
-	return 0;
 }
 
 /* Append n records of v to the file. */

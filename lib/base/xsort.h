@@ -15,7 +15,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 struct sh_xrec {
 	uint64_t a, b;
@@ -38,12 +37,6 @@ int sh_xsort_add(struct sh_xsort *x, uint64_t a, uint64_t b);
  * at the end, or SH_ENOMEM, SH_EIO (errno set).
  */
 int sh_xsort_next(struct sh_xsort *x, struct sh_xrec *r);
-
-/*
- * An unnamed temporary file in tmpdir (NULL or "": /tmp), open for
- * reading and writing, into *f.  Return 0 or SH_EIO (errno set).
- */
-int sh_tmpfile(const char *tmpdir, FILE **f);
 
 /* Runs on disk: written so far, or after the last add those left to the
  * final merge. */

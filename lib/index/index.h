@@ -1,6 +1,7 @@
 /*
- * A persistent fingerprint index: a directory holding immutable segment
- * files (segment.h) and a MANIFEST naming the live ones (sh-index(5)).
+ * A persistent fingerprint index, read: a directory holding immutable
+ * segment files (segment.h) and a MANIFEST naming the live ones
+ * (sh-index(5)), or a single segment file.  writer.h writes it.
  *
  * Writers take an exclusive flock(2) on the directory's LOCK file, so
  * concurrent writers run one after the other.  A writer never changes a
@@ -11,12 +12,8 @@
  * take no lock: they open the segments the MANIFEST names, and read it
  * again if a writer removed one in between.
  *
- * New fingerprints go into a new segment; the newest segments are merged
- * with it while the older neighbour holds fewer than 4 times the
- * fingerprints merged so far (size-tiered, as in an LSM tree), so each
- * fingerprint is rewritten O(log n) times and there are O(log n)
- * segments.  Segments stay in the order their fingerprints were added,
- * and the IDs of a fingerprint stay in that order too.
+ * Segments stay in the order their fingerprints were added, and the IDs
+ * of a fingerprint stay in that order too.
  *
  * Functions that fail on a file write its path into where[SH_WHERE].
  */
@@ -25,7 +22,6 @@
 
 #include <stdint.h>
 
-#include "near/fplist.h"
 #include "index/segment.h"
 #include "base/shard.h"
 
@@ -48,7 +44,10 @@ struct sh_index {
 /*
  * Open the index at path: a directory, or a single segment file.
  * Return 0, SH_EIO (errno set), SH_EMAGIC, SH_EVERSION, SH_ETRUNC,
- * SH_ECORRUPT or SH_ENOMEM.
+ * SH_ECORRUPT or SH_ENOMEM.  Fills the caller's *ix, which close
+ * empties (zeroed again); on error nothing is left to close.  Opening
+ * maps each segment and checks its header and checksum table
+ * (segment.h), not its body.
  */
 int sh_index_open(struct sh_index *ix, const char *path, char *where);
 void sh_index_close(struct sh_index *ix);
@@ -56,9 +55,6 @@ void sh_index_close(struct sh_index *ix);
 /* The IDs of hit h (sh_seg_ids); where names the segment on error. */
 int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
     const char **p, size_t *len, char *where);
-
-/* The path of segment i of ix, into where. */
-void sh_index_segpath(const struct sh_index *ix, int i, char *where);
 
 /*
  * Append to *h every indexed fingerprint within k (0..64) of fp, ordered
@@ -68,42 +64,61 @@ void sh_index_segpath(const struct sh_index *ix, int i, char *where);
 int sh_index_search(struct sh_index *ix, uint64_t fp, int k,
     struct sh_hits *h, char *where);
 
-/* How to write: the distance served (-1: the index's, or SH_INDEX_K for
- * a new one), a forced plan (b, r; 0 to choose by size), the shard a new
- * index holds (fingerprints of other shards are left out, now and in
- * every later add), and whether to replace the whole index (build)
- * rather than add to it. */
-struct sh_ixopt {
-	int k;
-	int b, r;
-	struct sh_shard shard;	/* n = 0: the whole range */
-	int replace;
-	int force;		/* replace even an existing index */
-	size_t budget;		/* memory for merges, bytes; 0: no limit */
+/* What an index holds, over all its segments. */
+struct sh_ixstats {
+	int k;			/* distance served */
+	struct sh_shard shard;	/* shard held (0/1: a lone segment file) */
+	int nseg;		/* segments */
+	uint64_t nfp, nid;	/* fingerprints (one held by two segments
+				 * counts twice), IDs */
+	uint64_t bytes;		/* size of the segment files */
+	double candidates;	/* entries a search at k compares, expected
+				 * for random fingerprints (segment.h) */
+};
+
+/* Totals of ix into *st, read from the open segments.  Cost: O(segments),
+ * no I/O. */
+void sh_index_stats(const struct sh_index *ix, struct sh_ixstats *st);
+
+/* One segment of an index. */
+struct sh_segstat {
+	const char *name;	/* file name in the index directory, or the
+				 * index's path for a lone segment file;
+				 * points into ix, valid until close */
+	uint64_t nfp, nid;	/* fingerprints, IDs */
+	int blocks, keyblocks, tables;	/* its plan (plan.h) */
+	int dirbits;		/* its tables' directories: 2^dirbits + 1
+				 * offsets each (sh-index(5)) */
+	uint64_t bytes;		/* file size */
+};
+
+/* Segment i of ix (0 the oldest) into *s.  Return 0, or SH_ERANGE when i
+ * is not below ix->nseg.  No I/O. */
+int sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s);
+
+/* A place in the entries of an index, for sh_index_next; zeroed, the
+ * first entry. */
+struct sh_ixcursor {
+	int seg;
+	uint64_t pos;
 };
 
 /*
- * Writing an index, at dir, created when absent.  Open takes the lock
- * and checks the index: with o->replace (build) an existing index is
- * replaced only with o->force (else SH_EEXIST), otherwise o->k and
- * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD).
- * Each add writes a batch as a new segment, merged with the newest ones
- * (within o->budget when set), not yet in the MANIFEST; commit writes
- * the MANIFEST when anything changed (the index then holds, with
- * o->replace, the batches alone), and only then removes the segments it
- * replaces; close unlocks and removes the segments of adds not
- * committed.  Return 0 or an error of opening an index (sh_index_open),
- * of the checks, or of writing (SH_EIO, errno set).
+ * The entry of ix at *c, then *c moved past it: every entry of every
+ * segment, segments oldest first, entries by ascending fingerprint.  Its
+ * fingerprint into *fp, its IDs into p[0..*len) as sh_seg_ids gives them
+ * (take them with sh_ids_next; they stay valid until close).  Return 1,
+ * 0 after the last entry, or SH_ECORRUPT (where names the segment).
+ * Cost: the checksum of each chunk read is checked once.
  */
-struct sh_ixwriter;
-int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
-    const struct sh_ixopt *o, char *where);
-int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
-    char *where);
-/* Whether batch holds a quarter of w's budget (never without one): the
- * time for a writer within a budget to add it as a segment and free it. */
-int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);
-int sh_ixw_commit(struct sh_ixwriter *w, char *where);
-void sh_ixw_close(struct sh_ixwriter *w);
+int sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, uint64_t *fp,
+    const char **p, size_t *len, char *where);
+
+/*
+ * Check every segment whole (sh_seg_verify), oldest first.  Return 0,
+ * or SH_ECORRUPT or SH_ENOMEM with where naming the first segment at
+ * fault.  Cost: reads all of every segment.
+ */
+int sh_index_verify(struct sh_index *ix, char *where);
 
 #endif

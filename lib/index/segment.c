@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/hex.h"
+#include "base/io.h"
 #include "index/segment.h"
 
 #define HDR 128
@@ -77,24 +78,6 @@ struct out {
 	uint64_t *sums;
 	size_t nsums, cap;
 };
-
-int
-sh_write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (len > 0) {
-		if ((w = write(fd, c, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return SH_EIO;
-		}
-		c += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
 
 static int
 out_chunk(struct out *o)

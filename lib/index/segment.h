@@ -61,10 +61,6 @@ struct sh_hits {
  */
 int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d);
 
-/* Write all of p[0..len) to fd, again after a short write or EINTR.
- * Return 0 or SH_EIO (errno set). */
-int sh_write_all(int fd, const void *p, size_t len);
-
 /*
  * Open and map path into *s.  Return 0, SH_EIO (errno set), SH_EMAGIC,
  * SH_EVERSION, SH_ETRUNC, SH_ECORRUPT or SH_ENOMEM.

@@ -4,7 +4,7 @@
 
 #include "base/errors.h"
 #include "near/fpstore.h"
-#include "base/xsort.h"
+#include "base/io.h"
 
 int
 sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir)

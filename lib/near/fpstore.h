@@ -1,8 +1,8 @@
 /*
  * Fingerprints with their IDs, in input order, kept in unnamed temporary
- * files rather than in memory (see sh_tmpfile): 16 bytes per fingerprint
- * plus its ID on disk, a few stdio buffers in memory.  For the joins
- * that must fit a memory budget.
+ * files rather than in memory (sh_tmpfile, base/io.h): 16 bytes per
+ * fingerprint plus its ID on disk, a few stdio buffers in memory.  For
+ * the joins that must fit a memory budget.
  */
 #ifndef SH_FPSTORE_H
 #define SH_FPSTORE_H

@@ -2,17 +2,26 @@
  * Index segments against brute force: the probe radius of every plan,
  * permutations, and searches at every distance 0..10 in segments of
  * random, planted and adversarial sets, with chosen and forced plans;
- * each segment written, reopened and verified.
+ * each segment written, reopened and verified.  Then an index of three
+ * segments, written and read back through the statistics, the entries
+ * and the verification of the reader.
  */
+#include <sys/stat.h>
+
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fpsets.h"
+#include "base/errors.h"
 #include "base/hex.h"
+#include "near/fplist.h"
 #include "near/plan.h"
+#include "index/index.h"
 #include "index/segment.h"
+#include "index/writer.h"
 #include "tap.h"
 
 #define N 2000
@@ -95,6 +104,190 @@ make_segment(const char *path, const struct sh_plan *plan,
 	e = sh_seg_write(fileno(f), plan, &d);
 	fclose(f);
 	return e ? e : sh_seg_open(s, path);
+}
+
+/* Remove the index directory dir and what it holds. */
+static void
+rmindex(const char *dir)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* Whether s ends in t. */
+static int
+endswith(const char *s, const char *t)
+{
+	size_t n = strlen(s), m = strlen(t);
+
+	return n >= m && strcmp(s + n - m, t) == 0;
+}
+
+/* Size of the file dir/name, or -1. */
+static long long
+fsize(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/*
+ * Three batches of 400, 60 and 5 fingerprints, the last holding again
+ * the first fingerprint of the first, added one by one (too small to be
+ * merged: three segments), then read back.
+ */
+static void
+index_stats(const char *tmp)
+{
+	static const size_t size[3] = { 400, 60, 5 };
+	static uint64_t fp[3][400];
+	char dir[4096], path[4200], where[SH_WHERE], name[32];
+	struct sh_ixwriter *w = NULL;
+	struct sh_ixopt o;
+	struct sh_fplist l;
+	struct sh_index ix;
+	struct sh_ixstats st;
+	struct sh_segstat ss;
+	struct sh_ixcursor c;
+	const char *p, *id;
+	size_t len, idlen, i, n;
+	uint64_t f, last = 0;
+	double cand;
+	long long bytes;
+	int b, e, bad, ch;
+	FILE *out;
+
+	snprintf(dir, sizeof(dir), "%s/index_test.%ld.ix", tmp, (long)getpid());
+	memset(&o, 0, sizeof(o));
+	o.k = -1;
+	o.replace = 1;
+	e = sh_ixw_open(&w, dir, &o, where);
+	for (b = 0; e == 0 && b < 3; b++) {
+		sh_fplist_init(&l);
+		for (i = 0; e == 0 && i < size[b]; i++) {
+			fp[b][i] = b == 2 && i == 0 ? fp[0][0] : next();
+			n = (size_t)snprintf(name, sizeof(name), "%c%zu",
+			    'a' + b, i);
+			e = sh_fplist_add(&l, fp[b][i], name, n);
+		}
+		if (e == 0)
+			e = sh_ixw_add(w, &l, where);
+		sh_fplist_free(&l);
+		qsort(fp[b], size[b], sizeof(fp[b][0]), cmp64);
+	}
+	if (e == 0)
+		e = sh_ixw_commit(w, where);
+	sh_ixw_close(w);
+	ok(e == 0, "index of three batches written");
+	if (e != 0 || (e = sh_index_open(&ix, dir, where)) != 0) {
+		ok(0, "index of three batches opened: %s", sh_strerror(e));
+		rmindex(dir);
+		return;
+	}
+
+	sh_index_stats(&ix, &st);
+	for (i = 0, bytes = 0, cand = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "seg-%06zu", i + 1);
+		bytes += fsize(dir, name);
+		cand += sh_seg_candidates(&ix.seg[i], ix.k);
+	}
+	ok(st.k == SH_INDEX_K && st.shard.i == 0 && st.shard.n == 1 &&
+	    st.nseg == 3 && st.nfp == 465 && st.nid == 465 &&
+	    (long long)st.bytes == bytes && st.candidates == cand &&
+	    cand > 0, "stats: k, shard, 3 segments, 465 fingerprints and IDs, "
+	    "the files' bytes, candidates summed");
+
+	for (i = 0, bad = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "seg-%06zu", i + 1);
+		bad += sh_index_segstat(&ix, (int)i, &ss) != 0 ||
+		    strcmp(ss.name, name) != 0 || ss.nfp != size[i] ||
+		    ss.nid != size[i] || ss.bytes != (uint64_t)fsize(dir,
+		    name) || ss.blocks != ix.seg[i].plan.nblocks ||
+		    ss.keyblocks != ix.seg[i].plan.nkey ||
+		    ss.tables != ix.seg[i].plan.ntables || ss.tables < 1 ||
+		    ss.dirbits != ix.seg[i].dirbits;
+	}
+	ok(bad == 0 && sh_index_segstat(&ix, 3, &ss) == SH_ERANGE &&
+	    sh_index_segstat(&ix, -1, &ss) == SH_ERANGE,
+	    "segstat: each segment's name, counts, plan and bytes; "
+	    "SH_ERANGE past either end");
+
+	/* The entries: segment by segment, each by ascending fingerprint,
+	 * one ID each, the one its batch gave. */
+	memset(&c, 0, sizeof(c));
+	for (b = 0, i = 0, n = 0, bad = 0; (e = sh_index_next(&ix, &c, &f,
+	    &p, &len, where)) == 1; n++, i++) {
+		if (i == size[b]) {
+			b++;
+			i = 0;
+		}
+		bad += b > 2 || f != fp[b][i] || (i > 0 && f <= last) ||
+		    !sh_ids_next(&p, &len, &id, &idlen) || idlen < 2 ||
+		    id[0] != 'a' + b || sh_ids_next(&p, &len, &id, &idlen);
+		last = f;
+	}
+	ok(e == 0 && n == 465 && bad == 0 && sh_index_next(&ix, &c, &f, &p,
+	    &len, where) == 0, "next: every entry once, in segment order, "
+	    "then 0 again");
+
+	ok(sh_index_verify(&ix, where) == 0, "verify: a whole index");
+	sh_index_close(&ix);
+
+	/* A byte of the second segment's fingerprints changed. */
+	snprintf(path, sizeof(path), "%s/seg-000002", dir);
+	if ((out = fopen(path, "r+")) != NULL) {
+		fseek(out, 200, SEEK_SET);
+		ch = fgetc(out);
+		fseek(out, 200, SEEK_SET);
+		fputc(ch ^ 1, out);
+		fclose(out);
+	}
+	if ((e = sh_index_open(&ix, dir, where)) == 0) {
+		where[0] = '\0';
+		e = sh_index_verify(&ix, where);
+		ok(e == SH_ECORRUPT && endswith(where, "/seg-000002"),
+		    "verify: a corrupt segment is SH_ECORRUPT, where names it");
+		memset(&c, 0, sizeof(c));
+		where[0] = '\0';
+		for (n = 0; (e = sh_index_next(&ix, &c, &f, &p, &len,
+		    where)) == 1; n++)
+			;
+		ok(e == SH_ECORRUPT && n == 400 && endswith(where,
+		    "/seg-000002"), "next: the entries before the corrupt "
+		    "segment, then SH_ECORRUPT naming it");
+		sh_index_close(&ix);
+	} else
+		ok(0, "index with a corrupt segment opened: %s",
+		    sh_strerror(e));
+
+	/* A lone segment file: its path for a name, the whole range. */
+	snprintf(path, sizeof(path), "%s/seg-000003", dir);
+	if ((e = sh_index_open(&ix, path, where)) == 0) {
+		sh_index_stats(&ix, &st);
+		ok(st.nseg == 1 && st.nfp == 5 && st.shard.i == 0 &&
+		    st.shard.n == 1 && sh_index_segstat(&ix, 0, &ss) == 0 &&
+		    strcmp(ss.name, path) == 0, "a lone segment file: one "
+		    "segment named by its path, shard 0/1");
+		sh_index_close(&ix);
+	} else
+		ok(0, "lone segment opened: %s", sh_strerror(e));
+	rmindex(dir);
 }
 
 int
@@ -199,5 +392,6 @@ main(void)
 		}
 	unlink(path);
 	free(h.v);
+	index_stats(tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
 	return tap_done();
 }

@@ -12,295 +12,9 @@
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/hex.h"
-#include "index/index.h"
-
-#define MANIFEST_MAX (64 << 20)
-
-/* Longest index path: room is left for "/seg-NNN.tmp" names. */
-#define DIRMAX (SH_WHERE - 64)
-
-/* out = dir "/" name suffix, cut to SH_WHERE - 1 bytes; name and suffix
- * may be NULL. */
-static void
-join(char *out, const char *dir, const char *name, const char *suffix)
-{
-	const char *part[4];
-	size_t n = 0, len;
-	int i;
-
-	part[0] = dir;
-	part[1] = name != NULL ? "/" : NULL;
-	part[2] = name;
-	part[3] = suffix;
-	for (i = 0; i < 4; i++) {
-		if (part[i] == NULL)
-			continue;
-		len = strlen(part[i]);
-		if (len > SH_WHERE - 1 - n)
-			len = SH_WHERE - 1 - n;
-		memcpy(out + n, part[i], len);
-		n += len;
-	}
-	out[n] = '\0';
-}
-
-static int
-fail(char *where, const char *dir, const char *name, int e)
-{
-	int saved = errno;
-
-	join(where, dir, name, NULL);
-	errno = saved;
-	return e;
-}
-
-static void
-free_names(struct sh_index *ix)
-{
-	free(ix->name);
-	free(ix->nfp);
-	free(ix->nid);
-	ix->name = NULL;
-	ix->nfp = ix->nid = NULL;
-	ix->nseg = 0;
-}
-
-static int
-add_name(struct sh_index *ix, const char *name, uint64_t nfp, uint64_t nid)
-{
-	void *a, *b, *c;
-	size_t n = (size_t)ix->nseg + 1;
-
-	a = realloc(ix->name, n * sizeof(*ix->name));
-	if (a != NULL)
-		ix->name = a;
-	b = realloc(ix->nfp, n * sizeof(*ix->nfp));
-	if (b != NULL)
-		ix->nfp = b;
-	c = realloc(ix->nid, n * sizeof(*ix->nid));
-	if (c != NULL)
-		ix->nid = c;
-	if (a == NULL || b == NULL || c == NULL)
-		return SH_ENOMEM;
-	snprintf(ix->name[ix->nseg], sizeof(*ix->name), "%s", name);
-	ix->nfp[ix->nseg] = nfp;
-	ix->nid[ix->nseg] = nid;
-	ix->nseg++;
-	return 0;
-}
-
-/* A segment name: "seg-" and 1 to 20 digits. */
-static int
-segname(const char *s)
-{
-	size_t n = strspn(s + 4, "0123456789");
-
-	return strncmp(s, "seg-", 4) == 0 && n >= 1 && n <= 20 &&
-	    s[4 + n] == '\0';
-}
-
-/* Parse the MANIFEST text p[0..len): its last line is "end " and the
- * XXH64 of everything before it. */
-static int
-parse_manifest(struct sh_index *ix, char *p, size_t len)
-{
-	char *line, *last, *nl, name[32];
-	unsigned long long a, b;
-	uint64_t sum;
-	int n, v, i;
-
-	if (len < 9 || memcmp(p, "sh-index ", 9) != 0)
-		return SH_EMAGIC;
-	if (p[len - 1] != '\n')
-		return SH_ETRUNC;
-	for (last = p + len - 1; last > p && last[-1] != '\n'; last--)
-		;
-	if (strncmp(last, "end ", 4) != 0)
-		return SH_ETRUNC;
-	if (sh_hex_parse(last + 4, (size_t)(p + len - 1 - (last + 4)),
-	    &sum) != 0 || sum != sh_hash64(p, (size_t)(last - p), 0))
-		return SH_ECORRUPT;
-	for (line = p, i = 0; line < last; line = nl + 1, i++) {
-		nl = memchr(line, '\n', (size_t)(last - line));
-		*nl = '\0';
-		n = -1;
-		if (i == 0) {
-			if (sscanf(line, "sh-index %d%n", &v, &n) != 1 ||
-			    line[n] != '\0')
-				return SH_ECORRUPT;
-			if (v != 1)
-				return SH_EVERSION;
-		} else if (i == 1) {
-			if (sscanf(line, "k %d plan %d %d shard %u %u next %llu%n",
-			    &ix->k, &ix->b, &ix->r, &ix->shard.i, &ix->shard.n,
-			    &a, &n) != 6 || line[n] != '\0' ||
-			    ix->k < 0 || ix->k > SH_PLAN_KMAX || ix->b < 0 ||
-			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b ||
-			    !ix->b != !ix->r ||
-			    ix->shard.n < 1 || ix->shard.i >= ix->shard.n)
-				return SH_ECORRUPT;
-			ix->next = a;
-		} else if (sscanf(line, "%31s %llu %llu%n", name, &a, &b,
-		    &n) != 3 || line[n] != '\0' || !segname(name))
-			return SH_ECORRUPT;
-		else if (add_name(ix, name, a, b) != 0)
-			return SH_ENOMEM;
-	}
-	return i >= 2 ? 0 : SH_ECORRUPT;
-}
-
-/* Read DIR/MANIFEST into ix.  SH_EIO with errno ENOENT when absent. */
-static int
-read_manifest(struct sh_index *ix, const char *dir, char *where)
-{
-	char path[SH_WHERE], *buf = NULL, *nb;
-	size_t len = 0, cap = 0, got;
-	FILE *f;
-	int e;
-
-	free_names(ix);
-	join(path, dir, "MANIFEST", NULL);
-	if ((f = fopen(path, "r")) == NULL)
-		return fail(where, path, NULL, SH_EIO);
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 4096;
-			if (cap > MANIFEST_MAX ||
-			    (nb = realloc(buf, cap)) == NULL) {
-				free(buf);
-				fclose(f);
-				return fail(where, path, NULL, cap >
-				    MANIFEST_MAX ? SH_ECORRUPT : SH_ENOMEM);
-			}
-			buf = nb;
-		}
-		if ((got = fread(buf + len, 1, cap - len, f)) == 0)
-			break;
-		len += got;
-	}
-	e = ferror(f) ? SH_EIO : parse_manifest(ix, buf, len);
-	fclose(f);
-	free(buf);
-	return e ? fail(where, path, NULL, e) : 0;
-}
-
-void
-sh_index_close(struct sh_index *ix)
-{
-	int i;
-
-	for (i = 0; ix->seg != NULL && i < ix->nseg; i++)
-		sh_seg_close(&ix->seg[i]);
-	free(ix->seg);
-	free_names(ix);
-	memset(ix, 0, sizeof(*ix));
-}
-
-/* Open the segments ix names; an absent one is SH_EIO with ENOENT. */
-static int
-open_segments(struct sh_index *ix, const char *dir, char *where)
-{
-	char path[SH_WHERE];
-	int i, e;
-
-	if ((ix->seg = calloc((size_t)ix->nseg + 1, sizeof(*ix->seg))) == NULL)
-		return SH_ENOMEM;
-	for (i = 0; i < ix->nseg; i++) {
-		join(path, dir, ix->name[i], NULL);
-		if ((e = sh_seg_open(&ix->seg[i], path)) != 0)
-			return fail(where, path, NULL, e);
-		if (ix->seg[i].nfp != ix->nfp[i] ||
-		    ix->seg[i].nid != ix->nid[i])
-			return fail(where, path, NULL, SH_ECORRUPT);
-	}
-	return 0;
-}
-
-int
-sh_index_open(struct sh_index *ix, const char *path, char *where)
-{
-	struct stat st;
-	int tries, e;
-
-	memset(ix, 0, sizeof(*ix));
-	if (strlen(path) > DIRMAX) {
-		errno = ENAMETOOLONG;
-		return fail(where, path, NULL, SH_EIO);
-	}
-	join(ix->path, path, NULL, NULL);
-	if (stat(path, &st) != 0)
-		return fail(where, path, NULL, SH_EIO);
-	if (S_ISREG(st.st_mode)) {
-		if ((ix->seg = calloc(1, sizeof(*ix->seg))) == NULL)
-			return SH_ENOMEM;
-		if ((e = sh_seg_open(&ix->seg[0], path)) != 0) {
-			sh_index_close(ix);
-			return fail(where, path, NULL, e);
-		}
-		ix->k = ix->seg[0].plan.k;
-		return add_name(ix, "", ix->seg[0].nfp, ix->seg[0].nid);
-	}
-	/* A writer may remove a segment between MANIFEST and open. */
-	for (tries = 0; tries < 100; tries++) {
-		sh_index_close(ix);
-		join(ix->path, path, NULL, NULL);
-		e = read_manifest(ix, path, where);
-		if (e == SH_EIO && errno == ENOENT)
-			return fail(where, path, NULL, SH_EMAGIC);
-		if (e == 0 && (e = open_segments(ix, path, where)) == 0)
-			return 0;
-		if (e != SH_EIO || errno != ENOENT)
-			break;
-	}
-	sh_index_close(ix);
-	return e;
-}
-
-int
-sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
-    size_t *len, char *where)
-{
-	int e;
-
-	if ((e = sh_seg_ids(&ix->seg[h->seg], h->pos, p, len)) != 0)
-		sh_index_segpath(ix, h->seg, where);
-	return e;
-}
-
-void
-sh_index_segpath(const struct sh_index *ix, int i, char *where)
-{
-	join(where, ix->path, *ix->name[i] ? ix->name[i] : NULL, NULL);
-}
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct sh_hit *x = a, *y = b;
-
-	if (x->dist != y->dist)
-		return x->dist < y->dist ? -1 : 1;
-	if (x->fp != y->fp)
-		return x->fp < y->fp ? -1 : 1;
-	return (x->seg > y->seg) - (x->seg < y->seg);
-}
-
-int
-sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
-    char *where)
-{
-	size_t first = h->n;
-	int i, e;
-
-	for (i = 0; i < ix->nseg; i++)
-		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0) {
-			sh_index_segpath(ix, i, where);
-			return e;
-		}
-	if (h->n > first)
-		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
-	return 0;
-}
+#include "base/io.h"
+#include "index/ixfile.h"
+#include "index/writer.h"
 
 /* Merging: the sources are segments, oldest first, then the batch. */
 struct merge {
@@ -483,10 +197,10 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 	char tmp[SH_WHERE], path[SH_WHERE];
 	int fd, e = 0;
 
-	join(path, dir, name, NULL);
-	join(tmp, dir, name, ".tmp");
+	sh_ixfile_join(path, dir, name, NULL);
+	sh_ixfile_join(tmp, dir, name, ".tmp");
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-		return fail(where, tmp, NULL, SH_EIO);
+		return sh_ixfile_fail(where, tmp, NULL, SH_EIO);
 	if (d != NULL)
 		e = sh_seg_write(fd, plan, d);
 	else
@@ -499,7 +213,7 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 		e = SH_EIO;
 	if (e == 0 && (e = sync_dir(dir)) == 0)
 		return 0;
-	fail(where, tmp, NULL, e);
+	sh_ixfile_fail(where, tmp, NULL, e);
 	unlink(tmp);
 	return e;
 }
@@ -555,7 +269,7 @@ tidy(const char *dir, const struct sh_index *ix, int check)
 		    strcmp(de->d_name, "LOCK") == 0 ||
 		    strcmp(de->d_name, "MANIFEST") == 0 || live)
 			continue;
-		if (!segname(de->d_name) && (len < 4 ||
+		if (!sh_ixfile_segname(de->d_name) && (len < 4 ||
 		    strcmp(de->d_name + len - 4, ".tmp") != 0)) {
 			if (check) {
 				closedir(d);
@@ -565,7 +279,7 @@ tidy(const char *dir, const struct sh_index *ix, int check)
 		}
 		if (check)
 			continue;
-		join(path, dir, de->d_name, NULL);
+		sh_ixfile_join(path, dir, de->d_name, NULL);
 		unlink(path);
 	}
 	closedir(d);
@@ -623,7 +337,7 @@ merge_cost(struct sh_ixwriter *w, int j, uint64_t batch)
 	int i;
 
 	for (i = w->ix.nseg - j; i < w->ix.nseg; i++) {
-		join(path, w->dir, w->ix.name[i], NULL);
+		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
 		c += stat(path, &st) == 0 ? 3 * (uint64_t)st.st_size : 0;
 	}
 	return c;
@@ -639,7 +353,7 @@ drop_segment(struct sh_ixwriter *w, int i)
 
 	w->dirty = 1;
 	if (i >= w->nold) {
-		join(path, w->dir, w->ix.name[i], NULL);
+		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
 		unlink(path);
 		return 0;
 	}
@@ -674,9 +388,10 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL)
 		return SH_ENOMEM;
 	for (m.nseg = 0; m.nseg < j; m.nseg++) {
-		join(path, w->dir, ix->name[ix->nseg - j + m.nseg], NULL);
+		sh_ixfile_join(path, w->dir, ix->name[ix->nseg - j + m.nseg],
+		    NULL);
 		if ((e = sh_seg_open(&m.seg[m.nseg], path)) != 0) {
-			fail(where, path, NULL, e);
+			sh_ixfile_fail(where, path, NULL, e);
 			goto out;
 		}
 	}
@@ -684,7 +399,8 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	m.shard = &ix->shard;
 	if ((e = merge(&m, &bad)) != 0) {
 		if (bad >= 0 && bad < j)
-			fail(where, w->dir, ix->name[ix->nseg - j + bad], e);
+			sh_ixfile_fail(where, w->dir,
+			    ix->name[ix->nseg - j + bad], e);
 		goto out;
 	}
 	if (ix->b != 0)
@@ -709,7 +425,7 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sd.nid = m.nid;
 		if ((e = put_file(w->dir, name, &plan, &sd, NULL, 0, where)) ==
 		    0)
-			e = add_name(ix, name, m.n, m.nid);
+			e = sh_ixfile_addname(ix, name, m.n, m.nid);
 		w->dirty = 1;
 	}
 out:
@@ -732,7 +448,7 @@ sh_ixw_commit(struct sh_ixwriter *w, char *where)
 		return e;
 	w->dirty = 0;
 	for (i = 0; i < w->ndrop; i++) {
-		join(path, w->dir, w->drop[i], NULL);
+		sh_ixfile_join(path, w->dir, w->drop[i], NULL);
 		unlink(path);
 	}
 	w->ndrop = 0;
@@ -750,7 +466,7 @@ sh_ixw_close(struct sh_ixwriter *w)
 		return;
 	/* Segments made but not committed are nobody's. */
 	for (i = w->nold; i < w->ix.nseg; i++) {
-		join(path, w->dir, w->ix.name[i], NULL);
+		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
 		unlink(path);
 	}
 	sh_index_close(&w->ix);
@@ -769,32 +485,32 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 	int e, fresh, i;
 
 	*wp = NULL;
-	if (strlen(dir) > DIRMAX)
+	if (strlen(dir) > SH_IXFILE_DIRMAX)
 		errno = ENAMETOOLONG;
-	if (strlen(dir) > DIRMAX || (mkdir(dir, 0777) != 0 &&
+	if (strlen(dir) > SH_IXFILE_DIRMAX || (mkdir(dir, 0777) != 0 &&
 	    errno != EEXIST))
-		return fail(where, dir, NULL, SH_EIO);
+		return sh_ixfile_fail(where, dir, NULL, SH_EIO);
 	if ((w = calloc(1, sizeof(*w))) == NULL)
 		return SH_ENOMEM;
 	w->lock = -1;
 	w->budget = o->budget;
-	join(w->dir, dir, NULL, NULL);
-	join(lock, dir, "LOCK", NULL);
+	sh_ixfile_join(w->dir, dir, NULL, NULL);
+	sh_ixfile_join(lock, dir, "LOCK", NULL);
 	if (tidy(dir, &w->ix, 1) != 0 && access(lock, F_OK) != 0) {
-		e = fail(where, dir, NULL, SH_EMAGIC);
+		e = sh_ixfile_fail(where, dir, NULL, SH_EMAGIC);
 		goto out;
 	}
 	if ((w->lock = open(lock, O_RDWR | O_CREAT, 0666)) < 0) {
-		e = fail(where, lock, NULL, SH_EIO);
+		e = sh_ixfile_fail(where, lock, NULL, SH_EIO);
 		goto out;
 	}
 	while ((e = flock(w->lock, LOCK_EX)) != 0 && errno == EINTR)
 		;
 	if (e != 0) {
-		e = fail(where, lock, NULL, SH_EIO);
+		e = sh_ixfile_fail(where, lock, NULL, SH_EIO);
 		goto out;
 	}
-	e = read_manifest(&w->ix, dir, where);
+	e = sh_ixfile_manifest(&w->ix, dir, where);
 	if ((fresh = e == SH_EIO && errno == ENOENT)) {
 		settings(&w->ix, o);
 		w->dirty = 1;
@@ -802,14 +518,14 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 	} else if (e != 0)
 		goto out;
 	else if (o->replace && !o->force)
-		e = fail(where, dir, NULL, SH_EEXIST);
+		e = sh_ixfile_fail(where, dir, NULL, SH_EEXIST);
 	else if (o->k >= 0 && o->k != w->ix.k && !o->replace)
-		e = fail(where, dir, NULL, SH_EKMISMATCH);
+		e = sh_ixfile_fail(where, dir, NULL, SH_EKMISMATCH);
 	else if (o->shard.n != 0 && !o->replace && (o->shard.n !=
 	    w->ix.shard.n || o->shard.i != w->ix.shard.i))
-		e = fail(where, dir, NULL, SH_ESHARD);
+		e = sh_ixfile_fail(where, dir, NULL, SH_ESHARD);
 	if (e == 0 && (e = tidy(dir, &w->ix, 0)) != 0)
-		fail(where, dir, NULL, e);
+		sh_ixfile_fail(where, dir, NULL, e);
 	w->nold = w->ix.nseg;
 	if (e == 0 && !fresh && o->replace) {
 		/* A build replaces every segment, at the commit. */

@@ -1,0 +1,50 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/errors.h"
+#include "base/io.h"
+
+int
+sh_write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+	ssize_t w;
+
+	while (len > 0) {
+		if ((w = write(fd, c, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return SH_EIO;
+		}
+		c += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int
+sh_tmpfile(const char *tmpdir, FILE **f)
+{
+	char path[4096];
+	int fd, saved;
+
+	if (tmpdir == NULL || *tmpdir == '\0')
+		tmpdir = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/sh-tmp.XXXXXX",
+	    tmpdir) >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return SH_EIO;
+	}
+	if ((fd = mkstemp(path)) < 0)
+		return SH_EIO;
+	unlink(path);
+	if ((*f = fdopen(fd, "w+")) == NULL) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return SH_EIO;
+	}
+	return 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * File I/O the library shares: whole writes to a descriptor, and unnamed
+ * temporary files.
+ */
+#ifndef SH_IO_H
+#define SH_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Write all of p[0..len) to fd at its current offset, again after a
+ * short write or EINTR.  len may be 0 (nothing is written).  Return 0 or
+ * SH_EIO (errno set); on error some of p may have been written.
+ */
+int sh_write_all(int fd, const void *p, size_t len);
+
+/*
+ * An unnamed temporary file in tmpdir (NULL or "": /tmp), open for
+ * reading and writing, into *f: it is created as tmpdir/sh-tmp.XXXXXX
+ * and unlinked at once, so nothing is left behind whatever ends the
+ * process.  The caller owns *f and fcloses it.  Return 0 or SH_EIO
+ * (errno set; ENAMETOOLONG when the path does not fit 4 KiB).
+ */
+int sh_tmpfile(const char *tmpdir, FILE **f);
+
+#endif

@@ -1,0 +1,206 @@
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "index/index.h"
+#include "index/ixfile.h"
+
+void
+sh_index_close(struct sh_index *ix)
+{
+	int i;
+
+	for (i = 0; ix->seg != NULL && i < ix->nseg; i++)
+		sh_seg_close(&ix->seg[i]);
+	free(ix->seg);
+	free(ix->name);
+	free(ix->nfp);
+	free(ix->nid);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* The path of segment i of ix, into where. */
+static void
+segpath(const struct sh_index *ix, int i, char *where)
+{
+	sh_ixfile_join(where, ix->path, *ix->name[i] ? ix->name[i] : NULL,
+	    NULL);
+}
+
+/* Open the segments ix names; an absent one is SH_EIO with ENOENT. */
+static int
+open_segments(struct sh_index *ix, const char *dir, char *where)
+{
+	char path[SH_WHERE];
+	int i, e;
+
+	if ((ix->seg = calloc((size_t)ix->nseg + 1, sizeof(*ix->seg))) == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < ix->nseg; i++) {
+		sh_ixfile_join(path, dir, ix->name[i], NULL);
+		if ((e = sh_seg_open(&ix->seg[i], path)) != 0)
+			return sh_ixfile_fail(where, path, NULL, e);
+		if (ix->seg[i].nfp != ix->nfp[i] ||
+		    ix->seg[i].nid != ix->nid[i])
+			return sh_ixfile_fail(where, path, NULL, SH_ECORRUPT);
+	}
+	return 0;
+}
+
+int
+sh_index_open(struct sh_index *ix, const char *path, char *where)
+{
+	struct stat st;
+	int tries, e;
+
+	memset(ix, 0, sizeof(*ix));
+	if (strlen(path) > SH_IXFILE_DIRMAX) {
+		errno = ENAMETOOLONG;
+		return sh_ixfile_fail(where, path, NULL, SH_EIO);
+	}
+	sh_ixfile_join(ix->path, path, NULL, NULL);
+	if (stat(path, &st) != 0)
+		return sh_ixfile_fail(where, path, NULL, SH_EIO);
+	if (S_ISREG(st.st_mode)) {
+		if ((ix->seg = calloc(1, sizeof(*ix->seg))) == NULL)
+			return SH_ENOMEM;
+		if ((e = sh_seg_open(&ix->seg[0], path)) != 0) {
+			sh_index_close(ix);
+			return sh_ixfile_fail(where, path, NULL, e);
+		}
+		ix->k = ix->seg[0].plan.k;
+		if ((e = sh_ixfile_addname(ix, "", ix->seg[0].nfp,
+		    ix->seg[0].nid)) != 0)
+			sh_index_close(ix);
+		return e;
+	}
+	/* A writer may remove a segment between MANIFEST and open. */
+	for (tries = 0; tries < 100; tries++) {
+		sh_index_close(ix);
+		sh_ixfile_join(ix->path, path, NULL, NULL);
+		e = sh_ixfile_manifest(ix, path, where);
+		if (e == SH_EIO && errno == ENOENT)
+			return sh_ixfile_fail(where, path, NULL, SH_EMAGIC);
+		if (e == 0 && (e = open_segments(ix, path, where)) == 0)
+			return 0;
+		if (e != SH_EIO || errno != ENOENT)
+			break;
+	}
+	sh_index_close(ix);
+	return e;
+}
+
+int
+sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
+    size_t *len, char *where)
+{
+	int e;
+
+	if ((e = sh_seg_ids(&ix->seg[h->seg], h->pos, p, len)) != 0)
+		segpath(ix, h->seg, where);
+	return e;
+}
+
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct sh_hit *x = a, *y = b;
+
+	if (x->dist != y->dist)
+		return x->dist < y->dist ? -1 : 1;
+	if (x->fp != y->fp)
+		return x->fp < y->fp ? -1 : 1;
+	return (x->seg > y->seg) - (x->seg < y->seg);
+}
+
+int
+sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
+    char *where)
+{
+	size_t first = h->n;
+	int i, e;
+
+	for (i = 0; i < ix->nseg; i++)
+		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0) {
+			segpath(ix, i, where);
+			return e;
+		}
+	if (h->n > first)
+		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
+	return 0;
+}
+
+void
+sh_index_stats(const struct sh_index *ix, struct sh_ixstats *st)
+{
+	int i;
+
+	memset(st, 0, sizeof(*st));
+	st->k = ix->k;
+	st->shard = ix->shard;
+	if (st->shard.n == 0)
+		st->shard.n = 1;
+	st->nseg = ix->nseg;
+	for (i = 0; i < ix->nseg; i++) {
+		st->nfp += ix->seg[i].nfp;
+		st->nid += ix->seg[i].nid;
+		st->bytes += ix->seg[i].size;
+		st->candidates += sh_seg_candidates(&ix->seg[i], ix->k);
+	}
+}
+
+int
+sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
+{
+	const struct sh_seg *g;
+
+	if (i < 0 || i >= ix->nseg)
+		return SH_ERANGE;
+	g = &ix->seg[i];
+	s->name = *ix->name[i] ? ix->name[i] : ix->path;
+	s->nfp = g->nfp;
+	s->nid = g->nid;
+	s->blocks = g->plan.nblocks;
+	s->keyblocks = g->plan.nkey;
+	s->tables = g->plan.ntables;
+	s->dirbits = g->dirbits;
+	s->bytes = g->size;
+	return 0;
+}
+
+int
+sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, uint64_t *fp,
+    const char **p, size_t *len, char *where)
+{
+	int e;
+
+	while (c->seg < ix->nseg && c->pos >= ix->seg[c->seg].nfp) {
+		c->seg++;
+		c->pos = 0;
+	}
+	if (c->seg >= ix->nseg)
+		return 0;
+	if ((e = sh_seg_fp(&ix->seg[c->seg], c->pos, fp)) != 0 ||
+	    (e = sh_seg_ids(&ix->seg[c->seg], c->pos, p, len)) != 0) {
+		segpath(ix, c->seg, where);
+		return e;
+	}
+	c->pos++;
+	return 1;
+}
+
+int
+sh_index_verify(struct sh_index *ix, char *where)
+{
+	int i, e;
+
+	for (i = 0; i < ix->nseg; i++)
+		if ((e = sh_seg_verify(&ix->seg[i])) != 0) {
+			segpath(ix, i, where);
+			return e;
+		}
+	return 0;
+}

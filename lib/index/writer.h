@@ -1,0 +1,63 @@
+/*
+ * Writing a fingerprint index (index.h; the files in sh-index(5)).
+ *
+ * New fingerprints go into a new segment; the newest segments are merged
+ * with it while the older neighbour holds fewer than 4 times the
+ * fingerprints merged so far (size-tiered, as in an LSM tree), so each
+ * fingerprint is rewritten O(log n) times and there are O(log n)
+ * segments.
+ *
+ * Functions that fail on a file write its path into where[SH_WHERE].
+ */
+#ifndef SH_WRITER_H
+#define SH_WRITER_H
+
+#include <stddef.h>
+
+#include "base/shard.h"
+#include "index/index.h"
+#include "near/fplist.h"
+
+/* How to write: the distance served (-1: the index's, or SH_INDEX_K for
+ * a new one), a forced plan (b, r; 0 to choose by size), the shard a new
+ * index holds (fingerprints of other shards are left out, now and in
+ * every later add), and whether to replace the whole index (build)
+ * rather than add to it. */
+struct sh_ixopt {
+	int k;
+	int b, r;
+	struct sh_shard shard;	/* n = 0: the whole range */
+	int replace;
+	int force;		/* replace even an existing index */
+	size_t budget;		/* memory for merges, bytes; 0: no limit */
+};
+
+/*
+ * Writing an index, at dir, created when absent.  Open takes the lock
+ * and checks the index: with o->replace (build) an existing index is
+ * replaced only with o->force (else SH_EEXIST), otherwise o->k and
+ * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD).
+ * Each add writes a batch as a new segment, merged with the newest ones
+ * (within o->budget when set), not yet in the MANIFEST; commit writes
+ * the MANIFEST when anything changed (the index then holds, with
+ * o->replace, the batches alone), and only then removes the segments it
+ * replaces; close unlocks and removes the segments of adds not
+ * committed.  Return 0 or an error of opening an index (sh_index_open),
+ * of the checks, or of writing (SH_EIO, errno set).
+ *
+ * Open allocates *w (NULL on error), freed by close, which accepts NULL;
+ * an add reads batch and keeps nothing of it.  An add holds in memory
+ * about the batch and three times the segments it merges.
+ */
+struct sh_ixwriter;
+int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
+    const struct sh_ixopt *o, char *where);
+int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
+    char *where);
+/* Whether batch holds a quarter of w's budget (never without one): the
+ * time for a writer within a budget to add it as a segment and free it. */
+int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);
+int sh_ixw_commit(struct sh_ixwriter *w, char *where);
+void sh_ixw_close(struct sh_ixwriter *w);
+
+#endif
