@@ -12,9 +12,9 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
-BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
-	lib/base/io.h lib/base/lines.h lib/base/num.h lib/base/shard.h \
-	lib/base/utf8.h lib/base/xsort.h
+BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/hash.h \
+	lib/base/hmap.h lib/base/io.h lib/base/lines.h lib/base/num.h \
+	lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
 TEXT_HDR = lib/text/docmap.h lib/text/fold.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -27,9 +27,9 @@ NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
 	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
-BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
-	lib/base/io.o lib/base/lines.o lib/base/num.o lib/base/shard.o \
-	lib/base/utf8.o lib/base/xsort.o
+BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/hash.o \
+	lib/base/hmap.o lib/base/io.o lib/base/lines.o lib/base/num.o \
+	lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
 TEXT_OBJ = lib/text/docmap.o lib/text/fold.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \

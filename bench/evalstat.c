@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "near/fpline.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 
 #define MAXK		16
 #define MAXPAIRS	1000

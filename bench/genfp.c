@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "base/hex.h"
+#include "base/fpval.h"
 
 static uint64_t state;
 

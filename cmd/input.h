@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/fpval.h"
+
 /*
  * Open operand name for reading: stdin for "-", with *shown set to the
  * name diagnostics give it ("<stdin>" for stdin).  A file that cannot be
@@ -36,7 +38,7 @@ void input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 /* A fingerprint line read (near/fpline.h): its value, its ID and the
  * line as it was (the hex digits in their case). */
 struct sh_fpline {
-	uint64_t fp;
+	sh_fpval fp;
 	const char *id, *line;
 	size_t idlen, len;
 };

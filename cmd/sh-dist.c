@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "base/num.h"
 #include "near/pairline.h"
 #include "text/docmap.h"
@@ -45,7 +45,7 @@ usage(void)
 
 /* Print line p[0..len) (none when NULL) with its measure appended,
  * unless -q: the distance d, or with -r or -v the similarity sim in
- * millionths; with -r, 1 - d/64, exact in millionths. */
+ * millionths; with -r, 1 - d/64 (sh_hamming_sim). */
 static void
 put(const char *p, size_t len, int d, uint32_t sim)
 {
@@ -70,7 +70,7 @@ static int
 fp_pair(void *status, const char *p, size_t len, const char *name,
     unsigned long long line)
 {
-	uint64_t a, b;
+	sh_fpval a, b;
 	int d, e;
 
 	if ((e = sh_fppair_parse(p, len, &a, &b)) != 0) {
@@ -80,7 +80,7 @@ fp_pair(void *status, const char *p, size_t len, const char *name,
 	}
 	if ((d = sh_hamming(a, b)) > kmax && kmax >= 0)
 		return 0;
-	put(p, len, d, (uint32_t)(64 - d) * 15625);
+	put(p, len, d, sh_hamming_sim(d));
 	return found = 1, qflag;
 }
 
@@ -116,14 +116,14 @@ doc_pair(void *status, const char *p, size_t len, const char *name,
 static void
 two(char *argv[])
 {
-	uint64_t v[2];
+	sh_fpval v[2];
 	int i, d;
 
 	for (i = 0; i < 2; i++)
 		if (sh_hex_parse(argv[i], strlen(argv[i]), &v[i]) != 0)
 			errx(2, "%s: %s", argv[i], sh_strerror(SH_EHEX));
 	d = sh_hamming(v[0], v[1]);
-	put(NULL, 0, d, (uint32_t)(64 - d) * 15625);
+	put(NULL, 0, d, sh_hamming_sim(d));
 	found = kmax < 0 || d <= kmax;
 }
 
@@ -204,7 +204,7 @@ main(int argc, char *argv[])
 		switch (ch) {
 		case 'N':
 		case 'k':
-			r = sh_strtonum(optarg, 0, ch == 'k' ? 64 : 1000000,
+			r = sh_strtonum(optarg, 0, ch == 'k' ? SH_FP_BITS : 1000000,
 			    ch == 'k' ? &kmax : &ntop);
 			break;
 		case 'a':

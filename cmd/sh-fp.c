@@ -41,7 +41,8 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
-	uint64_t fp, total;
+	sh_fpval fp;
+	uint64_t total;
 	size_t col;
 	int r, bad, status = 0;
 

@@ -86,7 +86,7 @@ dump(struct sh_index *ix)
 	struct sh_ixcursor c;
 	const char *p, *id;
 	size_t len, idlen;
-	uint64_t fp;
+	sh_fpval fp;
 	int e;
 
 	memset(&c, 0, sizeof(c));

@@ -1,9 +1,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fpval.h"
 #include "base/errors.h"
 #include "base/num.h"
 #include "base/shard.h"
+
+#if SH_FP_BITS != 64
+#error "sh_shard_fp splits the range of a 64-bit word"
+#endif
 
 int
 sh_shard_parse(const char *arg, struct sh_shard *s)
@@ -53,7 +58,7 @@ sh_shard_table(const struct sh_shard *s, int t, int T)
 }
 
 uint32_t
-sh_shard_fp(const struct sh_shard *s, uint64_t fp)
+sh_shard_fp(const struct sh_shard *s, sh_fpval fp)
 {
 	/* floor(fp * n / 2^64), from the high and low halves. */
 	uint64_t hi = (fp >> 32) * s->n, lo = (fp & 0xFFFFFFFF) * s->n;

@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "base/fpval.h"
+
 struct sh_shard {
 	uint32_t i, n;		/* shard i of n, 0 <= i < n */
 };
@@ -30,6 +32,6 @@ uint32_t sh_shard_run(const struct sh_shard *s, int t, int T, uint64_t key);
 int sh_shard_table(const struct sh_shard *s, int t, int T);
 
 /* The shard of fingerprint fp in an index split n ways. */
-uint32_t sh_shard_fp(const struct sh_shard *s, uint64_t fp);
+uint32_t sh_shard_fp(const struct sh_shard *s, sh_fpval fp);
 
 #endif

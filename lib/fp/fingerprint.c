@@ -185,7 +185,7 @@ collect(struct sh_fp *f, const char *p, size_t len, int *bad)
 }
 
 int
-sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
     uint64_t *total, int *bad)
 {
 	const struct sh_bagent *e;
@@ -230,7 +230,7 @@ add_listed(void *ctx, uint64_t h, uint64_t w, const char *tok, size_t len)
 }
 
 int
-sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
     uint64_t *total, size_t *col)
 {
 	int r;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "feat/bag.h"
 #include "feat/idf.h"
 #include "feat/stopset.h"
@@ -80,7 +81,7 @@ void sh_fp_free(struct sh_fp *f);
  * 0 and meaningless); its scale depends on the options.  Set *bad to
  * 1 on invalid UTF-8.  Return 0 or SH_ENOMEM.
  */
-int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+int sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
     uint64_t *total, int *bad);
 
 /*
@@ -88,7 +89,7 @@ int sh_fp_text(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
  * an error of sh_toklist_parse with *col set to the 1-based byte column
  * of the bad token within p.
  */
-int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, uint64_t *fp,
+int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
     uint64_t *total, size_t *col);
 
 /* The number of features (with repeats) or tokens of the last document

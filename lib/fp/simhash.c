@@ -90,7 +90,7 @@ sh_simhash_addw(struct sh_simhash *s, uint64_t h, uint64_t w)
 		s->lane[32 + i] += (hi & bit[i]) ? v : -v;
 }
 
-uint64_t
+sh_fpval
 sh_simhash_final(struct sh_simhash *s)
 {
 	uint64_t half, gt = 0, eq = ~(uint64_t)0, t, s1;

@@ -27,6 +27,12 @@
 
 #include <stdint.h>
 
+#include "base/fpval.h"
+
+#if SH_FP_BITS != 64
+#error "the accumulator has one lane per bit of a 64-bit word"
+#endif
+
 struct sh_simhash {
 	uint64_t lo[4];		/* 4-bit counters of weight-1 additions */
 	unsigned nlo;		/* additions held in lo, < 15 */
@@ -70,6 +76,6 @@ sh_simhash_total(const struct sh_simhash *s)
 }
 
 /* The fingerprint.  s is left spilled but otherwise unchanged. */
-uint64_t sh_simhash_final(struct sh_simhash *s);
+sh_fpval sh_simhash_final(struct sh_simhash *s);
 
 #endif

@@ -219,7 +219,7 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 	return 0;
 }
 
-uint64_t
+sh_fpval
 sh_fvec_fp(const struct sh_fvec *v)
 {
 	struct sh_simhash acc;

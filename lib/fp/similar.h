@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "fp/fingerprint.h"
 
 enum {
@@ -68,7 +69,7 @@ int sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p,
 
 /* The fingerprint that v's features make: the one sh_fp_text or
  * sh_fp_tokens gives the document (0 when v is empty). */
-uint64_t sh_fvec_fp(const struct sh_fvec *v);
+sh_fpval sh_fvec_fp(const struct sh_fvec *v);
 
 /* The measure named s ("jaccard", "containment", "cosine", "weighted"),
  * or SH_EINVAL. */

@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "index/segment.h"
 #include "base/shard.h"
 
@@ -61,7 +62,7 @@ int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
  * by distance, then fingerprint, then segment.  Return 0, SH_ENOMEM or
  * SH_ECORRUPT (where names the segment).
  */
-int sh_index_search(struct sh_index *ix, uint64_t fp, int k,
+int sh_index_search(struct sh_index *ix, sh_fpval fp, int k,
     struct sh_hits *h, char *where);
 
 /* What an index holds, over all its segments. */
@@ -111,7 +112,7 @@ struct sh_ixcursor {
  * 0 after the last entry, or SH_ECORRUPT (where names the segment).
  * Cost: the checksum of each chunk read is checked once.
  */
-int sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, uint64_t *fp,
+int sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
     const char **p, size_t *len, char *where);
 
 /*

@@ -5,7 +5,7 @@
 
 #include "base/errors.h"
 #include "base/hash.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "index/ixfile.h"
 
 #define MANIFEST_MAX (64 << 20)

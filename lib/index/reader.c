@@ -117,7 +117,7 @@ cmp_hit(const void *a, const void *b)
 }
 
 int
-sh_index_search(struct sh_index *ix, uint64_t fp, int k, struct sh_hits *h,
+sh_index_search(struct sh_index *ix, sh_fpval fp, int k, struct sh_hits *h,
     char *where)
 {
 	size_t first = h->n;
@@ -172,7 +172,7 @@ sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
 }
 
 int
-sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, uint64_t *fp,
+sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
     const char **p, size_t *len, char *where)
 {
 	int e;

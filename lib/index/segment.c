@@ -9,9 +9,13 @@
 
 #include "base/errors.h"
 #include "base/hash.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "base/io.h"
 #include "index/segment.h"
+
+#if SH_FP_BITS != 64
+#error "segments hold 8-byte fingerprints (sh-index(5))"
+#endif
 
 #define HDR 128
 #define CH SH_SEG_CHUNK
@@ -559,7 +563,7 @@ locate(struct sh_seg *s, uint64_t fp, uint64_t *pos)
 }
 
 int
-sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
+sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h)
 {
 	struct probe pr;
@@ -595,7 +599,7 @@ sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
 }
 
 int
-sh_seg_fp(struct sh_seg *s, uint64_t i, uint64_t *fp)
+sh_seg_fp(struct sh_seg *s, uint64_t i, sh_fpval *fp)
 {
 	if (i >= s->nfp || need(s, s->tables + 8 * i, 8) != 0)
 		return SH_ECORRUPT;

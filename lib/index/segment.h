@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "near/plan.h"
 
 #define SH_SEG_VERSION 1
@@ -25,7 +26,7 @@
 /* What a segment stores: fp[0..nfp) ascending and distinct; the IDs of
  * fp[i] are ids[idoff[i] .. idoff[i + 1]), each ending in '\n'. */
 struct sh_segdata {
-	const uint64_t *fp;
+	const sh_fpval *fp;
 	const uint64_t *idoff;
 	const char *ids;
 	uint64_t nfp, nid;
@@ -44,7 +45,8 @@ struct sh_seg {
 
 /* A fingerprint found by a search: entry pos of segment seg. */
 struct sh_hit {
-	uint64_t fp, pos;
+	sh_fpval fp;
+	uint64_t pos;
 	int seg, dist;
 };
 
@@ -74,12 +76,12 @@ void sh_seg_close(struct sh_seg *s);
  * may exceed the plan's: more keys are probed.  Return 0, SH_ENOMEM or
  * SH_ECORRUPT.
  */
-int sh_seg_search(struct sh_seg *s, uint64_t fp, int k, int seg,
+int sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h);
 
 /* Fingerprint of entry i (< nfp), and its IDs: *len bytes at *p, each ID
  * ending in '\n'.  Return 0 or SH_ECORRUPT. */
-int sh_seg_fp(struct sh_seg *s, uint64_t i, uint64_t *fp);
+int sh_seg_fp(struct sh_seg *s, uint64_t i, sh_fpval *fp);
 int sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len);
 
 /* Take the next ID from an ID list p[0..*len) as sh_seg_ids gives it:

@@ -11,7 +11,7 @@
 
 #include "base/errors.h"
 #include "base/hash.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "base/io.h"
 #include "index/ixfile.h"
 #include "index/writer.h"
@@ -23,13 +23,15 @@ struct merge {
 	const struct sh_fplist *batch;
 	const struct sh_shard *shard;
 	struct entry {
-		uint64_t fp, i;
+		sh_fpval fp;
+		uint64_t i;
 	} *order;		/* batch entries by (fp, input order) */
 	size_t nbatch;		/* those in the shard */
 	uint64_t *head;		/* next entry of each source */
 	uint64_t *cur;		/* its fingerprint, while live */
 	int *live;
-	uint64_t *fp, *idoff;	/* the result */
+	sh_fpval *fp;		/* the result */
+	uint64_t *idoff;
 	char *ids;
 	size_t n, nid, idlen, idcap;
 };
@@ -70,7 +72,7 @@ put_ids(struct merge *m, const char *p, size_t len, int newline)
 
 /* Head fingerprint of source s into *fp; 0 when s is exhausted. */
 static int
-head(struct merge *m, int s, uint64_t *fp, int *err)
+head(struct merge *m, int s, sh_fpval *fp, int *err)
 {
 	if (s < m->nseg) {
 		if (m->head[s] >= m->seg[s].nfp)
@@ -85,7 +87,7 @@ head(struct merge *m, int s, uint64_t *fp, int *err)
 
 /* Append the IDs source s has for fp, and move past them. */
 static int
-take(struct merge *m, int s, uint64_t fp)
+take(struct merge *m, int s, sh_fpval fp)
 {
 	const char *p;
 	size_t len;

@@ -3,13 +3,13 @@
 
 #include "near/dedup.h"
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 
 #define NONE 0xFFFFFFFFu
 
 struct sh_dedup {
 	struct sh_plan plan;
-	uint64_t *fp;		/* kept fingerprints */
+	sh_fpval *fp;		/* kept fingerprints */
 	uint32_t n, cap;
 	int logb;		/* 2^logb buckets per table, >= cap */
 	uint32_t *head;		/* head[t << logb | bucket] */
@@ -17,7 +17,7 @@ struct sh_dedup {
 };
 
 static uint32_t
-bucket(const struct sh_dedup *d, int t, uint64_t fp)
+bucket(const struct sh_dedup *d, int t, sh_fpval fp)
 {
 	uint64_t x = (fp & d->plan.tmask[t]) * 0x9E3779B97F4A7C15ULL;
 
@@ -95,7 +95,7 @@ grow(struct sh_dedup *d)
 }
 
 int
-sh_dedup_add(struct sh_dedup *d, uint64_t fp)
+sh_dedup_add(struct sh_dedup *d, sh_fpval fp)
 {
 	uint32_t i, b;
 	size_t h;

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "near/plan.h"
 
 struct sh_dedup;
@@ -23,7 +24,7 @@ void sh_dedup_free(struct sh_dedup *d);
  * Return 1 if fp is within plan->k of a kept fingerprint (fp is then not
  * kept), 0 if not (fp is kept), or SH_ENOMEM (fp is not kept).
  */
-int sh_dedup_add(struct sh_dedup *d, uint64_t fp);
+int sh_dedup_add(struct sh_dedup *d, sh_fpval fp);
 
 /* Number of kept fingerprints. */
 uint64_t sh_dedup_kept(const struct sh_dedup *d);

@@ -1,11 +1,11 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/fpline.h"
 
 int
-sh_fpline_parse(const char *p, size_t len, uint64_t *fp, const char **id,
+sh_fpline_parse(const char *p, size_t len, sh_fpval *fp, const char **id,
     size_t *idlen)
 {
 	const char *tab;
@@ -20,7 +20,7 @@ sh_fpline_parse(const char *p, size_t len, uint64_t *fp, const char **id,
 }
 
 int
-sh_fpline_write(FILE *out, uint64_t fp, const char *id, size_t idlen)
+sh_fpline_write(FILE *out, sh_fpval fp, const char *id, size_t idlen)
 {
 	char hex[SH_HEX_LEN + 1];
 

@@ -11,16 +11,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/fpval.h"
+
 /*
  * Parse a fingerprint line p[0..len).  Return 0, or SH_EFIELDS (no TAB)
  * or SH_EHEX.  *id points into p.
  */
-int sh_fpline_parse(const char *p, size_t len, uint64_t *fp,
+int sh_fpline_parse(const char *p, size_t len, sh_fpval *fp,
     const char **id, size_t *idlen);
 
 /* Write fp and the ID id[0..idlen) to out as a fingerprint line without
  * its end: the caller writes the '\n', after any further field (sh-fp
  * -c).  Return 0 or SH_EIO (errno set). */
-int sh_fpline_write(FILE *out, uint64_t fp, const char *id, size_t idlen);
+int sh_fpline_write(FILE *out, sh_fpval fp, const char *id, size_t idlen);
 
 #endif

@@ -20,7 +20,7 @@ sh_fplist_free(struct sh_fplist *l)
 }
 
 int
-sh_fplist_add(struct sh_fplist *l, uint64_t fp, const char *id, size_t idlen)
+sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 {
 	size_t cap;
 	void *p;

@@ -8,9 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
+
 /* Fingerprints with their IDs, in input order; entry i is fp[i]. */
 struct sh_fplist {
-	uint64_t *fp;
+	sh_fpval *fp;
 	size_t n, cap;
 	char *ids;		/* all IDs, back to back */
 	size_t *idoff;		/* ID i is ids[idoff[i] .. idoff[i + 1]) */
@@ -23,7 +25,7 @@ void sh_fplist_init(struct sh_fplist *l);
 void sh_fplist_free(struct sh_fplist *l);
 
 /* Append fp with ID id[0..idlen) (copied).  Return 0 or SH_ENOMEM. */
-int sh_fplist_add(struct sh_fplist *l, uint64_t fp, const char *id,
+int sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id,
     size_t idlen);
 
 /* ID of entry i, its length in *len. */

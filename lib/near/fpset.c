@@ -5,7 +5,7 @@
 #include "base/errors.h"
 #include "near/fpset.h"
 #include "base/hash.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 
 int
 sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir)
@@ -32,7 +32,7 @@ sh_fpset_close(struct sh_fpset *s)
 }
 
 int
-sh_fpset_add(struct sh_fpset *s, uint64_t fp, const char *id, size_t len)
+sh_fpset_add(struct sh_fpset *s, sh_fpval fp, const char *id, size_t len)
 {
 	if (s->budget)
 		return sh_fpstore_add(&s->store, fp, id, len);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "near/fplist.h"
 #include "near/fpstore.h"
 #include "near/join.h"
@@ -47,7 +48,7 @@ int sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir);
 void sh_fpset_close(struct sh_fpset *s);
 
 /* Append fp with ID id[0..len).  Return 0, SH_ENOMEM or SH_EIO. */
-int sh_fpset_add(struct sh_fpset *s, uint64_t fp, const char *id,
+int sh_fpset_add(struct sh_fpset *s, sh_fpval fp, const char *id,
     size_t len);
 
 /* Number of entries. */

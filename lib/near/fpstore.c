@@ -34,7 +34,7 @@ sh_fpstore_close(struct sh_fpstore *s)
 }
 
 int
-sh_fpstore_add(struct sh_fpstore *s, uint64_t fp, const char *id,
+sh_fpstore_add(struct sh_fpstore *s, sh_fpval fp, const char *id,
     size_t idlen)
 {
 	uint64_t end = s->idlen + idlen;
@@ -61,7 +61,7 @@ sh_fpstore_rewind(struct sh_fpstore *s)
 }
 
 int
-sh_fpstore_next(struct sh_fpstore *s, uint64_t *fp)
+sh_fpstore_next(struct sh_fpstore *s, sh_fpval *fp)
 {
 	if (fread(fp, sizeof(*fp), 1, s->fps) == 1)
 		return 1;
@@ -90,9 +90,9 @@ grow(char **buf, size_t *cap, size_t len)
 }
 
 int
-sh_fpstore_fp(struct sh_fpstore *s, uint64_t i, uint64_t *fp)
+sh_fpstore_fp(struct sh_fpstore *s, uint64_t i, sh_fpval *fp)
 {
-	return readat(s->fps, fp, sizeof(*fp), 8 * i);
+	return readat(s->fps, fp, sizeof(*fp), sizeof(*fp) * i);
 }
 
 int

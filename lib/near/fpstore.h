@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/fpval.h"
+
 struct sh_fpstore {
 	FILE *fps, *offs, *ids;	/* u64 fingerprints, u64 ID ends, IDs */
 	uint64_t n, idlen;
@@ -22,7 +24,7 @@ int sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir);
 void sh_fpstore_close(struct sh_fpstore *s);
 
 /* Append fp with ID id[0..idlen).  Return 0 or SH_EIO. */
-int sh_fpstore_add(struct sh_fpstore *s, uint64_t fp, const char *id,
+int sh_fpstore_add(struct sh_fpstore *s, sh_fpval fp, const char *id,
     size_t idlen);
 
 /* Read the fingerprints, or the IDs (into *buf, grown, *cap bytes, the
@@ -30,14 +32,14 @@ int sh_fpstore_add(struct sh_fpstore *s, uint64_t fp, const char *id,
  * sh_fpstore_rewind, then sh_fpstore_next or sh_fpstore_nextid (1, 0 at
  * the end, SH_ENOMEM, SH_EIO).  The two cursors are independent. */
 int sh_fpstore_rewind(struct sh_fpstore *s);
-int sh_fpstore_next(struct sh_fpstore *s, uint64_t *fp);
+int sh_fpstore_next(struct sh_fpstore *s, sh_fpval *fp);
 int sh_fpstore_nextid(struct sh_fpstore *s, char **buf, size_t *cap,
     size_t *len);
 
 /* Random access, after sh_fpstore_rewind, by position (pread): the
  * cursors are not moved.  The fingerprint of entry i: return 0 or
  * SH_EIO. */
-int sh_fpstore_fp(struct sh_fpstore *s, uint64_t i, uint64_t *fp);
+int sh_fpstore_fp(struct sh_fpstore *s, uint64_t i, sh_fpval *fp);
 
 /* The ID of entry i into *buf (grown, *cap bytes), its length in *len.
  * Return 0, SH_ENOMEM or SH_EIO. */

@@ -3,11 +3,15 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/fpstore.h"
 #include "near/join.h"
 #include "base/xsort.h"
 #include "base/shard.h"
+
+#if SH_FP_BITS != 64
+#error "the external join sorts a fingerprint as one 64-bit word"
+#endif
 
 struct rec {
 	uint64_t key;
@@ -77,7 +81,7 @@ sh_pairs_sort(struct sh_pairs *p)
 }
 
 struct job {
-	const uint64_t *fp;
+	const sh_fpval *fp;
 	size_t n;
 	const struct sh_plan *plan;
 	const struct sh_shard *shard;
@@ -154,7 +158,7 @@ out:
 }
 
 int
-sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
+sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
     int nthreads, const struct sh_shard *shard, struct sh_pairs *out)
 {
 	struct job *jobs;
@@ -262,7 +266,7 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	struct sh_xrec r, *run = NULL, *nr;	/* run: (fingerprint, index) */
 	size_t n = 0, cap = 0;
 	uint64_t fp, i, key = 0;
-	int shift = 64 - plan->keybits[t], e, more;
+	int shift = SH_FP_BITS - plan->keybits[t], e, more;
 
 	if ((x = sh_xsort_new(budget, tmpdir)) == NULL)
 		return SH_ENOMEM;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
 #include "near/plan.h"
 #include "base/shard.h"
 
@@ -29,7 +30,7 @@ struct sh_pairs {
  * result does not depend on it.  Return 0, SH_ENOMEM or SH_ERANGE (n too
  * large).
  */
-int sh_join(const uint64_t *fp, size_t n, const struct sh_plan *plan,
+int sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
     int nthreads, const struct sh_shard *shard, struct sh_pairs *out);
 
 /*

@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/fpline.h"
 #include "near/pairline.h"
 
@@ -35,7 +35,7 @@ sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
 }
 
 int
-sh_fppair_parse(const char *p, size_t len, uint64_t *a, uint64_t *b)
+sh_fppair_parse(const char *p, size_t len, sh_fpval *a, sh_fpval *b)
 {
 	const char *rest, *tab;
 	size_t n;

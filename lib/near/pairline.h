@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/fpval.h"
+
 /*
  * Parse a pair line p[0..len): two IDs and whatever follows.  Return 0
  * or SH_EFIELDS (no TAB).  *a and *b point into p.
@@ -31,6 +33,6 @@ int sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
  * Parse the first two fields of p[0..len) as fingerprints (any further
  * fields are ignored).  Return 0, SH_EFIELDS or SH_EHEX.
  */
-int sh_fppair_parse(const char *p, size_t len, uint64_t *a, uint64_t *b);
+int sh_fppair_parse(const char *p, size_t len, sh_fpval *a, sh_fpval *b);
 
 #endif

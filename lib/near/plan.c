@@ -1,8 +1,12 @@
 #include <math.h>
 
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/plan.h"
+
+#if SH_FP_BITS != 64
+#error "plans cut, permute and mask a fingerprint as one 64-bit word"
+#endif
 
 /* A random access costs about as much as scanning this many entries. */
 #define PROBE_COST 32
@@ -36,8 +40,8 @@ sh_plan_blocks(struct sh_plan *p, int b, int r)
 	p->k = b - r;
 	p->nblocks = b;
 	p->nkey = r;
-	for (i = 0, top = 64; i < b; i++) {
-		p->blen[i] = 64 / b + (i < 64 % b);
+	for (i = 0, top = SH_FP_BITS; i < b; i++) {
+		p->blen[i] = SH_FP_BITS / b + (i < SH_FP_BITS % b);
 		top -= p->blen[i];
 		p->bshift[i] = top;
 		p->bmask[i] = mask(p->blen[i]) << top;
@@ -158,10 +162,10 @@ sh_plan_index(struct sh_plan *p, int k, uint64_t n)
 	return 0;
 }
 
-uint64_t
-sh_plan_perm(const struct sh_plan *p, int t, uint64_t fp)
+sh_fpval
+sh_plan_perm(const struct sh_plan *p, int t, sh_fpval fp)
 {
-	uint64_t v = 0;
+	sh_fpval v = 0;
 	uint32_t set = p->tblocks[t];
 	int i, pass;
 
@@ -175,12 +179,12 @@ sh_plan_perm(const struct sh_plan *p, int t, uint64_t fp)
 	return v;
 }
 
-uint64_t
-sh_plan_unperm(const struct sh_plan *p, int t, uint64_t v)
+sh_fpval
+sh_plan_unperm(const struct sh_plan *p, int t, sh_fpval v)
 {
-	uint64_t fp = 0;
+	sh_fpval fp = 0;
 	uint32_t set = p->tblocks[t];
-	int i, pass, top = 64;
+	int i, pass, top = SH_FP_BITS;
 
 	if (t == 0)
 		return v;
@@ -195,14 +199,14 @@ sh_plan_unperm(const struct sh_plan *p, int t, uint64_t v)
 }
 
 uint64_t
-sh_plan_key(const struct sh_plan *p, int t, uint64_t fp)
+sh_plan_key(const struct sh_plan *p, int t, sh_fpval fp)
 {
 	uint64_t key = 0;
 	uint32_t set = p->tblocks[t];
 	int i;
 
 	if (t == 0)
-		return fp >> (64 - p->keybits[0]);
+		return fp >> (SH_FP_BITS - p->keybits[0]);
 	for (i = 0; i < p->nblocks; i++)
 		if (set >> i & 1)
 			key = key << p->blen[i] | (fp & p->bmask[i]) >>
@@ -211,9 +215,9 @@ sh_plan_key(const struct sh_plan *p, int t, uint64_t fp)
 }
 
 uint32_t
-sh_plan_agree(const struct sh_plan *p, uint64_t a, uint64_t b)
+sh_plan_agree(const struct sh_plan *p, sh_fpval a, sh_fpval b)
 {
-	uint64_t x = a ^ b;
+	sh_fpval x = a ^ b;
 	uint32_t set = 0;
 	int i;
 

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/fpval.h"
+
 #define SH_PLAN_KMAX 16		/* largest distance served */
 #define SH_PLAN_BMAX 20		/* most blocks */
 #define SH_PLAN_TMAX 4096	/* most tables */
@@ -33,10 +35,10 @@ struct sh_plan {
 	int ntables;		/* C(b, r) */
 	int bshift[SH_PLAN_BMAX], blen[SH_PLAN_BMAX];	/* block i is bits
 				 * bshift[i] .. bshift[i] + blen[i] - 1 */
-	uint64_t bmask[SH_PLAN_BMAX];	/* block bits in place */
+	sh_fpval bmask[SH_PLAN_BMAX];	/* block bits in place */
 	uint32_t tblocks[SH_PLAN_TMAX];	/* key blocks of each table, a bit set */
 	int keybits[SH_PLAN_TMAX];	/* key width of each table */
-	uint64_t tmask[SH_PLAN_TMAX];	/* key bits of each table, in place */
+	sh_fpval tmask[SH_PLAN_TMAX];	/* key bits of each table, in place */
 };
 
 /*
@@ -85,15 +87,15 @@ int sh_plan_radius(const struct sh_plan *p, int k);
 double sh_plan_probes(int d, int rho);
 
 /* fp permuted for table t, and back. */
-uint64_t sh_plan_perm(const struct sh_plan *p, int t, uint64_t fp);
-uint64_t sh_plan_unperm(const struct sh_plan *p, int t, uint64_t v);
+sh_fpval sh_plan_perm(const struct sh_plan *p, int t, sh_fpval fp);
+sh_fpval sh_plan_unperm(const struct sh_plan *p, int t, sh_fpval v);
 
 /* The key of fingerprint fp in table t: the top keybits[t] bits of its
  * permutation. */
-uint64_t sh_plan_key(const struct sh_plan *p, int t, uint64_t fp);
+uint64_t sh_plan_key(const struct sh_plan *p, int t, sh_fpval fp);
 
 /* The blocks on which a and b agree, as a bit set. */
-uint32_t sh_plan_agree(const struct sh_plan *p, uint64_t a, uint64_t b);
+uint32_t sh_plan_agree(const struct sh_plan *p, sh_fpval a, sh_fpval b);
 
 /*
  * Whether table t is the first table whose key blocks all lie in the set

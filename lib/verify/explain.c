@@ -3,13 +3,17 @@
 
 #include "base/errors.h"
 #include "verify/explain.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/plan.h"
 #include "feat/weight.h"
 
+#if SH_FP_BITS != 64
+#error "a feature hash of 64 bits votes on the fingerprint bit for bit"
+#endif
+
 /* Score of a feature of hash h and weights wa, wb. */
 static int64_t
-score(uint64_t h, uint64_t wa, uint64_t wb, uint64_t fa, uint64_t diff)
+score(uint64_t h, uint64_t wa, uint64_t wb, sh_fpval fa, sh_fpval diff)
 {
 	int m = sh_hamming(h & diff, ~fa & diff) - sh_hamming(h & diff,
 	    fa & diff);
@@ -46,8 +50,8 @@ cmp_pull(const void *x, const void *y)
 /* The features of positive score into a new array *out; how many, or
  * SH_ENOMEM. */
 static long long
-pull(const struct sh_fvec *a, const struct sh_fvec *b, uint64_t fa,
-    uint64_t fb, struct sh_pull **out)
+pull(const struct sh_fvec *a, const struct sh_fvec *b, sh_fpval fa,
+    sh_fpval fb, struct sh_pull **out)
 {
 	struct sh_pull *all, *p;
 	const struct sh_fvent *e;
@@ -84,7 +88,7 @@ pull(const struct sh_fvec *a, const struct sh_fvec *b, uint64_t fa,
 }
 
 static void
-blocks(uint64_t fa, uint64_t fb, struct sh_block out[SH_EXPLAIN_BLOCKS])
+blocks(sh_fpval fa, sh_fpval fb, struct sh_block out[SH_EXPLAIN_BLOCKS])
 {
 	struct sh_plan p;
 	uint64_t mask;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/fpval.h"
 #include "fp/similar.h"
 
 /*
@@ -29,7 +30,7 @@
 #define SH_EXPLAIN_BLOCKS 4
 
 struct sh_block {
-	uint64_t a, b;		/* the block's bits in fa and in fb */
+	sh_fpval a, b;		/* the block's bits in fa and in fb */
 	int diff;		/* bits that differ, 0: the block agrees */
 };
 
@@ -44,7 +45,7 @@ struct sh_pull {
 
 /* Why a and b, vectors of sh_fvec_doc, are close or far. */
 struct sh_explain {
-	uint64_t fp[2];		/* their fingerprints (sh_fvec_fp) */
+	sh_fpval fp[2];		/* their fingerprints (sh_fvec_fp) */
 	int dist;
 	struct sh_block block[SH_EXPLAIN_BLOCKS];
 	uint32_t sim[SH_SIM_COUNT];	/* by measure, in millionths */

@@ -16,7 +16,7 @@
 
 #include "fpsets.h"
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/fplist.h"
 #include "near/plan.h"
 #include "index/index.h"

@@ -10,7 +10,7 @@
 
 #include "near/cluster.h"
 #include "near/dedup.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "near/join.h"
 #include "near/plan.h"
 #include "base/shard.h"

@@ -12,7 +12,7 @@
 #include "verify/explain.h"
 #include "fp/fingerprint.h"
 #include "base/hash.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 #include "fp/similar.h"
 #include "rng.h"
 #include "tap.h"

@@ -1,10 +1,10 @@
 #include "base/errors.h"
-#include "base/hex.h"
+#include "base/fpval.h"
 
 int
-sh_hex_parse(const char *p, size_t n, uint64_t *v)
+sh_hex_parse(const char *p, size_t n, sh_fpval *v)
 {
-	uint64_t x = 0;
+	sh_fpval x = 0;
 	size_t i;
 	int c, d;
 
@@ -20,14 +20,14 @@ sh_hex_parse(const char *p, size_t n, uint64_t *v)
 			d = c - 'A' + 10;
 		else
 			return SH_EHEX;
-		x = x << 4 | (uint64_t)d;
+		x = x << 4 | (sh_fpval)d;
 	}
 	*v = x;
 	return 0;
 }
 
 void
-sh_hex_format(uint64_t v, char out[SH_HEX_LEN])
+sh_hex_format(sh_fpval v, char out[SH_HEX_LEN])
 {
 	static const char digits[] = "0123456789abcdef";
 	int i;
