@@ -12,8 +12,9 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
-BASE_HDR = lib/base/errors.h lib/base/hash.h lib/base/hex.h lib/base/hmap.h \
-	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
+BASE_HDR = lib/base/errors.h lib/base/grow.h lib/base/hash.h lib/base/hex.h \
+	lib/base/hmap.h lib/base/num.h lib/base/shard.h lib/base/utf8.h \
+	lib/base/xsort.h
 TEXT_HDR = lib/text/docmap.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -23,8 +24,9 @@ NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fplist.h \
 	lib/near/fpset.h lib/near/fpstore.h lib/near/join.h lib/near/plan.h
 INDEX_HDR = lib/index/index.h lib/index/segment.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
-BASE_OBJ = lib/base/errors.o lib/base/hash.o lib/base/hex.o lib/base/hmap.o \
-	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
+BASE_OBJ = lib/base/errors.o lib/base/grow.o lib/base/hash.o lib/base/hex.o \
+	lib/base/hmap.o lib/base/num.o lib/base/shard.o lib/base/utf8.o \
+	lib/base/xsort.o
 TEXT_OBJ = lib/text/docmap.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
@@ -43,8 +45,8 @@ MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
 UNIT = tests/unit/dict_test tests/unit/docmap_test tests/unit/fp_test \
-	tests/unit/hash_test tests/unit/idf_test tests/unit/index_test \
-	tests/unit/near_test tests/unit/similar_test tests/unit/simhash_test \
+	tests/unit/grow_test tests/unit/hash_test tests/unit/idf_test \
+	tests/unit/index_test tests/unit/near_test tests/unit/similar_test tests/unit/simhash_test \
 	tests/unit/t2s_test tests/unit/unicode_test tests/unit/weight_test \
 	tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
@@ -77,6 +79,7 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		$(SH_LIBS)
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
+tests/unit/grow_test: tests/unit/grow_test.c
 tests/unit/hash_test: tests/unit/hash_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c

@@ -3,6 +3,7 @@
 
 #include "feat/bag.h"
 #include "base/errors.h"
+#include "base/grow.h"
 
 struct sh_bag {
 	struct sh_bagent *ent;
@@ -82,8 +83,7 @@ int
 sh_bag_add(struct sh_bag *b, uint64_t h, const char *tok, size_t len)
 {
 	struct sh_bagent *e;
-	size_t i, cap;
-	void *p;
+	size_t i;
 
 	if (2 * (b->n + 1) > b->nslot && grow(b) != 0)
 		return SH_ENOMEM;
@@ -92,21 +92,12 @@ sh_bag_add(struct sh_bag *b, uint64_t h, const char *tok, size_t len)
 		b->ent[b->slot[i] - 1].count++;
 		return 0;
 	}
-	if (b->n == b->cap) {
-		cap = b->cap ? 2 * b->cap : 256;
-		if ((p = realloc(b->ent, cap * sizeof(*b->ent))) == NULL)
-			return SH_ENOMEM;
-		b->ent = p;
-		b->cap = cap;
-	}
-	if (b->keep_text && b->tcap - b->tlen < len) {
-		for (cap = b->tcap ? b->tcap : 4096; cap - b->tlen < len; )
-			cap *= 2;
-		if ((p = realloc(b->text, cap)) == NULL)
-			return SH_ENOMEM;
-		b->text = p;
-		b->tcap = cap;
-	}
+	if (b->n == b->cap &&
+	    sh_grow(&b->ent, &b->cap, b->n + 1, sizeof(*b->ent)) != 0)
+		return SH_ENOMEM;
+	if (b->keep_text && b->tcap - b->tlen < len &&
+	    sh_grow(&b->text, &b->tcap, b->tlen + len, 1) != 0)
+		return SH_ENOMEM;
 	e = &b->ent[b->n];
 	e->hash = h;
 	e->count = 1;

@@ -3,6 +3,7 @@
 
 #include "feat/df.h"
 #include "base/errors.h"
+#include "base/grow.h"
 
 #define BLOCK (64 * 1024)
 
@@ -133,7 +134,7 @@ sh_df_add(struct sh_df *d, const struct sh_bag *bag)
 	const struct sh_bagent *e;
 	const char *text = sh_bag_text(bag);
 	struct dfent *ne;
-	size_t i, j, n, cap;
+	size_t i, j, n;
 
 	n = sh_bag_entries(bag, &e);
 	d->docs++;
@@ -145,13 +146,9 @@ sh_df_add(struct sh_df *d, const struct sh_bag *bag)
 			d->ent[d->slot[j] - 1].n++;
 			continue;
 		}
-		if (d->n == d->cap) {
-			cap = d->cap ? 2 * d->cap : 1024;
-			if ((ne = realloc(d->ent, cap * sizeof(*ne))) == NULL)
-				return SH_ENOMEM;
-			d->ent = ne;
-			d->cap = cap;
-		}
+		if (d->n == d->cap &&
+		    sh_grow(&d->ent, &d->cap, d->n + 1, sizeof(*d->ent)) != 0)
+			return SH_ENOMEM;
 		ne = &d->ent[d->n];
 		if ((ne->text = keep(d, text + e[i].off, e[i].len)) == NULL)
 			return SH_ENOMEM;
@@ -227,9 +224,8 @@ int
 sh_dfmerge_line(struct sh_dfmerge *m, const char *p, size_t len, FILE *out)
 {
 	const char *tok;
-	size_t tlen, cap;
+	size_t tlen;
 	uint64_t n;
-	char *np;
 	int r, c;
 
 	if ((r = sh_df_parse(p, len, &tok, &tlen, &n)) != 0)
@@ -257,14 +253,8 @@ sh_dfmerge_line(struct sh_dfmerge *m, const char *p, size_t len, FILE *out)
 	}
 	if (m->len > 0 && (r = put_line(out, m->tok, m->len, m->n)) != 0)
 		return r;
-	if (tlen > m->cap) {
-		for (cap = m->cap ? m->cap : 64; cap < tlen; cap *= 2)
-			;
-		if ((np = realloc(m->tok, cap)) == NULL)
-			return SH_ENOMEM;
-		m->tok = np;
-		m->cap = cap;
-	}
+	if (tlen > m->cap && sh_grow(&m->tok, &m->cap, tlen, 1) != 0)
+		return SH_ENOMEM;
 	memcpy(m->tok, tok, tlen);
 	m->len = tlen;
 	m->n = n;

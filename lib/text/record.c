@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "text/html.h"
 #include "text/json.h"
 #include "base/num.h"
@@ -165,20 +166,16 @@ sh_reader_line(struct sh_reader *r, const char **p, size_t *len)
 static int
 slurp(struct sh_reader *r, struct sh_rec *rec)
 {
-	size_t len = 0, n, cap;
-	char *p;
+	size_t len = 0, n;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
 	for (;;) {
-		if (r->cap - len < 65536) {
-			cap = r->cap ? 2 * r->cap : 65536;
-			if ((p = realloc(r->buf, cap)) == NULL)
-				return SH_ENOMEM;
-			r->buf = p;
-			r->cap = cap;
-		}
+		/* len + 65536 is within the buffer, which is in memory. */
+		if (r->cap - len < 65536 &&
+		    sh_grow(&r->buf, &r->cap, len + 65536, 1) != 0)
+			return SH_ENOMEM;
 		n = fread(r->buf + len, 1, r->cap - len, r->fp);
 		len += n;
 		if (n == 0)
