@@ -45,10 +45,10 @@ MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
 UNIT = tests/unit/dict_test tests/unit/docmap_test tests/unit/fp_test \
-	tests/unit/grow_test tests/unit/hash_test tests/unit/idf_test \
-	tests/unit/index_test tests/unit/near_test tests/unit/similar_test tests/unit/simhash_test \
-	tests/unit/t2s_test tests/unit/unicode_test tests/unit/weight_test \
-	tests/unit/xsort_test
+	tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/near_test \
+	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test \
+	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
 
 all: $(BIN)
@@ -81,6 +81,7 @@ tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
 tests/unit/grow_test: tests/unit/grow_test.c
 tests/unit/hash_test: tests/unit/hash_test.c
+tests/unit/hmap_test: tests/unit/hmap_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c
