@@ -12,9 +12,9 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
-BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/hash.h \
-	lib/base/hmap.h lib/base/io.h lib/base/lines.h lib/base/num.h \
-	lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
+BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
+	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
+	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/xsort.h
 TEXT_HDR = lib/text/docmap.h lib/text/fold.h lib/text/html.h lib/text/json.h \
 	lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -27,9 +27,9 @@ NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
 	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
-BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/hash.o \
-	lib/base/hmap.o lib/base/io.o lib/base/lines.o lib/base/num.o \
-	lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
+BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
+	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
+	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
 TEXT_OBJ = lib/text/docmap.o lib/text/fold.o lib/text/html.o lib/text/json.o \
 	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
@@ -56,10 +56,10 @@ MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
 UNIT = tests/unit/dict_test tests/unit/docmap_test tests/unit/fp_test \
-	tests/unit/hash_test tests/unit/idf_test tests/unit/index_test \
-	tests/unit/near_test tests/unit/similar_test tests/unit/simhash_test \
-	tests/unit/t2s_test tests/unit/unicode_test tests/unit/weight_test \
-	tests/unit/xsort_test
+	tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/near_test \
+	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test \
+	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
 
 all: $(BIN)
@@ -96,7 +96,9 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		$(SH_LIBS)
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
+tests/unit/grow_test: tests/unit/grow_test.c
 tests/unit/hash_test: tests/unit/hash_test.c
+tests/unit/hmap_test: tests/unit/hmap_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
 tests/unit/near_test: tests/unit/near_test.c

@@ -5,33 +5,31 @@
 #include "base/errors.h"
 #include "base/hmap.h"
 
-static size_t
-probe(const struct sh_hmapslot *slot, size_t nslot, uint64_t k)
-{
-	size_t i, mask = nslot - 1;
-
-	for (i = (size_t)k & mask; slot[i].key != 0 && slot[i].key != k;
-	    i = (i + 1) & mask)
-		;
-	return i;
-}
-
 /* Move the keys into nn slots, a power of two above twice their count. */
 static int
 resize(struct sh_hmap *m, size_t nn)
 {
-	struct sh_hmapslot *ns;
+	struct sh_hmap t = { 0 };
 	size_t i;
 
-	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
+	if ((t.slot = calloc(nn, sizeof(*t.slot))) == NULL)
 		return SH_ENOMEM;
+	t.nslot = nn;
 	for (i = 0; i < m->nslot; i++)
 		if (m->slot[i].key != 0)
-			ns[probe(ns, nn, m->slot[i].key)] = m->slot[i];
+			t.slot[sh_hmap_probe(&t, m->slot[i].key)] = m->slot[i];
 	free(m->slot);
-	m->slot = ns;
+	m->slot = t.slot;
 	m->nslot = nn;
 	return 0;
+}
+
+/* Twice the slots, or the first 256: called when one more key would
+ * make the map more than half full. */
+static int
+grow(struct sh_hmap *m)
+{
+	return resize(m, m->nslot ? 2 * m->nslot : 256);
 }
 
 int
@@ -45,16 +43,66 @@ sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v)
 		m->zval = v;
 		return 0;
 	}
-	if (2 * (m->n + 1) > m->nslot &&
-	    resize(m, m->nslot ? 2 * m->nslot : 256) != 0)
+	if (2 * (m->n + 1) > m->nslot && grow(m) != 0)
 		return SH_ENOMEM;
-	i = probe(m->slot, m->nslot, k);
+	i = sh_hmap_probe(m, k);
 	if (m->slot[i].key == 0) {
 		m->slot[i].key = k;
 		m->n++;
 	}
 	m->slot[i].val = v;
 	return 0;
+}
+
+int
+sh_hmap_add_slow(struct sh_hmap *m, uint64_t k, uint32_t v, uint32_t *old)
+{
+	if (k == 0) {
+		if (m->zero) {
+			*old = m->zval;
+			return 1;
+		}
+		m->n++;
+		m->zero = 1;
+		m->zval = v;
+		return 0;
+	}
+	if (2 * (m->n + 1) > m->nslot && grow(m) != 0)
+		return SH_ENOMEM;
+	return sh_hmap_add(m, k, v, old);
+}
+
+int
+sh_hmap_del(struct sh_hmap *m, uint64_t k)
+{
+	size_t i, j, mask;
+
+	if (k == 0) {
+		if (!m->zero)
+			return 0;
+		m->zero = 0;
+		m->n--;
+		return 1;
+	}
+	if (m->nslot == 0)
+		return 0;
+	i = sh_hmap_probe(m, k);
+	if (m->slot[i].key == 0)
+		return 0;
+	/*
+	 * Slot i is the hole.  A key further on in the run may fill it when
+	 * the hole lies between the key's home and its slot j (cyclically):
+	 * it is then found on the way from home, as before.
+	 */
+	mask = m->nslot - 1;
+	for (j = (i + 1) & mask; m->slot[j].key != 0; j = (j + 1) & mask)
+		if (((j - (size_t)m->slot[j].key) & mask) >= ((j - i) & mask)) {
+			m->slot[i] = m->slot[j];
+			i = j;
+		}
+	m->slot[i].key = 0;
+	m->n--;
+	return 1;
 }
 
 int
@@ -81,7 +129,7 @@ sh_hmap_get(const struct sh_hmap *m, uint64_t k, uint32_t *v)
 	}
 	if (m->nslot == 0)
 		return 0;
-	i = probe(m->slot, m->nslot, k);
+	i = sh_hmap_probe(m, k);
 	if (m->slot[i].key == 0)
 		return 0;
 	if (v != NULL)
@@ -99,6 +147,15 @@ sh_hmap_prefetch(const struct sh_hmap *m, uint64_t k)
 	(void)m;
 	(void)k;
 #endif
+}
+
+void
+sh_hmap_clear(struct sh_hmap *m)
+{
+	if (m->nslot > 0)
+		memset(m->slot, 0, m->nslot * sizeof(*m->slot));
+	m->n = 0;
+	m->zero = 0;
 }
 
 void

@@ -1,9 +1,12 @@
 /*
- * A map from 64-bit feature hashes to 32-bit values, for tables loaded
- * once and then only read (stop words, IDF weights): open addressing with
- * linear probing, at most half full, so a lookup is one probe, mostly.
- * The hashes are well mixed: their low bits index directly.  Memory: 16
- * bytes a slot, 2 to 4 slots per key.  A zeroed struct is an empty map.
+ * A map from 64-bit feature hashes to 32-bit values: tables loaded once
+ * and then only read (stop words, IDF weights), and the index of entries
+ * numbered in order of first sight (bags of features, document
+ * frequencies).  Open addressing with linear probing, at most half full,
+ * so a lookup is one probe, mostly; a deletion shifts back the keys after
+ * it, so no tombstones pile up.  The hashes are well mixed: their low bits
+ * index directly.  Memory: 16 bytes a slot, 2 to 4 slots per key; the
+ * slots never shrink.  A zeroed struct is an empty map.
  */
 #ifndef SH_HMAP_H
 #define SH_HMAP_H
@@ -26,6 +29,60 @@ struct sh_hmap {
 /* Set the value of key k to v, adding k if new.  Return 0 or SH_ENOMEM
  * (the map is unchanged then). */
 int sh_hmap_put(struct sh_hmap *m, uint64_t k, uint32_t v);
+
+/*
+ * The slot of key k (not 0) in m, which has slots: k's own, or the empty
+ * one where k would go.  Inline, as is sh_hmap_add, for the callers that
+ * add every feature of every document.
+ */
+static inline size_t
+sh_hmap_probe(const struct sh_hmap *m, uint64_t k)
+{
+	size_t i, mask = m->nslot - 1;
+
+	for (i = (size_t)k & mask; m->slot[i].key != 0 && m->slot[i].key != k;
+	    i = (i + 1) & mask)
+		;
+	return i;
+}
+
+/* sh_hmap_add for the key 0, or when the slots must grow first. */
+int sh_hmap_add_slow(struct sh_hmap *m, uint64_t k, uint32_t v,
+    uint32_t *old);
+
+/*
+ * Add key k with value v unless k is in the map: one probe for both.
+ * Return 1 with the value of k into *old (not NULL) when k was there (the
+ * map unchanged), 0 when added, or SH_ENOMEM (the map unchanged then).
+ */
+static inline int
+sh_hmap_add(struct sh_hmap *m, uint64_t k, uint32_t v, uint32_t *old)
+{
+	size_t i;
+
+	if (k == 0 || 2 * (m->n + 1) > m->nslot)
+		return sh_hmap_add_slow(m, k, v, old);
+	i = sh_hmap_probe(m, k);
+	if (m->slot[i].key != 0) {
+		*old = m->slot[i].val;
+		return 1;
+	}
+	m->slot[i].key = k;
+	m->slot[i].val = v;
+	m->n++;
+	return 0;
+}
+
+/*
+ * Remove k: the keys after it in its run of slots move back, so every
+ * other key stays found, whatever the order of deletions.  Return 1 when
+ * k was in the map, 0 when not.  Cost: one probe and the rest of the run,
+ * O(1) expected at half load; never the whole table.
+ */
+int sh_hmap_del(struct sh_hmap *m, uint64_t k);
+
+/* Remove every key, keeping the slots.  Cost: O(slots), a memset. */
+void sh_hmap_clear(struct sh_hmap *m);
 
 /* Make room for n keys in all, so that adding them does not grow the
  * slots again.  Return 0 or SH_ENOMEM (the map is unchanged then). */

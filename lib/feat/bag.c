@@ -1,14 +1,18 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "feat/bag.h"
 #include "base/errors.h"
+#include "base/grow.h"
+#include "base/hmap.h"
+
+#define WIPE 16		/* most slots a key for which they are wiped */
 
 struct sh_bag {
 	struct sh_bagent *ent;
 	size_t n, cap;
-	size_t *slot;		/* 0 empty, else entry index + 1 */
-	size_t nslot;		/* power of two, > 2 n */
+	struct sh_hmap map;	/* hash to entry number */
 	char *text;
 	size_t tlen, tcap;
 	int keep_text;
@@ -31,7 +35,7 @@ sh_bag_free(struct sh_bag *b)
 	if (b == NULL)
 		return;
 	free(b->ent);
-	free(b->slot);
+	sh_hmap_free(&b->map);
 	free(b->text);
 	free(b);
 }
@@ -41,76 +45,48 @@ sh_bag_clear(struct sh_bag *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->n; i++)
-		b->slot[b->ent[i].slot] = 0;
+	/*
+	 * The slots wiped while they are few for the keys (a memset of 16
+	 * bytes a slot costs less than a deletion a key), else each key
+	 * deleted: after a long document the slots are many, and the next
+	 * documents short.  Either way O(distinct features).
+	 */
+	if (b->map.nslot <= WIPE * b->n)
+		sh_hmap_clear(&b->map);
+	else
+		for (i = 0; i < b->n; i++)
+			sh_hmap_del(&b->map, b->ent[i].hash);
 	b->n = 0;
 	b->tlen = 0;
-}
-
-static size_t
-probe(const size_t *slot, size_t nslot, const struct sh_bagent *ent,
-    uint64_t h)
-{
-	size_t i, mask = nslot - 1;
-
-	/* The hash is well mixed: its low bits index directly. */
-	for (i = (size_t)h & mask; slot[i] != 0; i = (i + 1) & mask)
-		if (ent[slot[i] - 1].hash == h)
-			break;
-	return i;
-}
-
-static int
-grow(struct sh_bag *b)
-{
-	size_t *ns, nn = b->nslot ? b->nslot * 2 : 256, i, j;
-
-	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
-		return SH_ENOMEM;
-	for (i = 0; i < b->n; i++) {
-		j = probe(ns, nn, b->ent, b->ent[i].hash);
-		ns[j] = i + 1;
-		b->ent[i].slot = j;
-	}
-	free(b->slot);
-	b->slot = ns;
-	b->nslot = nn;
-	return 0;
 }
 
 int
 sh_bag_add(struct sh_bag *b, uint64_t h, const char *tok, size_t len)
 {
 	struct sh_bagent *e;
-	size_t i, cap;
-	void *p;
+	uint32_t i;
+	int r;
 
-	if (2 * (b->n + 1) > b->nslot && grow(b) != 0)
-		return SH_ENOMEM;
-	i = probe(b->slot, b->nslot, b->ent, h);
-	if (b->slot[i] != 0) {
-		b->ent[b->slot[i] - 1].count++;
+	if (b->n < UINT32_MAX)
+		r = sh_hmap_add(&b->map, h, (uint32_t)b->n, &i);
+	else if ((r = sh_hmap_get(&b->map, h, &i)) == 0)
+		return SH_ENOMEM;	/* entry numbers are 32-bit */
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		b->ent[i].count++;
 		return 0;
 	}
-	if (b->n == b->cap) {
-		cap = b->cap ? 2 * b->cap : 256;
-		if ((p = realloc(b->ent, cap * sizeof(*b->ent))) == NULL)
-			return SH_ENOMEM;
-		b->ent = p;
-		b->cap = cap;
+	if ((b->n == b->cap &&
+	    sh_grow(&b->ent, &b->cap, b->n + 1, sizeof(*b->ent)) != 0) ||
+	    (b->keep_text && b->tcap - b->tlen < len &&
+	    sh_grow(&b->text, &b->tcap, b->tlen + len, 1) != 0)) {
+		sh_hmap_del(&b->map, h);
+		return SH_ENOMEM;
 	}
-	if (b->keep_text && b->tcap - b->tlen < len) {
-		for (cap = b->tcap ? b->tcap : 4096; cap - b->tlen < len; )
-			cap *= 2;
-		if ((p = realloc(b->text, cap)) == NULL)
-			return SH_ENOMEM;
-		b->text = p;
-		b->tcap = cap;
-	}
-	e = &b->ent[b->n];
+	e = &b->ent[b->n++];
 	e->hash = h;
 	e->count = 1;
-	e->slot = i;
 	e->off = b->tlen;
 	e->len = 0;
 	if (b->keep_text) {
@@ -118,7 +94,6 @@ sh_bag_add(struct sh_bag *b, uint64_t h, const char *tok, size_t len)
 		b->tlen += len;
 		e->len = len;
 	}
-	b->slot[i] = ++b->n;
 	return 0;
 }
 

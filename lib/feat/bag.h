@@ -2,9 +2,12 @@
  * A bag of features for one document: distinct feature hashes with their
  * counts, in order of first occurrence, and optionally their text.
  * Features are told apart by their 64-bit hash alone, exactly as the
- * fingerprint tells them apart.  Memory is kept between documents
- * (sh_bag_clear is O(distinct features)); no allocation per feature once
- * the bag has grown to the largest document.
+ * fingerprint tells them apart; a base/hmap numbers them.  Memory is
+ * kept between documents (sh_bag_clear is O(distinct features), however
+ * large the bag has grown); no allocation per feature once the bag has
+ * grown to the largest document: 64 to 128 bytes per distinct feature of
+ * that document (an entry of 32 bytes, 1 to 2 per feature as the array
+ * doubles; 2 to 4 map slots of 16 bytes), plus the text kept.
  */
 #ifndef SH_BAG_H
 #define SH_BAG_H
@@ -16,7 +19,6 @@ struct sh_bagent {
 	uint64_t hash;
 	uint64_t count;
 	size_t off, len;	/* text, when kept: sh_bag_text(b) + off */
-	size_t slot;		/* internal */
 };
 
 struct sh_bag;
@@ -27,7 +29,8 @@ void sh_bag_free(struct sh_bag *b);
 void sh_bag_clear(struct sh_bag *b);
 
 /* Count one occurrence of feature h (text tok[0..len), copied if kept).
- * Return 0 or SH_ENOMEM (the bag is unchanged then). */
+ * Return 0 or SH_ENOMEM (the bag is unchanged then), also for a new
+ * feature beyond 2^32 - 1 distinct ones: entries are numbered in 32 bits. */
 int sh_bag_add(struct sh_bag *b, uint64_t h, const char *tok, size_t len);
 
 /* Distinct features, in order of first occurrence: n entries at *ents.

@@ -1,13 +1,17 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "feat/df.h"
 #include "base/errors.h"
+#include "base/grow.h"
+#include "base/hmap.h"
 
 #define BLOCK (64 * 1024)
+#define AHEAD 8		/* features whose slot is fetched ahead */
 
 struct dfent {
-	uint64_t hash, n;
+	uint64_t n;
 	const char *text;	/* in a block, never moved */
 	size_t len;
 };
@@ -21,8 +25,7 @@ struct block {
 struct sh_df {
 	struct dfent *ent;
 	size_t n, cap;
-	size_t *slot;		/* 0 empty, else entry index + 1 */
-	size_t nslot;		/* power of two, > 2 n */
+	struct sh_hmap map;	/* hash to entry number */
 	struct block *blk;	/* newest first */
 	uint64_t docs;
 };
@@ -74,34 +77,8 @@ sh_df_free(struct sh_df *d)
 		free(b);
 	}
 	free(d->ent);
-	free(d->slot);
+	sh_hmap_free(&d->map);
 	free(d);
-}
-
-static size_t
-probe(const size_t *slot, size_t nslot, const struct dfent *ent, uint64_t h)
-{
-	size_t i, mask = nslot - 1;
-
-	for (i = (size_t)h & mask; slot[i] != 0; i = (i + 1) & mask)
-		if (ent[slot[i] - 1].hash == h)
-			break;
-	return i;
-}
-
-static int
-grow(struct sh_df *d)
-{
-	size_t *ns, nn = d->nslot ? d->nslot * 2 : 1024, i;
-
-	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
-		return SH_ENOMEM;
-	for (i = 0; i < d->n; i++)
-		ns[probe(ns, nn, d->ent, d->ent[i].hash)] = i + 1;
-	free(d->slot);
-	d->slot = ns;
-	d->nslot = nn;
-	return 0;
 }
 
 /* A copy of p[0..len) in the text blocks, or NULL when out of memory. */
@@ -133,32 +110,35 @@ sh_df_add(struct sh_df *d, const struct sh_bag *bag)
 	const struct sh_bagent *e;
 	const char *text = sh_bag_text(bag);
 	struct dfent *ne;
-	size_t i, j, n, cap;
+	size_t i, n;
+	uint32_t j;
+	int r;
 
 	n = sh_bag_entries(bag, &e);
 	d->docs++;
 	for (i = 0; i < n; i++) {
-		if (2 * (d->n + 1) > d->nslot && grow(d) != 0)
-			return SH_ENOMEM;
-		j = probe(d->slot, d->nslot, d->ent, e[i].hash);
-		if (d->slot[j] != 0) {
-			d->ent[d->slot[j] - 1].n++;
+		if (i + AHEAD < n)
+			sh_hmap_prefetch(&d->map, e[i + AHEAD].hash);
+		if (d->n < UINT32_MAX)
+			r = sh_hmap_add(&d->map, e[i].hash, (uint32_t)d->n, &j);
+		else if ((r = sh_hmap_get(&d->map, e[i].hash, &j)) == 0)
+			return SH_ENOMEM;	/* entry numbers are 32-bit */
+		if (r < 0)
+			return r;
+		if (r == 1) {
+			d->ent[j].n++;
 			continue;
 		}
-		if (d->n == d->cap) {
-			cap = d->cap ? 2 * d->cap : 1024;
-			if ((ne = realloc(d->ent, cap * sizeof(*ne))) == NULL)
-				return SH_ENOMEM;
-			d->ent = ne;
-			d->cap = cap;
-		}
-		ne = &d->ent[d->n];
-		if ((ne->text = keep(d, text + e[i].off, e[i].len)) == NULL)
+		if ((d->n == d->cap && sh_grow(&d->ent, &d->cap, d->n + 1,
+		    sizeof(*d->ent)) != 0) ||
+		    (d->ent[d->n].text = keep(d, text + e[i].off,
+		    e[i].len)) == NULL) {
+			sh_hmap_del(&d->map, e[i].hash);
 			return SH_ENOMEM;
-		ne->hash = e[i].hash;
+		}
+		ne = &d->ent[d->n++];
 		ne->n = 1;
 		ne->len = e[i].len;
-		d->slot[j] = ++d->n;
 	}
 	return 0;
 }
@@ -227,9 +207,8 @@ int
 sh_dfmerge_line(struct sh_dfmerge *m, const char *p, size_t len, FILE *out)
 {
 	const char *tok;
-	size_t tlen, cap;
+	size_t tlen;
 	uint64_t n;
-	char *np;
 	int r, c;
 
 	if ((r = sh_df_parse(p, len, &tok, &tlen, &n)) != 0)
@@ -257,14 +236,8 @@ sh_dfmerge_line(struct sh_dfmerge *m, const char *p, size_t len, FILE *out)
 	}
 	if (m->len > 0 && (r = put_line(out, m->tok, m->len, m->n)) != 0)
 		return r;
-	if (tlen > m->cap) {
-		for (cap = m->cap ? m->cap : 64; cap < tlen; cap *= 2)
-			;
-		if ((np = realloc(m->tok, cap)) == NULL)
-			return SH_ENOMEM;
-		m->tok = np;
-		m->cap = cap;
-	}
+	if (tlen > m->cap && sh_grow(&m->tok, &m->cap, tlen, 1) != 0)
+		return SH_ENOMEM;
 	memcpy(m->tok, tok, tlen);
 	m->len = tlen;
 	m->n = n;

@@ -41,9 +41,12 @@ void sh_df_free(struct sh_df *d);
  * Count one document whose distinct features are the entries of bag
  * (kept text, as sh_fp_features gives): each entry adds 1 to its
  * feature's count, told apart by hash; the text kept is the first seen.
- * Return 0 or SH_ENOMEM (the document is then counted in part).  Memory:
- * 60 to 100 bytes per distinct feature, its text included, in blocks;
- * no allocation per document once grown.
+ * Return 0 or SH_ENOMEM (the document is then counted in part), also
+ * for a new feature beyond 2^32 - 1 distinct ones: entries are numbered
+ * in 32 bits.  Memory: 56 to 112 bytes per distinct feature (an entry of
+ * 24 bytes, 1 to 2 per feature as the array doubles; 2 to 4 base/hmap
+ * slots of 16 bytes), plus its text, in blocks of 64 KiB; no allocation
+ * per document once grown.
  */
 int sh_df_add(struct sh_df *d, const struct sh_bag *bag);
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "fp/similar.h"
 #include "fp/simhash.h"
 
@@ -135,19 +136,13 @@ add(void *ctx, uint64_t hash, uint64_t w, const char *tok, size_t len)
 {
 	struct sh_fvec *v = ctx;
 	struct sh_fvent *e;
-	size_t cap;
-	char *t;
 
 	if (w == 0 || v->nomem)
 		return;
-	if (v->n == v->cap) {
-		cap = v->cap ? 2 * v->cap : 256;
-		if ((e = realloc(v->e, cap * sizeof(*e))) == NULL) {
-			v->nomem = 1;
-			return;
-		}
-		v->e = e;
-		v->cap = cap;
+	if (v->n == v->cap &&
+	    sh_grow(&v->e, &v->cap, v->n + 1, sizeof(*v->e)) != 0) {
+		v->nomem = 1;
+		return;
 	}
 	e = &v->e[v->n];
 	e->hash = hash;
@@ -155,16 +150,10 @@ add(void *ctx, uint64_t hash, uint64_t w, const char *tok, size_t len)
 	e->off = v->tlen;
 	e->len = 0;
 	if (v->keep_text) {
-		if (v->tcap - v->tlen < len) {
-			for (cap = v->tcap ? v->tcap : 4096; cap - v->tlen < len;
-			    cap *= 2)
-				;
-			if ((t = realloc(v->text, cap)) == NULL) {
-				v->nomem = 1;
-				return;
-			}
-			v->text = t;
-			v->tcap = cap;
+		if (v->tcap - v->tlen < len &&
+		    sh_grow(&v->text, &v->tcap, v->tlen + len, 1) != 0) {
+			v->nomem = 1;
+			return;
 		}
 		memcpy(v->text + v->tlen, tok, len);
 		v->tlen += len;

@@ -1,6 +1,6 @@
 /*
  * Fingerprint lines, "HEX<TAB>ID": the fingerprint as 16 hex digits
- * (base/hex.h), a TAB, and the ID, the rest of the line (possibly empty,
+ * (base/fpval.h), a TAB, and the ID, the rest of the line (possibly empty,
  * any bytes but the line's end).  sh-fp and sh-index dump write them,
  * sh-near and sh-index read them.
  */

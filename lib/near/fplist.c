@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "near/fplist.h"
 
 void
@@ -26,10 +27,10 @@ sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 	void *p;
 
 	if (l->n == l->cap) {
-		cap = l->cap ? 2 * l->cap : 1024;
-		if ((p = realloc(l->fp, cap * sizeof(*l->fp))) == NULL)
+		/* idoff has one more element than fp: its cap + 1. */
+		cap = l->cap;
+		if (sh_grow(&l->fp, &cap, l->n + 1, sizeof(*l->fp)) != 0)
 			return SH_ENOMEM;
-		l->fp = p;
 		if ((p = realloc(l->idoff, (cap + 1) * sizeof(*l->idoff))) ==
 		    NULL)
 			return SH_ENOMEM;
@@ -37,14 +38,9 @@ sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 		l->cap = cap;
 		l->idoff[0] = 0;
 	}
-	if (l->idcap - l->idlen < idlen) {
-		for (cap = l->idcap ? l->idcap : 65536; cap - l->idlen < idlen; )
-			cap *= 2;
-		if ((p = realloc(l->ids, cap)) == NULL)
-			return SH_ENOMEM;
-		l->ids = p;
-		l->idcap = cap;
-	}
+	if (l->idcap - l->idlen < idlen &&
+	    sh_grow(&l->ids, &l->idcap, l->idlen + idlen, 1) != 0)
+		return SH_ENOMEM;
 	if (idlen > 0)
 		memcpy(l->ids + l->idlen, id, idlen);
 	l->idlen += idlen;

@@ -4,6 +4,7 @@
 
 #include "base/errors.h"
 #include "base/fpval.h"
+#include "base/grow.h"
 #include "near/fpstore.h"
 #include "near/join.h"
 #include "base/xsort.h"
@@ -51,16 +52,9 @@ radix(struct rec *a, struct rec *tmp, size_t n, int bits)
 int
 sh_pairs_add(struct sh_pairs *p, uint64_t v)
 {
-	size_t cap;
-	void *np;
-
-	if (p->n == p->cap) {
-		cap = p->cap ? 2 * p->cap : 4096;
-		if ((np = realloc(p->v, cap * sizeof(*p->v))) == NULL)
-			return SH_ENOMEM;
-		p->v = np;
-		p->cap = cap;
-	}
+	if (p->n == p->cap && sh_grow(&p->v, &p->cap, p->n + 1,
+	    sizeof(*p->v)) != 0)
+		return SH_ENOMEM;
 	p->v[p->n++] = v;
 	return 0;
 }
@@ -263,7 +257,7 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
     struct sh_xsort *pairs)
 {
 	struct sh_xsort *x;
-	struct sh_xrec r, *run = NULL, *nr;	/* run: (fingerprint, index) */
+	struct sh_xrec r, *run = NULL;	/* run: (fingerprint, index) */
 	size_t n = 0, cap = 0;
 	uint64_t fp, i, key = 0;
 	int shift = SH_FP_BITS - plan->keybits[t], e, more;
@@ -290,14 +284,9 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 		}
 		if (!more)
 			break;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			if ((nr = realloc(run, cap * sizeof(*run))) == NULL) {
-				e = SH_ENOMEM;
-				goto out;
-			}
-			run = nr;
-		}
+		if (n == cap && (e = sh_grow(&run, &cap, n + 1,
+		    sizeof(*run))) != 0)
+			goto out;
 		key = r.a >> shift;
 		run[n].a = sh_plan_unperm(plan, t, r.a);
 		run[n++].b = r.b;

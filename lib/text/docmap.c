@@ -7,6 +7,7 @@
 
 #include "text/docmap.h"
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/hash.h"
 
 struct ent {
@@ -83,7 +84,6 @@ int
 sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 {
 	struct ent *e;
-	size_t cap;
 	int r;
 
 	while ((r = sh_reader_next(&m->rd, rec)) != 1) {
@@ -91,13 +91,9 @@ sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 			return r;
 		m->nskip++;
 	}
-	if (m->n == m->cap) {
-		cap = m->cap ? 2 * m->cap : 1024;
-		if ((e = realloc(m->e, cap * sizeof(*e))) == NULL)
-			return SH_ENOMEM;
-		m->e = e;
-		m->cap = cap;
-	}
+	if (m->n == m->cap &&
+	    sh_grow(&m->e, &m->cap, m->n + 1, sizeof(*m->e)) != 0)
+		return SH_ENOMEM;
 	e = &m->e[m->n];
 	e->key = m->numbered ? rec->line : id_key(rec->id, rec->idlen);
 	e->off = rec->off;

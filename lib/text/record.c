@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "text/html.h"
 #include "text/json.h"
 #include "base/num.h"
@@ -98,20 +99,16 @@ sh_reader_free(struct sh_reader *r)
 static int
 slurp(struct sh_reader *r, struct sh_rec *rec)
 {
-	size_t len = 0, n, cap;
-	char *p;
+	size_t len = 0, n;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
 	for (;;) {
-		if (r->in.cap - len < 65536) {
-			cap = r->in.cap ? 2 * r->in.cap : 65536;
-			if ((p = realloc(r->in.buf, cap)) == NULL)
-				return SH_ENOMEM;
-			r->in.buf = p;
-			r->in.cap = cap;
-		}
+		/* len + 65536 is within the buffer, which is in memory. */
+		if (r->in.cap - len < 65536 &&
+		    sh_grow(&r->in.buf, &r->in.cap, len + 65536, 1) != 0)
+			return SH_ENOMEM;
 		n = fread(r->in.buf + len, 1, r->in.cap - len, r->in.fp);
 		len += n;
 		if (n == 0)

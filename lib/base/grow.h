@@ -1,0 +1,25 @@
+/*
+ * Growing arrays: the one place where a capacity doubles and the size in
+ * bytes is checked for overflow before realloc.
+ */
+#ifndef SH_GROW_H
+#define SH_GROW_H
+
+#include <stddef.h>
+
+/* Bytes of the first allocation, at least one element. */
+#define SH_GROW_MIN 4096
+
+/*
+ * Make room for need elements of size bytes (size > 0) in the array
+ * whose pointer is at pp (any object pointer type: pass &p), holding
+ * *cap elements.  When need > *cap, the capacity doubles, from
+ * SH_GROW_MIN bytes' worth, until it holds need (at most SIZE_MAX / size),
+ * and the array is reallocated, its contents kept; *pp and *cap are then
+ * updated.  Return 0, or SH_ENOMEM when need * size overflows or realloc
+ * fails: *pp and *cap are unchanged then, the array still owned by the
+ * caller.  Cost: O(1) amortized per element added one by one.
+ */
+int sh_grow(void *pp, size_t *cap, size_t need, size_t size);
+
+#endif
