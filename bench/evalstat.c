@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "near/fpline.h"
 #include "base/fpval.h"
+#include "near/fpline.h"
 
 #define MAXK		16
 #define MAXPAIRS	1000

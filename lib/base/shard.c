@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fpval.h"
 #include "base/errors.h"
+#include "base/fpval.h"
 #include "base/num.h"
 #include "base/shard.h"
 

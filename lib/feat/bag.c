@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat/bag.h"
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/hmap.h"
+#include "feat/bag.h"
 
 #define WIPE 16		/* most slots a key for which they are wiped */
 

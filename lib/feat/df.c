@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat/df.h"
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/hmap.h"
+#include "feat/df.h"
 
 #define BLOCK (64 * 1024)
 #define AHEAD 8		/* features whose slot is fetched ahead */

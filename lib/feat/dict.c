@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat/dict.h"
 #include "base/errors.h"
 #include "base/num.h"
+#include "feat/dict.h"
 #include "text/fold.h"
 #include "text/unicode.h"
 

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat/df.h"
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/hmap.h"
-#include "feat/idf.h"
 #include "base/num.h"
+#include "feat/df.h"
+#include "feat/idf.h"
 
 struct sh_idf {
 	struct sh_hmap map;

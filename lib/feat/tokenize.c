@@ -1,13 +1,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat/dict.h"
 #include "base/errors.h"
 #include "base/hash.h"
+#include "base/utf8.h"
+#include "feat/dict.h"
 #include "feat/stopset.h"
 #include "feat/tokenize.h"
 #include "text/fold.h"
-#include "base/utf8.h"
 
 #define CLUSTER 16
 #define RUN 4096		/* longest piece of a run cut with a dictionary */

@@ -2,15 +2,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/errors.h"
+#include "base/hash.h"
+#include "base/num.h"
 #include "feat/dict.h"
 #include "feat/stopword.h"
 #include "feat/toklist.h"
-#include "base/errors.h"
-#include "fp/fingerprint.h"
-#include "base/hash.h"
-#include "base/num.h"
-#include "fp/simhash.h"
 #include "feat/weight.h"
+#include "fp/fingerprint.h"
+#include "fp/simhash.h"
 
 struct sh_fp {
 	struct sh_fpopt o;

@@ -3,8 +3,8 @@
 
 #include "base/errors.h"
 #include "base/grow.h"
-#include "fp/similar.h"
 #include "fp/simhash.h"
+#include "fp/similar.h"
 
 /*
  * Unsigned integers of BIG_LIMBS 32-bit limbs, least significant first:

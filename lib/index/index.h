@@ -23,8 +23,8 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
-#include "index/segment.h"
 #include "base/shard.h"
+#include "index/segment.h"
 
 #define SH_WHERE 4096
 #define SH_INDEX_K 3		/* distance served by default */

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/hash.h"
 #include "base/fpval.h"
+#include "base/hash.h"
 #include "index/ixfile.h"
 
 #define MANIFEST_MAX (64 << 20)

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "base/hash.h"
 #include "base/fpval.h"
+#include "base/hash.h"
 #include "base/io.h"
 #include "index/segment.h"
 

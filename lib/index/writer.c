@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "base/hash.h"
 #include "base/fpval.h"
+#include "base/hash.h"
 #include "base/io.h"
 #include "index/ixfile.h"
 #include "index/writer.h"

@@ -1,9 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "near/dedup.h"
 #include "base/errors.h"
 #include "base/fpval.h"
+#include "near/dedup.h"
 
 #define NONE 0xFFFFFFFFu
 

@@ -1,11 +1,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "near/cluster.h"
 #include "base/errors.h"
-#include "near/fpset.h"
-#include "base/hash.h"
 #include "base/fpval.h"
+#include "base/hash.h"
+#include "near/cluster.h"
+#include "near/fpset.h"
 
 int
 sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir)

@@ -18,12 +18,12 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
+#include "base/shard.h"
+#include "base/xsort.h"
 #include "near/fplist.h"
 #include "near/fpstore.h"
 #include "near/join.h"
 #include "near/plan.h"
-#include "base/shard.h"
-#include "base/xsort.h"
 
 struct sh_fpset {
 	size_t budget;		/* 0: in memory */

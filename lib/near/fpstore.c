@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "near/fpstore.h"
 #include "base/io.h"
+#include "near/fpstore.h"
 
 int
 sh_fpstore_open(struct sh_fpstore *s, const char *tmpdir)

@@ -5,10 +5,10 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/grow.h"
+#include "base/shard.h"
+#include "base/xsort.h"
 #include "near/fpstore.h"
 #include "near/join.h"
-#include "base/xsort.h"
-#include "base/shard.h"
 
 #if SH_FP_BITS != 64
 #error "the external join sorts a fingerprint as one 64-bit word"

@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
-#include "near/plan.h"
 #include "base/shard.h"
+#include "near/plan.h"
 
 /* Pairs (i, j) with i < j, packed as i << 32 | j. */
 struct sh_pairs {

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/docmap.h"
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/hash.h"
+#include "text/docmap.h"
 
 struct ent {
 	uint64_t key;

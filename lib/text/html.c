@@ -1,7 +1,7 @@
 #include <string.h>
 
-#include "text/html.h"
 #include "base/utf8.h"
+#include "text/html.h"
 
 /* Named references beyond Latin-1, and Latin-1 (U+00A0..U+00FF) in order. */
 static const struct {

@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "text/json.h"
 #include "base/utf8.h"
+#include "text/json.h"
 
 struct parse {
 	const char *p, *end;

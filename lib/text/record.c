@@ -6,9 +6,9 @@
 
 #include "base/errors.h"
 #include "base/grow.h"
+#include "base/num.h"
 #include "text/html.h"
 #include "text/json.h"
-#include "base/num.h"
 #include "text/record.h"
 
 int

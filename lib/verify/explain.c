@@ -2,10 +2,10 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "verify/explain.h"
 #include "base/fpval.h"
-#include "near/plan.h"
 #include "feat/weight.h"
+#include "near/plan.h"
+#include "verify/explain.h"
 
 #if SH_FP_BITS != 64
 #error "a feature hash of 64 bits votes on the fingerprint bit for bit"

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "near/pairline.h"
 #include "fp/similar.h"
+#include "near/pairline.h"
 #include "verify/verify.h"
 
 /* A document's features, kept with its ID. */

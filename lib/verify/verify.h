@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "text/docmap.h"
 #include "fp/fingerprint.h"
-#include "text/record.h"
 #include "fp/similar.h"
+#include "text/docmap.h"
+#include "text/record.h"
 
 struct sh_verify;
 

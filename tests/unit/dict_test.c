@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat/dict.h"
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/num.h"
+#include "base/utf8.h"
+#include "feat/dict.h"
 #include "feat/tokenize.h"
 #include "text/fold.h"
-#include "base/utf8.h"
 #include "rng.h"
 #include "tap.h"
 

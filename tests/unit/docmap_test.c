@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "text/docmap.h"
 #include "base/errors.h"
+#include "text/docmap.h"
 #include "text/record.h"
 #include "rng.h"
 #include "tap.h"

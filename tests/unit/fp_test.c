@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "fp/fingerprint.h"
 #include "feat/weight.h"
+#include "fp/fingerprint.h"
 #include "tap.h"
 
 static const char *doc[] = {

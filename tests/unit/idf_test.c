@@ -10,13 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "feat/df.h"
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/hmap.h"
+#include "feat/df.h"
 #include "feat/idf.h"
-#include "rng.h"
 #include "feat/stopword.h"
+#include "rng.h"
 #include "tap.h"
 
 static char path[64];

@@ -14,14 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fpsets.h"
 #include "base/errors.h"
 #include "base/fpval.h"
-#include "near/fplist.h"
-#include "near/plan.h"
 #include "index/index.h"
 #include "index/segment.h"
 #include "index/writer.h"
+#include "near/fplist.h"
+#include "near/plan.h"
+#include "fpsets.h"
 #include "tap.h"
 
 #define N 2000

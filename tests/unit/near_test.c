@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fpval.h"
+#include "base/shard.h"
 #include "near/cluster.h"
 #include "near/dedup.h"
-#include "base/fpval.h"
 #include "near/join.h"
 #include "near/plan.h"
-#include "base/shard.h"
 #include "fpsets.h"
 #include "rng.h"
 #include "tap.h"

@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "verify/explain.h"
-#include "fp/fingerprint.h"
-#include "base/hash.h"
 #include "base/fpval.h"
+#include "base/hash.h"
+#include "fp/fingerprint.h"
 #include "fp/similar.h"
+#include "verify/explain.h"
 #include "rng.h"
 #include "tap.h"
 

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tap.h"
 #include "feat/tokenize.h"
 #include "text/unicode.h"
+#include "tap.h"
 
 struct feats {
 	char buf[512];

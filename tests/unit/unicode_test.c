@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tap.h"
 #include "text/unicode.h"
+#include "tap.h"
 
 /* Does cp fold to the n code points of want? */
 static int

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/xsort.h"
 #include "rng.h"
 #include "tap.h"
-#include "base/xsort.h"
 
 #define N 200000
 
