@@ -35,9 +35,11 @@ struct run {
 	unsigned long long nbad, nempty, nskip, nshort, ndocs;
 };
 
-/* Fingerprint every record of one stream; return 0 or 2. */
+/* Fingerprint every record of stream in, named name (shown as shown);
+ * return 0 or 2. */
 static int
-fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
+fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
+    int prefix)
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
@@ -47,10 +49,8 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 	int r, bad, status = 0;
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
-	if (strcmp(name, "-") == 0)
-		name = "<stdin>";
 	if (rn->shard.n && (r = sh_reader_shard(&rd, &rn->shard)) != 0) {
-		warnx("%s: -P: %s", name, r == SH_EINVAL ?
+		warnx("%s: -P: %s", shown, r == SH_EINVAL ?
 		    "not with this format" : sh_strerror(r));
 		sh_reader_free(&rd);
 		return 2;
@@ -60,7 +60,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				warnx("%s:%llu: %s", name, rec.line,
+				warnx("%s:%llu: %s", shown, rec.line,
 				    sh_strerror(r));
 				status = 2;
 			}
@@ -78,7 +78,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 		if (r == SH_ENOMEM)
 			break;
 		if (r != 0) {
-			warnx("%s:%llu: column %zu: %s", name, rec.line,
+			warnx("%s:%llu: column %zu: %s", shown, rec.line,
 			    col + rec.idlen + 1, sh_strerror(r));
 			status = 2;
 			continue;
@@ -98,9 +98,9 @@ fp_stream(struct run *rn, FILE *in, const char *name, int prefix)
 			err(2, "stdout");
 	}
 	if (r == SH_EWARC)
-		warnx("%s:%llu: %s", name, rec.line, sh_strerror(r));
+		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
 	else if (r < 0)
-		warnx("%s: %s", name, sh_strerror(r));
+		warnx("%s: %s", shown, sh_strerror(r));
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;
 }
@@ -152,7 +152,7 @@ main(int argc, char *argv[])
 			status = 2;
 			continue;
 		}
-		r = fp_stream(&rn, in, name, argc > 1);
+		r = fp_stream(&rn, in, name, shown, argc > 1);
 		if (r > status)
 			status = r;
 		input_close(in);

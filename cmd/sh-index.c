@@ -37,7 +37,8 @@ usage(void)
 static void
 fail(int e)
 {
-	errx(2, "%s: %s", where, sh_strerror(e));
+	errx(2, "%s: %s%s", where, sh_strerror(e), e == SH_EEXIST ?
+	    " (use -f to replace it)" : "");
 }
 
 /* Append a fingerprint line to the list (ctx); within a budget, write

@@ -52,9 +52,11 @@ print_bag(const struct run *rn, const struct sh_rec *rec,
 	putchar('\n');
 }
 
-/* Tokenize (or count) every record of one stream; return 0 or 2. */
+/* Tokenize (or count) every record of stream in, named name (shown as
+ * shown); return 0 or 2. */
 static int
-tok_stream(struct run *rn, FILE *in, const char *name, int prefix)
+tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
+    int prefix)
 {
 	const struct sh_bag *bag;
 	struct sh_reader rd;
@@ -62,14 +64,12 @@ tok_stream(struct run *rn, FILE *in, const char *name, int prefix)
 	int r, bad, status = 0;
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
-	if (strcmp(name, "-") == 0)
-		name = "<stdin>";
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (sh_rec_skippable(r)) {
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				warnx("%s:%llu: %s", name, rec.line,
+				warnx("%s:%llu: %s", shown, rec.line,
 				    sh_strerror(r));
 				status = 2;
 			}
@@ -90,9 +90,9 @@ tok_stream(struct run *rn, FILE *in, const char *name, int prefix)
 			err(2, "stdout");
 	}
 	if (r == SH_EWARC)
-		warnx("%s:%llu: %s", name, rec.line, sh_strerror(r));
+		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
 	else if (r < 0)
-		warnx("%s: %s", name, sh_strerror(r));
+		warnx("%s: %s", shown, sh_strerror(r));
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;
 }
@@ -107,8 +107,6 @@ merge_stream(struct sh_dfmerge *m, FILE *in, const char *name)
 	int r;
 
 	sh_lines_init(&l, in, '\n');
-	if (strcmp(name, "-") == 0)
-		name = "<stdin>";
 	while ((r = sh_lines_next(&l, &p, &len)) == 1)
 		if ((r = sh_dfmerge_line(m, p, len, stdout)) != 0)
 			break;
@@ -162,9 +160,9 @@ main(int argc, char *argv[])
 			continue;
 		}
 		if (merge)
-			r = merge_stream(&m, in, name);
+			r = merge_stream(&m, in, shown);
 		else
-			r = tok_stream(&rn, in, name, argc > 1);
+			r = tok_stream(&rn, in, name, shown, argc > 1);
 		input_close(in);
 		if (r > status)
 			status = r;

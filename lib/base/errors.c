@@ -21,7 +21,7 @@ sh_strerror(int e)
 	case SH_EVERSION:	return "unsupported index format version";
 	case SH_ETRUNC:		return "truncated index file";
 	case SH_ECORRUPT:	return "corrupt index file";
-	case SH_EEXIST:		return "index exists (use -f to replace it)";
+	case SH_EEXIST:		return "index exists";
 	case SH_EKMISMATCH:	return "index was built for another -k";
 	case SH_EJSON:		return "malformed JSON";
 	case SH_ENOID:		return "no ID field";
