@@ -19,6 +19,7 @@
 #include "verify/verify.h"
 #include "docopt.h"
 #include "input.h"
+#include "usage.h"
 
 #define DOCOPTS DOCOPT_LETTERS "t"
 
@@ -31,17 +32,13 @@ static long long kmax = -1, ntop = 10;
 static const char *docs;
 static uint32_t minsim;
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: sh-dist [-qr] [-k max] fingerprint "
-	    "fingerprint\n       sh-dist -p [-qr] [-k max] [file ...]\n"
-	    "       sh-dist -v docs [-qt] [-a min] [-m measure] "
-	    "[document option ...] [file ...]\n"
-	    "       sh-dist -x [-t] [-N count] [document option ...] "
-	    "doc1 doc2\n");
-	exit(2);
-}
+static const char usage_text[] =
+    "usage: sh-dist [-qr] [-k max] fingerprint fingerprint\n"
+    "       sh-dist -p [-qr] [-k max] [file ...]\n"
+    "       sh-dist -v docs [-qt] [-a min] [-m measure] "
+    "[document option ...] [file ...]\n"
+    "       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2\n"
+    "       sh-dist -h | -V\n";
 
 /* Print line p[0..len) (none when NULL) with its measure appended,
  * unless -q: the distance d, or with -r or -v the similarity sim in
@@ -177,7 +174,7 @@ map_docs(const char *docs, int *status)
 	while ((r = sh_docmap_scan(m, &rec)) != 0) {
 		if (r == 1)
 			continue;
-		if (r == SH_EIO || r == SH_ENOMEM)
+		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
 			errx(2, "%s: %s", docs, sh_strerror(r));
 		warnx("%s:%llu: %s", docs, rec.line, sh_strerror(r));
 		if (!sh_rec_skippable(r))
@@ -196,9 +193,10 @@ main(int argc, char *argv[])
 	char seen[64] = "";
 	int ch, r = 0, form = 0, status = 0;
 
+	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	o.rec.mode = -1;
-	while ((ch = getopt(argc, argv, DOCOPTS "N:a:k:m:pqrv:x")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPTS "N:Va:hk:m:pqrv:x")) != -1) {
 		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
 			seen[strlen(seen)] = (char)ch;
 		switch (ch) {
@@ -207,6 +205,10 @@ main(int argc, char *argv[])
 			r = sh_strtonum(optarg, 0, ch == 'k' ? SH_FP_BITS : 1000000,
 			    ch == 'k' ? &kmax : &ntop);
 			break;
+		case 'h':
+			usage_help();
+		case 'V':
+			usage_version();
 		case 'a':
 			r = sh_sim_parse(optarg, &minsim);
 			break;

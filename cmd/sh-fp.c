@@ -14,17 +14,15 @@
 #include "near/fpline.h"
 #include "docopt.h"
 #include "input.h"
+#include "usage.h"
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] "
-	    "[-I idfield] [-m min]\n"
-	    "             [-n ngram] [-P shard/shards] [-s stopwords] "
-	    "[-T textfield]\n"
-	    "             [-W weight] [-w shingle] [-y types] [file ...]\n");
-	exit(2);
-}
+static const char usage_text[] =
+    "usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] "
+    "[-m min]\n"
+    "             [-n ngram] [-P shard/shards] [-s stopwords] "
+    "[-T textfield]\n"
+    "             [-W weight] [-w shingle] [-y types] [file ...]\n"
+    "       sh-fp -h | -V\n";
 
 struct run {
 	struct sh_fp *fp;
@@ -113,14 +111,19 @@ main(int argc, char *argv[])
 	FILE *in;
 	int ch, r, status = 0, i;
 
+	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "P:cm:t")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "P:Vchm:t")) != -1) {
 		switch (ch) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
 				errx(2, "-P %s: %s", optarg,
 				    sh_strerror(SH_EINVAL));
 			break;
+		case 'h':
+			usage_help();
+		case 'V':
+			usage_version();
 		case 't':
 			rn.tokens = 1;
 			break;

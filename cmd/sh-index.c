@@ -16,23 +16,20 @@
 #include "near/fplist.h"
 #include "near/plan.h"
 #include "input.h"
+#include "usage.h"
 
 static char where[SH_WHERE];
 static int status;
 static struct sh_ixwriter *w;	/* with -S: writing while reading */
 
-static void
-usage(void)
-{
-	fprintf(stderr,
-	    "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] "
-	    "[-P shard/shards]\n"
-	    "                      [-S size] index [file ...]\n"
-	    "       sh-index add [-k max] [-P shard/shards] [-S size] index "
-	    "[file ...]\n"
-	    "       sh-index info | dump | verify index\n");
-	exit(2);
-}
+static const char usage_text[] =
+    "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] "
+    "[-P shard/shards]\n"
+    "                      [-S size] index [file ...]\n"
+    "       sh-index add [-k max] [-P shard/shards] [-S size] index "
+    "[file ...]\n"
+    "       sh-index info | dump | verify index\n"
+    "       sh-index -h | -V\n";
 
 static void
 fail(int e)
@@ -113,19 +110,28 @@ main(int argc, char *argv[])
 	long long v, budget = 0;
 	int ch, e, *opt;
 
+	usage_init(argc, argv, usage_text);
 	memset(&o, 0, sizeof(o));
 	o.k = -1;
 	if (argc < 2)
 		usage();
+	if (strcmp(argv[1], "-h") == 0)
+		usage_help();
+	if (strcmp(argv[1], "-V") == 0)
+		usage_version();
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "P:S:b:fk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "P:S:Vb:fhk:r:")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch) {
 		case 'f':
 			o.force = 1;
 			break;
+		case 'h':
+			usage_help();
+		case 'V':
+			usage_version();
 		case 'P':
 			if (sh_shard_parse(optarg, &o.shard) != 0)
 				errx(2, "-P %s: %s", optarg,

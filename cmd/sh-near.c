@@ -17,16 +17,13 @@
 #include "near/fpset.h"
 #include "near/pairline.h"
 #include "input.h"
+#include "usage.h"
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: sh-near [-c | -u] [-i index] [-j threads] "
-	    "[-k max] [-m pairs]\n"
-	    "               [-P shard/shards] [-r blocks] [-S size] "
-	    "[file ...]\n");
-	exit(2);
-}
+static const char usage_text[] =
+    "usage: sh-near [-c | -u] [-i index] [-j threads] [-k max] "
+    "[-m pairs]\n"
+    "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
+    "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
 static long long r;		/* key blocks per table (-r), 0: chosen */
@@ -184,8 +181,9 @@ main(int argc, char *argv[])
 	long long nthreads, budget = 0;
 	int ch, e, i, status = 0, mode = 0;
 
+	usage_init(argc, argv, usage_text);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "P:S:ci:j:k:m:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "P:S:Vchi:j:k:m:r:u")) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'u':
@@ -193,6 +191,10 @@ main(int argc, char *argv[])
 				usage();
 			mode = ch;
 			break;
+		case 'h':
+			usage_help();
+		case 'V':
+			usage_version();
 		case 'i':
 			ipath = optarg;
 			break;

@@ -15,18 +15,16 @@
 #include "feat/toklist.h"
 #include "docopt.h"
 #include "input.h"
+#include "usage.h"
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] "
-	    "[-f format] [-I idfield]\n"
-	    "                   [-n ngram] [-s stopwords] [-T textfield] "
-	    "[-W weight]\n"
-	    "                   [-w shingle] [-y types] [file ...]\n"
-	    "       sh-tokenize -m [file ...]\n");
-	exit(2);
-}
+static const char usage_text[] =
+    "usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] "
+    "[-I idfield]\n"
+    "                   [-n ngram] [-s stopwords] [-T textfield] "
+    "[-W weight]\n"
+    "                   [-w shingle] [-y types] [file ...]\n"
+    "       sh-tokenize -m [file ...]\n"
+    "       sh-tokenize -h | -V\n";
 
 struct run {
 	struct sh_fp *fp;
@@ -129,8 +127,13 @@ main(int argc, char *argv[])
 	FILE *in;
 	int ch, r, status = 0, i, count = 0, merge = 0, other = 0;
 
+	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "cm")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "Vchm")) != -1) {
+		if (ch == 'h')
+			usage_help();
+		if (ch == 'V')
+			usage_version();
 		if (ch == 'm') {
 			merge = 1;
 			continue;

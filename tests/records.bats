@@ -97,7 +97,7 @@ warc_record() {
 	run -0 --separate-stderr sh-tokenize -f warc -H "$D/t.warc"
 	eq "$output" "$(printf 'http://a/\tcafé^1 bär^1\nhttp://b/\tplain^1 text^1 of^1 a^1 page^1')"
 	run -0 sh-tokenize -f warc -H -I WARC-Record-ID -y response "$D/t.warc"
-	eq "$output" "$(printf '<urn:uuid:1>\tcafé^1 bär^1')"
+	eq "$output" "$(printf 'urn:uuid:1\tcafé^1 bär^1')"
 	run -0 sh-tokenize -f warc -y request "$D/t.warc"
 	eq "$output" "$(printf 'http://a/\tget^1 http^1 1^2')"
 	run -0 sh-tokenize -f warc -y conversion "$D/t.warc"
@@ -136,4 +136,41 @@ warc_record() {
 @test "an unknown format is a usage error" {
 	run -2 --separate-stderr sh-fp -f csv /dev/null
 	eq "$stderr" "sh-fp: -f csv: invalid value"
+}
+
+@test "warc: the angle brackets of WARC/1.0 IDs are not part of the ID" {
+	{
+		warc_record conversion $'WARC-Target-URI: <http://a/>\nWARC-Record-ID: <urn:uuid:2>\nX-Id: <kept>' 'one'
+		warc_record conversion $'WARC-Target-URI: <http://b/\nWARC-Record-ID: urn:uuid:3' 'two'
+	} >"$D/t.warc"
+	run -0 sh-tokenize -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://a/\tone^1\n<http://b/\ttwo^1')"
+	run -0 sh-tokenize -f warc -I warc-record-id "$D/t.warc"
+	eq "$output" "$(printf 'urn:uuid:2\tone^1\nurn:uuid:3\ttwo^1')"
+	run -2 --separate-stderr sh-tokenize -f warc -I X-Id "$D/t.warc"
+	eq "$output" "$(printf '<kept>\tone^1')"
+	eq "$stderr" "sh-tokenize: $D/t.warc:10: no ID field"
+}
+
+@test "gzip input: one line naming the cure, status 2, in every tool" {
+	local gz="$FIXTURES/sample.wet.gz" msg='gzip-compressed: decompress it first (zcat)'
+	for f in '' -F '-f warc' '-f jsonl' '-f para' '-f nul' -l; do
+		run -2 --separate-stderr sh-fp $f "$gz"
+		eq "$output" ""
+		eq "$stderr" "sh-fp: $gz: $msg"
+	done
+	run -2 --separate-stderr sh-tokenize -f warc - <"$gz"
+	eq "$stderr" "sh-tokenize: <stdin>: $msg"
+	run -2 --separate-stderr sh-near "$gz"
+	eq "$stderr" "sh-near: $gz: $msg"
+	run -2 --separate-stderr sh-index build "$D/ix" "$gz"
+	eq "${stderr_lines[0]}" "sh-index: $gz: $msg"
+	[ ! -e "$D/ix" ]
+	run -2 --separate-stderr sh-dist -p "$gz"
+	eq "$stderr" "sh-dist: $gz: $msg"
+	printf 'a\tb\n' >"$D/pairs"
+	run -2 --separate-stderr sh-dist -v "$gz" "$D/pairs"
+	eq "$stderr" "sh-dist: $gz: $msg"
+	run -0 sh -c "zcat '$gz' | sh-fp -f warc | wc -l"
+	[ "$output" -gt 0 ]
 }

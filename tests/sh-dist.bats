@@ -8,7 +8,8 @@ load helper
 USAGE='usage: sh-dist [-qr] [-k max] fingerprint fingerprint
        sh-dist -p [-qr] [-k max] [file ...]
        sh-dist -v docs [-qt] [-a min] [-m measure] [document option ...] [file ...]
-       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2'
+       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2
+       sh-dist -h | -V'
 Z=0000000000000000
 F=ffffffffffffffff
 

@@ -3,21 +3,21 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]\n                   [-n ngram] [-s stopwords] [-T textfield] [-W weight]\n                   [-w shingle] [-y types] [file ...]\n       sh-tokenize -m [file ...]'
+USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]\n                   [-n ngram] [-s stopwords] [-T textfield] [-W weight]\n                   [-w shingle] [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-tokenize -q </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
-	[ "${#stderr_lines[@]}" -le 5 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -eq 6 ]
 }
 
 @test "option without its argument: usage, exit 2" {
 	run -2 --separate-stderr sh-tokenize -n </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
 }
 
 @test "-n out of range" {
@@ -565,9 +565,9 @@ USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]
 
 @test "-m takes no other option" {
 	run -2 --separate-stderr sh-tokenize -m -c </dev/null
-	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
 	run -2 --separate-stderr sh-tokenize -n 1 -m </dev/null
-	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
 }
 
 @test "-c, -m: write error on stdout: exit 2" {

@@ -40,6 +40,7 @@ sh_strerror(int e)
 	case SH_ENOTREG:	return "not a regular file";
 	case SH_ECHANGED:	return "file changed while in use";
 	case SH_ENODOC:		return "no such document";
+	case SH_EGZIP:		return "gzip-compressed: decompress it first (zcat)";
 	}
 	return "unknown error";
 }

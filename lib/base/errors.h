@@ -40,7 +40,8 @@ enum {
 	SH_EDICT = -30,	/* dictionary line not "WORD FREQ [TAG]" */
 	SH_ENOTREG = -31,	/* not a regular file (cannot seek) */
 	SH_ECHANGED = -32,	/* file changed while in use */
-	SH_ENODOC = -33		/* no document with that ID */
+	SH_ENODOC = -33,	/* no document with that ID */
+	SH_EGZIP = -34		/* gzip-compressed input */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -27,6 +27,10 @@ sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 			return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
 		return 0;
 	}
+	if (l->off == 0 && sh_lines_gzip(l->buf, (size_t)n)) {
+		l->end = 0;	/* nothing more of it */
+		return SH_EGZIP;
+	}
 	l->lineoff = l->off;
 	l->off += n;
 	l->line++;
@@ -37,6 +41,13 @@ sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 	*p = l->buf;
 	*len = (size_t)n;
 	return 1;
+}
+
+int
+sh_lines_gzip(const char *p, size_t len)
+{
+	return len >= 2 && (unsigned char)p[0] == 0x1f &&
+	    (unsigned char)p[1] == 0x8b;
 }
 
 void

@@ -27,6 +27,9 @@
 #include "feat/toklist.h"
 #include "feat/weight.h"
 
+/* The version of the fingerprint of a document defined here. */
+#define SH_FP_VERSION 1
+
 /* What a fingerprinter cuts and weighs: see the options of
  * feat/tokenize.h and feat/weight.h, and the files loaded below. */
 struct sh_fpopt {

@@ -116,6 +116,8 @@ slurp(struct sh_reader *r, struct sh_rec *rec)
 	}
 	if (ferror(r->in.fp))
 		return SH_EIO;
+	if (sh_lines_gzip(r->in.buf, len))
+		return SH_EGZIP;
 	r->in.off = (long long)len;
 	rec->off = 0;
 	rec->id = r->name;
@@ -275,6 +277,9 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 {
 	const char *idname = r->idfield ? r->idfield : "WARC-Target-URI";
 	const char *types = r->types ? r->types : "conversion,response";
+	/* These two may be written <URI> (WARC/1.0): the ID is the URI. */
+	int bracketed = strcasecmp(idname, "WARC-Target-URI") == 0 ||
+	    strcasecmp(idname, "WARC-Record-ID") == 0;
 	const char *p, *v;
 	char type[32], num[24], *body;
 	size_t len, vlen, tlen = 0, got, i;
@@ -306,6 +311,11 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 				}
 			}
 			if (header(p, len, idname, &v, &vlen)) {
+				if (bracketed && vlen >= 2 && v[0] == '<' &&
+				    v[vlen - 1] == '>') {
+					v++;
+					vlen -= 2;
+				}
 				if (reserve(&r->idbuf, &r->idcap, vlen + 1) != 0)
 					return SH_ENOMEM;
 				memcpy(r->idbuf, v, vlen);

@@ -18,13 +18,15 @@
  *   SH_REC_WARC  WARC records (WARC/1.0 and 1.1, as in Common Crawl WARC
  *                and WET files), framed by Content-Length; only the types
  *                in types (default "conversion,response") are returned,
- *                the ID is the header idfield (default WARC-Target-URI),
- *                the text the block, without its HTTP headers for a
- *                response.
+ *                the ID is the header idfield (default WARC-Target-URI;
+ *                its value and that of WARC-Record-ID without the angle
+ *                brackets WARC/1.0 puts around them), the text the block,
+ *                without its HTTP headers for a response.
  * With html set, the text of every record is reduced from HTML to text
  * (html.h).
  * Lines end at '\n'; one '\r' before it is dropped (CRLF input); a last
- * line without '\n' counts.  Lines may hold any bytes, NUL included, and
+ * line without '\n' counts.  A stream that starts with the gzip magic is
+ * refused (base/lines.h).  Lines may hold any bytes, NUL included, and
  * have no length limit.
  */
 #ifndef SH_RECORD_H
@@ -96,7 +98,8 @@ void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
  * Next record into *rec.  Return 1, 0 at the end, or an error: a bad
  * record that is skipped (sh_rec_skippable; rec->line tells where):
  * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT; or one that ends the
- * stream: SH_EWARC (framing lost), SH_EIO (errno set) or SH_ENOMEM.
+ * stream: SH_EWARC (framing lost), SH_EGZIP (the stream is gzip data),
+ * SH_EIO (errno set) or SH_ENOMEM.
  */
 int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
 

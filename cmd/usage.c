@@ -1,0 +1,63 @@
+/*
+ * Usage, help and version, alike in every program.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/version.h"
+#include "fp/fingerprint.h"
+#include "usage.h"
+
+static const char *prog = "sh";
+static const char *text = "";
+
+static void out(FILE *, int) USAGE_NORETURN;
+
+static void
+out(FILE *f, int status)
+{
+	fputs(text, f);
+	if (fflush(f) != 0 || ferror(f))
+		err(2, "stdout");
+	exit(status);
+}
+
+void
+usage(void)
+{
+	out(stderr, 2);
+}
+
+void
+usage_help(void)
+{
+	out(stdout, 0);
+}
+
+void
+usage_version(void)
+{
+	printf("%s (sh) %s, fingerprint version %d\n", prog, SH_VERSION,
+	    SH_FP_VERSION);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(2, "stdout");
+	exit(0);
+}
+
+void
+usage_init(int argc, char *argv[], const char *usage_text)
+{
+	const char *slash;
+	int i;
+
+	text = usage_text;
+	if (argc > 0 && argv[0] != NULL)
+		prog = (slash = strrchr(argv[0], '/')) ? slash + 1 : argv[0];
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--help") == 0)
+			usage_help();
+		else if (strcmp(argv[i], "--version") == 0)
+			usage_version();
+}

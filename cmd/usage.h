@@ -1,0 +1,32 @@
+/*
+ * What every program answers alike: its usage, on a usage error to
+ * stderr with status 2, or asked for with -h or --help to stdout with
+ * status 0; and its version with -V or --version.
+ */
+#ifndef USAGE_H
+#define USAGE_H
+
+#if defined(__GNUC__)
+#define USAGE_NORETURN __attribute__((noreturn))
+#else
+#define USAGE_NORETURN
+#endif
+
+/*
+ * Take the program's usage text (static, ending in a newline) and its
+ * name from argv[0]; answer --help and --version wherever they stand
+ * before a "--" operand, and exit.  Call first in main.
+ */
+void usage_init(int argc, char *argv[], const char *text);
+
+/* The usage text to stderr; exit 2. */
+void usage(void) USAGE_NORETURN;
+
+/* The usage text to stdout (-h); exit 0, or 2 when it cannot be written. */
+void usage_help(void) USAGE_NORETURN;
+
+/* "PROGRAM (sh) VERSION, fingerprint version N" to stdout (-V); exit 0,
+ * or 2 when it cannot be written. */
+void usage_version(void) USAGE_NORETURN;
+
+#endif

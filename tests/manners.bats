@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# What every program answers alike: -h and --help print the usage to
+# stdout with status 0, -V and --version the toolkit's and the
+# fingerprint's versions.
+
+load helper
+
+TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
+
+@test "-h and --help: the usage of a usage error, on stdout, status 0" {
+	for t in $TOOLS; do
+		run -2 --separate-stderr "$t" -Q </dev/null
+		usage=$(printf '%s\n' "${stderr_lines[@]}" | sed -n '/^usage: /,$p')
+		[ -n "$usage" ]
+		run -0 --separate-stderr "$t" -h
+		eq "$output" "$usage"
+		eq "$stderr" ""
+		run -0 --separate-stderr "$t" --help
+		eq "$output" "$usage"
+		eq "$stderr" ""
+	done
+}
+
+@test "--help and --version anywhere before --, then an operand" {
+	run -0 --separate-stderr sh-fp -l -n 3 --help nofile
+	eq "${lines[0]}" "usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] [-m min]"
+	run -0 --separate-stderr sh-near -k 2 nofile --version
+	eq "$output" "sh-near (sh) 0.9.0, fingerprint version 1"
+	run -2 --separate-stderr sh-near -- --help
+	eq "$output" ""
+	eq "$stderr" "sh-near: --help: No such file or directory"
+	run -0 --separate-stderr sh-index build -h
+	eq "${lines[0]}" "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
+}
+
+@test "-V and --version: toolkit and fingerprint versions" {
+	for t in $TOOLS; do
+		run -0 --separate-stderr "$t" -V
+		eq "$output" "$t (sh) 0.9.0, fingerprint version 1"
+		eq "$stderr" ""
+		run -0 --separate-stderr "$t" --version
+		eq "$output" "$t (sh) 0.9.0, fingerprint version 1"
+	done
+}
+
+@test "-h and -V on a full disk: status 2" {
+	for t in $TOOLS; do
+		run -2 --separate-stderr sh -c "$t -h >/dev/full"
+		eq "$stderr" "$t: stdout: No space left on device"
+		run -2 --separate-stderr sh -c "$t -V >/dev/full"
+		eq "$stderr" "$t: stdout: No space left on device"
+	done
+}
