@@ -9,6 +9,7 @@
 #include "base/errors.h"
 #include "base/num.h"
 #include "docopt.h"
+#include "usage.h"
 
 void
 docopt_init(struct docopt *o)
@@ -38,6 +39,11 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 	long long v;
 	int r = 0;
 
+	if (strchr("Ffl", ch) != NULL) {
+		if (o->modech != 0 && o->modech != ch)
+			usage_conflict(o->modech, ch);
+		o->modech = ch;
+	}
 	switch (ch) {
 	case 'F':
 		o->rec.mode = SH_REC_FILE;

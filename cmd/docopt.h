@@ -16,6 +16,7 @@
 
 struct docopt {
 	struct sh_recopt rec;
+	int modech;		/* the letter of rec.mode: F, l or f; 0 none */
 	struct sh_fpopt fp;
 	const char *dict;	/* -d, loaded by docopt_load */
 	const char **stops;	/* -s, loaded by docopt_load */
@@ -28,8 +29,10 @@ void docopt_init(struct docopt *o);
 /*
  * Take option ch with argument arg (NULL for a flag): return 1, or 0 when
  * ch is not a document option.  A bad value ends the program with status
- * 2 and a diagnostic ("-n 0: number out of range"); so does an IDF file
- * that cannot be loaded (-D is loaded at once).  The names of -d and -s
+ * 2 and a diagnostic ("-n 0: number out of range"); so do two framings
+ * ("-F and -l cannot be used together"; one of them twice is taken the
+ * last time) and an IDF file that cannot be loaded (-D is loaded at
+ * once).  The names of -d and -s
  * are kept (arg must outlive o) until docopt_load.
  */
 int docopt_set(struct docopt *o, int ch, const char *arg);

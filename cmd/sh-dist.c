@@ -191,6 +191,7 @@ main(int argc, char *argv[])
 {
 	struct sh_docmap *m = NULL;
 	char seen[64] = "";
+	const char *ok, *p;
 	int ch, r = 0, form = 0, status = 0;
 
 	usage_init(argc, argv, usage_text);
@@ -243,14 +244,20 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	/* Each form takes its own letters and operands only. */
-	if (strspn(seen, form == 'v' ? DOCOPTS "amqv" : form == 'x' ?
-	    DOCOPTS "Nx" : "kpqr") != strlen(seen) || (form == 'x' && argc != 2)
-	    || (form == 0 && argc != 0 && argc != 2))
+	ok = form == 'v' ? DOCOPTS "amqv" : form == 'x' ? DOCOPTS "Nx" : "kpqr";
+	for (p = seen; *p != '\0'; p++)
+		if (strchr(ok, *p) == NULL && form != 0)
+			usage_conflict(form, *p);
+		else if (strchr(ok, *p) == NULL)
+			usage_only(*p, strchr("am", *p) ? "-v" : *p == 'N' ?
+			    "-x" : "-v or -x");
+	if ((form == 'x' && argc != 2) || (form == 0 && argc != 0 &&
+	    argc != 2))
 		usage();
 	if (o.rec.mode < 0)
 		o.rec.mode = form == 'x' && !tflag ? SH_REC_FILE : SH_REC_TAB;
 	if (tflag && o.rec.mode != SH_REC_TAB)
-		usage();
+		usage_conflict('t', o.modech);
 	docopt_load(&o);
 	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));

@@ -143,7 +143,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	rn.ro = o.rec;
 	if (rn.tokens && rn.ro.mode != SH_REC_TAB)
-		usage();
+		usage_conflict('t', o.modech);
 	docopt_load(&o);
 	if ((rn.fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));

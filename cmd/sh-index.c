@@ -161,8 +161,10 @@ main(int argc, char *argv[])
 		usage();
 	if (strcmp(verb, "build") == 0 || strcmp(verb, "add") == 0) {
 		o.replace = verb[0] == 'b';
-		if ((!o.replace && (o.force || o.b || o.r)) || !o.b != !o.r)
-			usage();
+		if (!o.replace && (o.force || o.b || o.r))
+			usage_only(o.force ? 'f' : o.b ? 'b' : 'r', "build");
+		if (!o.b != !o.r)
+			usage_only(o.b ? 'b' : 'r', o.b ? "-r" : "-b");
 		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,
 		    o.r)) != 0)
 			errx(2, "-b %d -r %d: %s", o.b, o.r, sh_strerror(e));
@@ -183,10 +185,12 @@ main(int argc, char *argv[])
 		sh_fplist_free(&list);
 		return 0;
 	}
-	if (argc != 1 || o.force || o.b || o.r || o.k >= 0 || o.shard.n ||
-	    budget || (strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
+	if (argc != 1 || (strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
 	    strcmp(verb, "verify") != 0))
 		usage();
+	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget)
+		usage_only(o.force ? 'f' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
+		    'k' : o.shard.n ? 'P' : 'S', "build or add");
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
 	if (strcmp(verb, "info") == 0)

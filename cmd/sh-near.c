@@ -176,19 +176,22 @@ main(int argc, char *argv[])
 	struct sh_index index;
 	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
+	/* Options that exclude each other. */
+	static const char *const excl[] = { "cu", "Pc", "Pu", "Pi", "Pm",
+	    "Su", "Si", "ic", "im", "mu", NULL };
 	const char *ipath = NULL;
-	char *given = NULL;
+	char *given = NULL, seen[32] = "";
 	long long nthreads, budget = 0;
 	int ch, e, i, status = 0, mode = 0;
 
 	usage_init(argc, argv, usage_text);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv, "P:S:Vchi:j:k:m:r:u")) != -1) {
+		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
+			seen[strlen(seen)] = (char)ch;
 		switch (ch) {
 		case 'c':
 		case 'u':
-			if (mode && mode != ch)
-				usage();
 			mode = ch;
 			break;
 		case 'h':
@@ -230,13 +233,11 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
-	if ((shard.n && (mode || ipath != NULL || given != NULL)) || (budget &&
-	    (mode == 'u' || ipath != NULL)) || (ipath != NULL && (mode == 'c' ||
-	    given != NULL)) || (given != NULL && mode == 'u'))
-		usage();
+	usage_pairs(seen, excl);
 	for (i = 0; given != NULL && strcmp(given, "-") == 0 && i <= argc; i++)
 		if (i == argc ? argc == 0 : strcmp(argv[i], "-") == 0)
-			usage();	/* stdin holds the pairs */
+			errx(2, "-m -: standard input cannot hold both the pairs "
+			    "and the fingerprints");
 	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
 		err(2, "temporary file");
 	if (ipath != NULL) {

@@ -138,7 +138,8 @@ main(int argc, char *argv[])
 			merge = 1;
 			continue;
 		}
-		other = 1;
+		if (other == 0)
+			other = ch;
 		if (ch == 'c')
 			count = 1;
 		else if (!docopt_set(&o, ch, optarg))
@@ -147,7 +148,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (merge && other)
-		usage();
+		usage_conflict('m', other);
 	rn.ro = o.rec;
 	docopt_load(&o);
 	if ((rn.fp = sh_fp_new(&o.fp)) == NULL ||

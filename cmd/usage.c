@@ -31,6 +31,26 @@ usage(void)
 }
 
 void
+usage_conflict(int a, int b)
+{
+	errx(2, "-%c and -%c cannot be used together", a, b);
+}
+
+void
+usage_pairs(const char *seen, const char *const pairs[])
+{
+	for (; *pairs != NULL; pairs++)
+		if (strchr(seen, (*pairs)[0]) && strchr(seen, (*pairs)[1]))
+			usage_conflict((*pairs)[0], (*pairs)[1]);
+}
+
+void
+usage_only(int a, const char *what)
+{
+	errx(2, "-%c: only with %s", a, what);
+}
+
+void
 usage_help(void)
 {
 	out(stdout, 0);

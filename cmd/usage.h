@@ -22,6 +22,18 @@ void usage_init(int argc, char *argv[], const char *text);
 /* The usage text to stderr; exit 2. */
 void usage(void) USAGE_NORETURN;
 
+/* Options that cannot stand together: "-a and -b cannot be used
+ * together" on stderr; exit 2. */
+void usage_conflict(int a, int b) USAGE_NORETURN;
+
+/* The first pair of pairs (strings of two letters, NULL-terminated) whose
+ * letters are both in seen, as usage_conflict; nothing when none is. */
+void usage_pairs(const char *seen, const char *const pairs[]);
+
+/* An option that needs another, or a verb: "-a: only with WHAT" on
+ * stderr; exit 2. */
+void usage_only(int a, const char *what) USAGE_NORETURN;
+
 /* The usage text to stdout (-h); exit 0, or 2 when it cannot be written. */
 void usage_help(void) USAGE_NORETURN;
 

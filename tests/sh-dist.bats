@@ -497,7 +497,7 @@ a	c	1.000000"
 	eq "$output" ""
 	eq "$stderr" "sh-dist: badtok: document a: column 7: bad token weight"
 	run -2 --separate-stderr sh-dist -v tok -t -l pairs
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -t and -l cannot be used together"
 }
 
 @test "-v agrees with a brute-force Jaccard over sh-tokenize output" {
@@ -656,22 +656,28 @@ feature	9	1	0	jumps"
 	run -2 --separate-stderr sh-dist -x a
 	eq "$stderr" "$USAGE"
 	run -2 --separate-stderr sh-dist -x -k 3 a a
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -x and -k cannot be used together"
 	run -2 --separate-stderr sh-dist -x -N 1000001 a a
 	eq "$stderr" "sh-dist: -N 1000001: number out of range"
 }
 
-@test "options of one form are refused in another" {
+@test "options of one form are refused in another, both named" {
 	run -2 --separate-stderr sh-dist -a 0.5 "$Z" "$Z"
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -a: only with -v"
 	run -2 --separate-stderr sh-dist -t "$Z" "$Z"
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -t: only with -v or -x"
+	run -2 --separate-stderr sh-dist -N 3 "$Z" "$Z"
+	eq "$stderr" "sh-dist: -N: only with -x"
 	run -2 --separate-stderr sh-dist -p -W binary /dev/null
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -p and -W cannot be used together"
 	run -2 --separate-stderr sh-dist -v /dev/null -k 3 /dev/null
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -v and -k cannot be used together"
+	run -2 --separate-stderr sh-dist -p -x a b
+	eq "$stderr" "sh-dist: -x and -p cannot be used together"
+	run -2 --separate-stderr sh-dist -x -F -l a b
+	eq "$stderr" "sh-dist: -F and -l cannot be used together"
 	run -2 --separate-stderr sh-dist -v /dev/null -N 3 /dev/null
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -v and -N cannot be used together"
 	run -2 --separate-stderr sh-dist -v /dev/null -r /dev/null
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-dist: -v and -r cannot be used together"
 }

@@ -27,13 +27,24 @@ USAGE=$'usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] [-m 
 	[ "${#stderr_lines[@]}" -eq 5 ]
 }
 
-@test "-t with -l or -F: usage, exit 2" {
+@test "-t with -l or -F, two framings: both named, exit 2" {
 	run -2 --separate-stderr sh-fp -t -l </dev/null
 	eq "$output" ""
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-fp: -t and -l cannot be used together"
 	run -2 --separate-stderr sh-fp -Ft </dev/null
 	eq "$output" ""
-	eq "$stderr" "$USAGE"
+	eq "$stderr" "sh-fp: -t and -F cannot be used together"
+	run -2 --separate-stderr sh-fp -t -f jsonl </dev/null
+	eq "$stderr" "sh-fp: -t and -f cannot be used together"
+	run -0 --separate-stderr sh-fp -t -f tab </dev/null
+	run -2 --separate-stderr sh-fp -l -F </dev/null
+	eq "$output" ""
+	eq "$stderr" "sh-fp: -l and -F cannot be used together"
+	run -2 --separate-stderr sh-fp -f warc -l </dev/null
+	eq "$stderr" "sh-fp: -f and -l cannot be used together"
+	printf 'a\tone\n' >"$BATS_TEST_TMPDIR/j"
+	run -0 --separate-stderr sh-fp -f jsonl -f tab "$BATS_TEST_TMPDIR/j"
+	eq "$output" "$(sh-fp "$BATS_TEST_TMPDIR/j")"
 }
 
 @test "bad -n, -w and -W values" {

@@ -92,6 +92,15 @@ setup() {
 	run -2 --separate-stderr sh-near -x
 	eq "${stderr_lines[1]}" "usage: sh-near [-c | -u] [-i index] [-j threads] [-k max] [-m pairs]"
 	run -2 --separate-stderr sh-near -c -u
+	eq "$stderr" "sh-near: -c and -u cannot be used together"
+	run -2 --separate-stderr sh-near -u -S 1M
+	eq "$stderr" "sh-near: -S and -u cannot be used together"
+	run -2 --separate-stderr sh-near -P 0/2 -m p
+	eq "$stderr" "sh-near: -P and -m cannot be used together"
+	run -2 --separate-stderr sh-near -i ix -c
+	eq "$stderr" "sh-near: -i and -c cannot be used together"
+	run -2 --separate-stderr sh-near -m - </dev/null
+	eq "$stderr" "sh-near: -m -: standard input cannot hold both the pairs and the fingerprints"
 	run -2 --separate-stderr sh-near -k 17
 	eq "$stderr" "sh-near: -k 17: number out of range"
 	run -2 --separate-stderr sh-near -j 0

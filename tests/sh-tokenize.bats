@@ -563,11 +563,11 @@ USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]
 	eq "$output" $'\t0'
 }
 
-@test "-m takes no other option" {
+@test "-m takes no other option: both named" {
 	run -2 --separate-stderr sh-tokenize -m -c </dev/null
-	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
+	eq "$stderr" "sh-tokenize: -m and -c cannot be used together"
 	run -2 --separate-stderr sh-tokenize -n 1 -m </dev/null
-	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
+	eq "$stderr" "sh-tokenize: -m and -n cannot be used together"
 }
 
 @test "-c, -m: write error on stdout: exit 2" {
