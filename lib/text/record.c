@@ -92,7 +92,8 @@ sh_reader_free(struct sh_reader *r)
 	sh_lines_free(&r->in);
 	free(r->idbuf);
 	free(r->tbuf);
-	r->idbuf = r->tbuf = NULL;
+	free(r->ebuf);
+	r->idbuf = r->tbuf = r->ebuf = NULL;
 }
 
 /* The whole stream as one record. */
@@ -371,6 +372,37 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 	return ret;
 }
 
+/*
+ * The ID of rec in its escaped form, in r->ebuf when it differs: a TAB,
+ * LF, CR or backslash becomes \t, \n, \r or \\, so that an ID never
+ * breaks a line or a field of what the tools write.
+ */
+static int
+escape_id(struct sh_reader *r, struct sh_rec *rec)
+{
+	static const char from[] = "\t\n\r\\", to[] = "tnr\\";
+	const char *f;
+	size_t i, n, extra = 0;
+
+	for (i = 0; i < rec->idlen; i++)
+		extra += strchr(from, rec->id[i]) != NULL && rec->id[i] != '\0';
+	if (extra == 0)
+		return 0;
+	if (reserve(&r->ebuf, &r->ecap, rec->idlen + extra) != 0)
+		return SH_ENOMEM;
+	for (i = n = 0; i < rec->idlen; i++) {
+		if (rec->id[i] != '\0' &&
+		    (f = strchr(from, rec->id[i])) != NULL) {
+			r->ebuf[n++] = '\\';
+			r->ebuf[n++] = to[f - from];
+		} else
+			r->ebuf[n++] = rec->id[i];
+	}
+	rec->id = r->ebuf;
+	rec->idlen = n;
+	return 0;
+}
+
 static int
 next(struct sh_reader *r, struct sh_rec *rec)
 {
@@ -415,6 +447,8 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 
 	if ((ret = next(r, rec)) != 1)
 		return ret;
+	if (r->mode != SH_REC_TAB && escape_id(r, rec) != 0)
+		return SH_ENOMEM;
 	/* A paragraph's size takes in the blank line that ended it. */
 	rec->size = r->in.off - rec->off;
 	/* The text always lies in one of the reader's own buffers. */

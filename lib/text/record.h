@@ -24,6 +24,10 @@
  *                without its HTTP headers for a response.
  * With html set, the text of every record is reduced from HTML to text
  * (html.h).
+ * IDs come in an escaped form, so that one never breaks a line or a field
+ * of what the tools write: a TAB, LF, CR or backslash of the ID becomes
+ * \t, \n, \r or \\.  In SH_REC_TAB the ID is taken as written, that form
+ * already (an ID written by a tool reads back as itself).
  * Lines end at '\n'; one '\r' before it is dropped (CRLF input); a last
  * line without '\n' counts.  A stream that starts with the gzip magic is
  * refused (base/lines.h).  Lines may hold any bytes, NUL included, and
@@ -79,8 +83,8 @@ struct sh_reader {
 	/* Set after sh_reader_init; NULL for the defaults (not copied). */
 	const char *idfield, *textfield, *types;
 	int html;
-	char *idbuf, *tbuf;
-	size_t idcap, tcap;
+	char *idbuf, *tbuf, *ebuf;	/* ebuf: escaped IDs */
+	size_t idcap, tcap, ecap;
 	int done;
 };
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bats
+# One rule for IDs in every format: a TAB, LF, CR or backslash of an ID
+# comes out as \t, \n, \r or \\, and that form reads back as itself
+# through every tool.
+
+load helper
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	cd "$D" || return 1
+	printf '%s\n' '{"id":"a\nb","text":"hello world"}' \
+	    '{"id":"c\td","text":"hello world"}' \
+	    '{"id":"e\\f","text":"hello world"}' \
+	    '{"id":"g\rh","text":"hello world"}' \
+	    '{"id":"plain","text":"other words here"}' >ids.jsonl
+	FP=2640827c008e41a3
+}
+
+@test "ids: escaped on output, every format that can hold them" {
+	run -0 --separate-stderr sh-fp -f jsonl ids.jsonl
+	eq "$output" "$FP	a\\nb
+$FP	c\\td
+$FP	e\\\\f
+$FP	g\\rh
+$(sh-fp -f jsonl ids.jsonl | tail -n 1)"
+	eq "$(sh-fp -f jsonl ids.jsonl | tail -n 1 | cut -f 2)" "plain"
+	printf 'one\ttwo\0a\nb\\c\tx y\0' >nul.in
+	run -0 sh-tokenize -f nul nul.in
+	eq "$output" "one	two^1
+a\\nb\\\\c	x^1 y^1"
+	printf 'hello world\n' >"a	b\\c"
+	run -0 sh-fp -F "a	b\\c"
+	eq "$output" "$FP	a\\tb\\\\c"
+	run -0 sh-fp -l "a	b\\c" ids.jsonl
+	eq "${lines[0]}" "$FP	a\\tb\\\\c:1"
+}
+
+@test "ids: the tab format takes IDs as written, so round trips hold" {
+	sh-fp -f jsonl ids.jsonl >ids.fp
+	sh-tokenize -f jsonl ids.jsonl >ids.tok
+	run -0 sh -c 'sh-fp -t ids.tok'
+	eq "$output" "$(cat ids.fp)"
+	run -0 sh -c 'cut -f 2 ids.fp | paste - ids.tok | cut -f 1,3 | sh-fp -t'
+	eq "$output" "$(cat ids.fp)"
+}
+
+@test "ids: through sh-near, sh-index, sh-dist -v end to end" {
+	sh-fp -f jsonl ids.jsonl >ids.fp
+	run -0 --separate-stderr sh-near ids.fp
+	eq "${lines[0]}" 'a\nb	c\td	0'
+	eq "${#lines[@]}" 6
+	run -0 sh -c 'sh-near ids.fp | sh-dist -v ids.jsonl -f jsonl | cut -f 1,2,4'
+	eq "${lines[1]}" 'a\nb	e\\f	1.000000'
+	eq "${#lines[@]}" 6
+	run -0 sh -c 'sh-near -c ids.fp | cut -f 1 | sort -u'
+	eq "$output" 'a\nb
+plain'
+	run -0 sh -c 'sh-near -u ids.fp | cut -f 2'
+	eq "$output" 'a\nb
+plain'
+	run -0 sh-index build ix ids.fp
+	run -0 sh-index dump ix
+	eq "$(sort <<<"$output")" "$(sort ids.fp)"
+	run -0 sh -c "printf '$FP\tq\\\\tx\n' | sh-near -i ix | head -n 1"
+	eq "$output" 'q\tx	a\nb	0'
+	run -0 sh -c 'sh-near ids.fp | sh-near -m - -c ids.fp | cut -f 1 | sort -u'
+	eq "$output" 'a\nb
+plain'
+}
+
+@test "ids: the example of the issue, JSON escapes in IDs" {
+	run -0 sh -c "printf '%s\n' '{\"id\":\"a\\nb\",\"text\":\"hello world\"}' '{\"id\":\"c\\td\",\"text\":\"hello world\"}' | sh-fp -f jsonl | sh-near"
+	eq "$output" 'a\nb	c\td	0'
+}
