@@ -111,3 +111,21 @@ setup() {
 	run -2 --separate-stderr sh -c "sh-near '$BATS_TEST_TMPDIR/n.fp' >/dev/full"
 	eq "$stderr" "sh-near: stdout: No space left on device"
 }
+
+@test "fields after the ID (the count of sh-fp -c) are no part of it" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'a\tthe cat sat on the mat\nb\tthe cat sat on the mat\n' >"$d/c.tsv"
+	sh-fp -c "$d/c.tsv" >"$d/c.fp"
+	eq "$(cut -f 2,3 "$d/c.fp")" "$(printf 'a\t6\nb\t6')"
+	run -0 --separate-stderr sh-near "$d/c.fp"
+	eq "$output" "$(printf 'a\tb\t0')"
+	run -0 sh-near -c "$d/c.fp"
+	eq "$output" "$(printf 'a\ta\na\tb')"
+	run -0 sh-near -u "$d/c.fp"
+	eq "$output" "$(head -n 1 "$d/c.fp")"
+	run -0 sh-index build "$d/ix" "$d/c.fp"
+	run -0 sh-index dump "$d/ix"
+	eq "$output" "$(cut -f 1,2 "$d/c.fp")"
+	run -0 sh -c "sh-near '$d/c.fp' | sh-dist -v '$d/c.tsv'"
+	eq "$output" "$(printf 'a\tb\t0\t1.000000')"
+}

@@ -16,6 +16,8 @@ sh_fpline_parse(const char *p, size_t len, sh_fpval *fp, const char **id,
 		return SH_EHEX;
 	*id = tab + 1;
 	*idlen = len - (size_t)(tab + 1 - p);
+	if ((tab = memchr(*id, '\t', *idlen)) != NULL)
+		*idlen = (size_t)(tab - *id);
 	return 0;
 }
 

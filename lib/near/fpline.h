@@ -1,8 +1,10 @@
 /*
  * Fingerprint lines, "HEX<TAB>ID": the fingerprint as 16 hex digits
- * (base/fpval.h), a TAB, and the ID, the rest of the line (possibly empty,
- * any bytes but the line's end).  sh-fp and sh-index dump write them,
- * sh-near and sh-index read them.
+ * (base/fpval.h), a TAB, and the ID up to the next TAB or the line's end
+ * (possibly empty; IDs are written escaped, text/record.h, so that they
+ * hold no TAB).  Further fields, as the feature count of sh-fp -c, may
+ * follow: they are no part of the ID.  sh-fp and sh-index dump write
+ * these lines, sh-near and sh-index read them.
  */
 #ifndef SH_FPLINE_H
 #define SH_FPLINE_H
@@ -15,7 +17,7 @@
 
 /*
  * Parse a fingerprint line p[0..len).  Return 0, or SH_EFIELDS (no TAB)
- * or SH_EHEX.  *id points into p.
+ * or SH_EHEX.  *id points into p; further fields are left out of it.
  */
 int sh_fpline_parse(const char *p, size_t len, sh_fpval *fp,
     const char **id, size_t *idlen);
