@@ -16,8 +16,8 @@ BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
 	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/version.h \
 	lib/base/xsort.h
-TEXT_HDR = lib/text/docmap.h lib/text/fold.h lib/text/html.h lib/text/json.h \
-	lib/text/record.h lib/text/unicode.h
+TEXT_HDR = lib/text/charset.h lib/text/docmap.h lib/text/fold.h \
+	lib/text/html.h lib/text/json.h lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
@@ -31,8 +31,9 @@ VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
 	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
-TEXT_OBJ = lib/text/docmap.o lib/text/fold.o lib/text/html.o lib/text/json.o \
-	lib/text/record.o lib/text/t2s.o lib/text/unitab.o
+TEXT_OBJ = lib/text/charset.o lib/text/docmap.o lib/text/fold.o \
+	lib/text/html.o lib/text/json.o lib/text/record.o lib/text/t2s.o \
+	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
 	lib/feat/toklist.o lib/feat/weight.o
@@ -56,8 +57,8 @@ BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
-UNIT = tests/unit/dict_test tests/unit/docmap_test tests/unit/fp_test \
-	tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
+UNIT = tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
+	tests/unit/fp_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
@@ -95,6 +96,7 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		tests/unit/fpsets.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
+tests/unit/charset_test: tests/unit/charset_test.c
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
 tests/unit/grow_test: tests/unit/grow_test.c

@@ -8,6 +8,7 @@
 
 #include "base/errors.h"
 #include "base/num.h"
+#include "text/charset.h"
 #include "docopt.h"
 #include "usage.h"
 
@@ -70,6 +71,17 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 	case 'e':
 		o->rec.skip = 1;
 		break;
+	case 'A':
+		o->rec.anystatus = 1;
+		break;
+	case 'M':
+		o->rec.mtypes = arg;
+		break;
+	case 'C':
+		if (!sh_charset_known(arg))
+			r = SH_EINVAL;
+		o->rec.charset = arg;
+		break;
 	case 'd':
 		o->dict = arg;
 		break;
@@ -123,6 +135,28 @@ docopt_load(struct docopt *o)
 	for (i = 0; i < o->nstops; i++)
 		if ((r = sh_fpopt_stop(&o->fp, o->stops[i], &line)) != 0)
 			fail('s', o->stops[i], r, line);
+}
+
+void
+docopt_tally(struct docopt *o, const struct sh_reader *r)
+{
+	o->nstatus += r->nstatus;
+	o->ntype += r->ntype;
+	o->nbadcs += r->nbadcs;
+}
+
+void
+docopt_report(const struct docopt *o)
+{
+	if (o->nstatus)
+		warnx("skipped %llu WARC response(s) of an HTTP status other "
+		    "than 2xx (-A keeps them)", o->nstatus);
+	if (o->ntype)
+		warnx("skipped %llu WARC response(s) of a media type not "
+		    "kept (-M)", o->ntype);
+	if (o->nbadcs)
+		warnx("%llu document(s) in a charset unknown here, read as "
+		    "UTF-8", o->nbadcs);
 }
 
 void

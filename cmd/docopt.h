@@ -10,7 +10,7 @@
 #include "text/record.h"
 
 /* The getopt letters of the record framing, and of the features. */
-#define DOCOPT_REC "FHI:T:ef:ly:"
+#define DOCOPT_REC "AC:FHI:M:T:ef:ly:"
 #define DOCOPT_FEAT "D:W:d:n:s:w:z"
 #define DOCOPT_LETTERS DOCOPT_REC DOCOPT_FEAT
 
@@ -21,6 +21,8 @@ struct docopt {
 	const char *dict;	/* -d, loaded by docopt_load */
 	const char **stops;	/* -s, loaded by docopt_load */
 	size_t nstops;
+	/* What the readers skipped or could not decode (docopt_tally). */
+	unsigned long long nstatus, ntype, nbadcs;
 };
 
 /* The defaults: tab records, bigrams, single words, term frequency. */
@@ -44,6 +46,13 @@ int docopt_set(struct docopt *o, int ch, const char *arg);
  * ("FILE:LINE: message").
  */
 void docopt_load(struct docopt *o);
+
+/* Add the counts of reader r, after its last record. */
+void docopt_tally(struct docopt *o, const struct sh_reader *r);
+
+/* Report on stderr what the readers skipped or could not decode, one
+ * line a count that is not 0. */
+void docopt_report(const struct docopt *o);
 
 void docopt_free(struct docopt *o);
 

@@ -17,14 +17,15 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] "
-    "[-m min]\n"
-    "             [-n ngram] [-P shard/shards] [-s stopwords] "
-    "[-T textfield]\n"
-    "             [-W weight] [-w shingle] [-y types] [file ...]\n"
+    "usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n"
+    "             [-I idfield] [-M types] [-m min] [-n ngram] "
+    "[-P shard/shards]\n"
+    "             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n"
+    "             [-y types] [file ...]\n"
     "       sh-fp -h | -V\n";
 
 struct run {
+	struct docopt *opt;
 	struct sh_fp *fp;
 	struct sh_recopt ro;
 	struct sh_shard shard;	/* n = 0: whole files */
@@ -99,6 +100,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));
+	docopt_tally(rn->opt, &rd);
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;
 }
@@ -113,6 +115,7 @@ main(int argc, char *argv[])
 
 	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
+	rn.opt = &o;
 	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "P:Vchm:t")) != -1) {
 		switch (ch) {
 		case 'P':
@@ -162,6 +165,7 @@ main(int argc, char *argv[])
 	}
 	if (rn.nskip)
 		warnx("skipped %llu bad record(s)", rn.nskip);
+	docopt_report(&o);
 	if (rn.nbad)
 		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
 	if (rn.nempty)

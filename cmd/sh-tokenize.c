@@ -18,15 +18,16 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] "
-    "[-I idfield]\n"
-    "                   [-n ngram] [-s stopwords] [-T textfield] "
-    "[-W weight]\n"
-    "                   [-w shingle] [-y types] [file ...]\n"
+    "usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] "
+    "[-f format]\n"
+    "                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n"
+    "                   [-T textfield] [-W weight] [-w shingle] [-y types]\n"
+    "                   [file ...]\n"
     "       sh-tokenize -m [file ...]\n"
     "       sh-tokenize -h | -V\n";
 
 struct run {
+	struct docopt *opt;
 	struct sh_fp *fp;
 	struct sh_recopt ro;
 	struct sh_df *df;	/* -c: counting, nothing printed per document */
@@ -91,6 +92,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));
+	docopt_tally(rn->opt, &rd);
 	sh_reader_free(&rd);
 	return r < 0 ? 2 : status;
 }
@@ -129,6 +131,7 @@ main(int argc, char *argv[])
 
 	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
+	rn.opt = &o;
 	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "Vchm")) != -1) {
 		if (ch == 'h')
 			usage_help();
@@ -179,6 +182,7 @@ main(int argc, char *argv[])
 		err(2, "stdout");
 	if (rn.nskip)
 		warnx("skipped %llu bad record(s)", rn.nskip);
+	docopt_report(&o);
 	if (rn.nbad)
 		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
 	sh_dfmerge_free(&m);

@@ -23,7 +23,7 @@ TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
 
 @test "--help and --version anywhere before --, then an operand" {
 	run -0 --separate-stderr sh-fp -l -n 3 --help nofile
-	eq "${lines[0]}" "usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] [-m min]"
+	eq "${lines[0]}" "usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]"
 	run -0 --separate-stderr sh-near -k 2 nofile --version
 	eq "$output" "sh-near (sh) 0.9.0, fingerprint version 1"
 	run -2 --separate-stderr sh-near -- --help

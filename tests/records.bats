@@ -174,3 +174,18 @@ warc_record() {
 	run -0 sh -c "zcat '$gz' | sh-fp -f warc | wc -l"
 	[ "$output" -gt 0 ]
 }
+
+@test "-C: text in another charset made UTF-8; a bad name refused" {
+	printf 'a\t%s\nb\t%s\n' "$(printf '今天天气很好' | iconv -f UTF-8 -t GBK)" \
+	    "$(printf '今天天气很好' | iconv -f UTF-8 -t GBK)" >"$D/gbk.tsv"
+	run -0 --separate-stderr sh-tokenize -C GBK "$D/gbk.tsv"
+	eq "$output" "$(printf 'a\t今天^1 天天^1 天气^1 气很^1 很好^1\nb\t今天^1 天天^1 天气^1 气很^1 很好^1')"
+	eq "$stderr" ""
+	run -0 --separate-stderr sh-fp "$D/gbk.tsv"
+	eq "$stderr" "sh-fp: 2 document(s) with invalid UTF-8"
+	printf '<meta charset="big5"><p>%s</p>\n' "$(printf '繁體' | iconv -f UTF-8 -t BIG5)" >"$D/b5.html"
+	run -0 sh-tokenize -F -H -C GBK "$D/b5.html"
+	eq "$output" "$(printf '%s\t繁體^1' "$D/b5.html")"
+	run -2 --separate-stderr sh-fp -C no-such-charset "$D/gbk.tsv"
+	eq "$stderr" "sh-fp: -C no-such-charset: invalid value"
+}

@@ -3,7 +3,7 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] [-m min]\n             [-n ngram] [-P shard/shards] [-s stopwords] [-T textfield]\n             [-W weight] [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-M types] [-m min] [-n ngram] [-P shard/shards]\n             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -23,8 +23,8 @@ USAGE=$'usage: sh-fp [-ceFHltz] [-D idf] [-d dict] [-f format] [-I idfield] [-m 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-fp -Q </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -4}")" "$USAGE"
-	[ "${#stderr_lines[@]}" -eq 5 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -eq 6 ]
 }
 
 @test "-t with -l or -F, two framings: both named, exit 2" {

@@ -3,21 +3,21 @@
 
 load helper
 
-USAGE=$'usage: sh-tokenize [-ceFHlz] [-D idf] [-d dict] [-f format] [-I idfield]\n                   [-n ngram] [-s stopwords] [-T textfield] [-W weight]\n                   [-w shingle] [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
+USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-W weight] [-w shingle] [-y types]\n                   [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
 @test "unknown option: usage on stderr, exit 2" {
 	run -2 --separate-stderr sh-tokenize -q </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
-	[ "${#stderr_lines[@]}" -eq 6 ]
+	eq "$(printf '%s\n' "${stderr_lines[@]: -6}")" "$USAGE"
+	[ "${#stderr_lines[@]}" -eq 7 ]
 }
 
 @test "option without its argument: usage, exit 2" {
 	run -2 --separate-stderr sh-tokenize -n </dev/null
 	eq "$output" ""
-	eq "$(printf '%s\n' "${stderr_lines[@]: -5}")" "$USAGE"
+	eq "$(printf '%s\n' "${stderr_lines[@]: -6}")" "$USAGE"
 }
 
 @test "-n out of range" {

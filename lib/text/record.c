@@ -7,6 +7,7 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/num.h"
+#include "text/charset.h"
 #include "text/html.h"
 #include "text/json.h"
 #include "text/record.h"
@@ -52,6 +53,9 @@ sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
 	r->textfield = o->textfield;
 	r->types = o->types;
 	r->html = o->html;
+	r->mtypes = o->mtypes;
+	r->anystatus = o->anystatus;
+	r->charset = o->charset;
 }
 
 int
@@ -94,6 +98,8 @@ sh_reader_free(struct sh_reader *r)
 	free(r->tbuf);
 	free(r->ebuf);
 	r->idbuf = r->tbuf = r->ebuf = NULL;
+	sh_charset_free(r->cs);
+	r->cs = NULL;
 }
 
 /* The whole stream as one record. */
@@ -272,6 +278,101 @@ header(const char *p, size_t len, const char *name, const char **v,
 	return 1;
 }
 
+/* ASCII c in lower case. */
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Whether s[0..n) matches pattern p[0..m), '*' any run, case ignored. */
+static int
+glob(const char *p, size_t m, const char *s, size_t n)
+{
+	size_t i;
+
+	if (m == 0)
+		return n == 0;
+	if (*p == '*') {
+		for (i = 0; i <= n; i++)
+			if (glob(p + 1, m - 1, s + i, n - i))
+				return 1;
+		return 0;
+	}
+	return n > 0 && lower(*p) == lower(*s) && glob(p + 1, m - 1, s + 1,
+	    n - 1);
+}
+
+/* Whether media type t[0..n) is in the comma list of patterns. */
+static int
+kept_type(const char *list, const char *t, size_t n)
+{
+	const char *p, *end;
+
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ",");
+		if (glob(p, (size_t)(end - p), t, n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The HTTP head p[0..len) of a WARC response: whether it is kept (its
+ * status and media type, as the reader's options say, counting what is
+ * not), and the charset and HTML-ness of its body.
+ */
+static int
+http_head(struct sh_reader *r, const char *p, size_t len)
+{
+	const char *end = p + len, *nl, *v, *cs;
+	size_t n, vlen, tlen;
+	int status = 0;
+
+	r->wcslen = 0;
+	r->whtml = 0;
+	if (len > 12 && memcmp(p, "HTTP/", 5) == 0 &&
+	    (v = memchr(p, ' ', len)) != NULL && end - v > 3)
+		for (n = 1; n <= 3 && v[n] >= '0' && v[n] <= '9'; n++)
+			status = status * 10 + (v[n] - '0');
+	if (!r->anystatus && (status < 200 || status > 299)) {
+		r->nstatus++;
+		return 0;
+	}
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		n = (size_t)(nl - p);
+		if (n > 0 && p[n - 1] == '\r')
+			n--;
+		if (!header(p, n, "Content-Type", &v, &vlen))
+			continue;
+		for (tlen = 0; tlen < vlen && v[tlen] != ';' && v[tlen] != ' ';
+		    tlen++)
+			;
+		if (!kept_type(r->mtypes ? r->mtypes : SH_REC_MTYPES, v,
+		    tlen)) {
+			r->ntype++;
+			return 0;
+		}
+		r->whtml = glob("*html*", 6, v, tlen);
+		for (cs = v + tlen; cs + 8 <= v + vlen; cs++)
+			if (strncasecmp(cs, "charset=", 8) == 0)
+				break;
+		if (cs + 8 > v + vlen)
+			break;
+		for (cs += 8; cs < v + vlen && (*cs == '"' || *cs == '\'');
+		    cs++)
+			;
+		r->wcs = cs;
+		while (cs < v + vlen && strchr("\"'; \t", *cs) == NULL)
+			cs++;
+		r->wcslen = (size_t)(cs - r->wcs);
+		break;
+	}
+	return 1;
+}
+
 /* The next WARC record of a wanted type. */
 static int
 warc(struct sh_reader *r, struct sh_rec *rec)
@@ -283,7 +384,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 	    strcasecmp(idname, "WARC-Record-ID") == 0;
 	const char *p, *v;
 	char type[32], num[24], *body;
-	size_t len, vlen, tlen = 0, got, i;
+	size_t len, vlen, tlen = 0, got, i, head;
 	long long clen;
 	int ret, hasid, hastype, response;
 
@@ -355,18 +456,22 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		body = r->tbuf;
 		len = (size_t)clen;
 		response = tlen == 8 && strncasecmp(type, "response", 8) == 0;
-		/* A response block is an HTTP message: skip its head. */
-		for (i = 0; response && i < len; i++)
+		r->wcslen = 0;
+		r->whtml = 0;
+		/* A response block is an HTTP message: its head tells whether
+		 * the body is wanted, and in which charset; the body is the
+		 * text. */
+		for (i = 0, head = 0; response && i < len; i++)
 			if (body[i] == '\n' && ((i + 1 < len && body[i + 1] ==
 			    '\n') || (i + 2 < len && body[i + 1] == '\r' &&
 			    body[i + 2] == '\n'))) {
-				i += body[i + 1] == '\n' ? 2 : 3;
-				body += i;
-				len -= i;
+				head = i + (body[i + 1] == '\n' ? 2 : 3);
 				break;
 			}
-		rec->text = body;
-		rec->len = len;
+		if (response && !http_head(r, body, i))
+			continue;
+		rec->text = body + head;
+		rec->len = len - head;
 		break;
 	}
 	return ret;
@@ -400,6 +505,44 @@ escape_id(struct sh_reader *r, struct sh_rec *rec)
 	}
 	rec->id = r->ebuf;
 	rec->idlen = n;
+	return 0;
+}
+
+/*
+ * The text of rec made UTF-8 from the charset it declares (a WARC
+ * response's Content-Type, an HTML page's <meta>) or else from the
+ * reader's charset.  Return 0 or SH_ENOMEM.
+ */
+static int
+decode(struct sh_reader *r, struct sh_rec *rec)
+{
+	const char *cs = NULL, *out;
+	size_t n = 0, outlen;
+	int e;
+
+	if (r->mode == SH_REC_WARC && r->wcslen > 0) {
+		cs = r->wcs;
+		n = r->wcslen;
+	} else if ((r->html || (r->mode == SH_REC_WARC && r->whtml)) &&
+	    sh_charset_meta(rec->text, rec->len, &cs, &n))
+		;
+	else if (r->charset != NULL) {
+		cs = r->charset;
+		n = strlen(cs);
+	}
+	if (cs == NULL || sh_charset_utf8(cs, n))
+		return 0;
+	if (r->cs == NULL && (r->cs = sh_charset_new()) == NULL)
+		return SH_ENOMEM;
+	e = sh_charset_conv(r->cs, cs, n, rec->text, rec->len, &out, &outlen);
+	if (e == SH_ENOMEM)
+		return e;
+	if (e == SH_EINVAL) {
+		r->nbadcs++;
+		return 0;
+	}
+	rec->text = out;
+	rec->len = outlen;
 	return 0;
 }
 
@@ -447,7 +590,8 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 
 	if ((ret = next(r, rec)) != 1)
 		return ret;
-	if (r->mode != SH_REC_TAB && escape_id(r, rec) != 0)
+	if ((r->mode != SH_REC_TAB && escape_id(r, rec) != 0) ||
+	    decode(r, rec) != 0)
 		return SH_ENOMEM;
 	/* A paragraph's size takes in the blank line that ended it. */
 	rec->size = r->in.off - rec->off;

@@ -22,8 +22,15 @@
  *                its value and that of WARC-Record-ID without the angle
  *                brackets WARC/1.0 puts around them), the text the block,
  *                without its HTTP headers for a response.
- * With html set, the text of every record is reduced from HTML to text
- * (html.h).
+ * A WARC response is a document when its HTTP status is 2xx (any, with
+ * anystatus) and its media type is in the list mtypes (type/subtype
+ * patterns, a '*' matching any run of characters; a response without a
+ * Content-Type is kept); the others are skipped and counted.  Its text is
+ * made UTF-8 from the charset its Content-Type declares, or that an HTML
+ * page declares in a <meta> (text/charset.h); the text of a record that
+ * declares none is taken to be in charset, when set.  With html set, the
+ * text of every record is reduced from HTML to text (html.h), after a
+ * <meta> charset is looked for.
  * IDs come in an escaped form, so that one never breaks a line or a field
  * of what the tools write: a TAB, LF, CR or backslash of the ID becomes
  * \t, \n, \r or \\.  In SH_REC_TAB the ID is taken as written, that form
@@ -58,9 +65,19 @@ struct sh_recopt {
 	const char *idfield, *textfield, *types;	/* NULL: defaults */
 	int html;
 	int skip;		/* skip bad records instead of failing */
+	const char *mtypes;	/* media types of WARC responses kept; NULL:
+				 * SH_REC_MTYPES */
+	int anystatus;		/* keep WARC responses of any HTTP status */
+	const char *charset;	/* the text's charset where a record declares
+				 * none; NULL: UTF-8 */
 };
 
-#define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0 }
+#define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0, NULL, 0, \
+	NULL }
+
+/* The media types of WARC responses kept by default: text. */
+#define SH_REC_MTYPES "text/*,application/xhtml+xml,application/xml," \
+	"application/*+xml,application/json,application/*+json"
 
 /* Whether reading may go on after error e of sh_reader_next (a bad
  * record, skipped), rather than stop. */
@@ -81,11 +98,19 @@ struct sh_reader {
 	const char *name;	/* not copied */
 	int prefix;
 	/* Set after sh_reader_init; NULL for the defaults (not copied). */
-	const char *idfield, *textfield, *types;
-	int html;
+	const char *idfield, *textfield, *types, *mtypes, *charset;
+	int html, anystatus;
 	char *idbuf, *tbuf, *ebuf;	/* ebuf: escaped IDs */
 	size_t idcap, tcap, ecap;
 	int done;
+	struct sh_charset *cs;	/* made at the first text to convert */
+	const char *wcs;	/* the charset a WARC response declares */
+	size_t wcslen;
+	int whtml;		/* the response is HTML */
+	/* Counts: WARC responses skipped for their HTTP status or media
+	 * type, records in a charset the C library does not know (read as
+	 * UTF-8). */
+	unsigned long long nstatus, ntype, nbadcs;
 };
 
 /* Read fp (not closed here) in framing mode; name is the stream's name,

@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# A real crawl: wget writes a WARC of pages the test makes, served on
+# 127.0.0.1 by python3's http.server (wget asks for robots.txt too: a
+# 404); sh-fp keeps the 2xx text responses, decodes their charsets and
+# names them without angle brackets.  Skipped where wget or python3 is
+# missing.
+
+load helper
+
+setup() {
+	command -v wget >/dev/null && command -v python3 >/dev/null ||
+	    skip "wget and python3 are needed"
+	D=$BATS_TEST_TMPDIR
+	mkdir -p "$D/site"
+	cd "$D/site" || return 1
+	printf '<html><a href="a.html">a</a> <a href="b.html">b</a> <a href="c.txt.gz">c</a> <a href="d.pdf">d</a> <a href="gone.html">e</a> <a href="z.html">z</a></html>\n' >index.html
+	printf '<html><head><meta charset="gbk"></head><body><p>今天北京的天气很好，适合出去散步，公园里有很多人在锻炼身体。</p></body></html>\n' |
+	    iconv -f UTF-8 -t GBK >a.html
+	printf '<html><body><p>今天北京的天气很好，适合出去散步，公园里有很多人在锻炼身体！</p></body></html>\n' >b.html
+	printf 'compressed words that are not text to fingerprint\n' | gzip >c.txt.gz
+	printf '%%PDF-1.4 not a page\n' >d.pdf
+	printf '<html><body><p>a page of its own about something else entirely</p></body></html>\n' >z.html
+	PORT=$((20000 + $$ % 20000))
+	python3 -m http.server "$PORT" --bind 127.0.0.1 >/dev/null 2>&1 &
+	SERVER=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		wget -q -O /dev/null "http://127.0.0.1:$PORT/" && break
+		sleep 0.3
+	done
+	cd "$D" || return 1
+	wget -q -r -l 2 -np -P mirror --warc-file=crawl "http://127.0.0.1:$PORT/" ||
+	    true	# gone.html: wget exits 8 on a 404
+	[ -s crawl.warc.gz ]
+}
+
+teardown() {
+	[ -z "${SERVER:-}" ] || kill "$SERVER" 2>/dev/null || true
+}
+
+@test "crawl: 2xx text pages only, charsets decoded, IDs without brackets" {
+	U=http://127.0.0.1:$PORT
+	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H | cut -f 2 | sort'
+	eq "$output" "$U/
+$U/a.html
+$U/b.html
+$U/z.html"
+	eq "$stderr" "sh-fp: skipped 2 WARC response(s) of an HTTP status other than 2xx (-A keeps them)
+sh-fp: skipped 2 WARC response(s) of a media type not kept (-M)"
+	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H | sh-near'
+	eq "$output" "$U/a.html	$U/b.html	0"
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize -f warc -H 2>/dev/null | grep a.html'
+	eq "$output" "$U/a.html	今天^1 天北^1 北京^1 京的^1 的天^1 天气^1 气很^1 很好^1 适合^1 合出^1 出去^1 去散^1 散步^1 公园^1 园里^1 里有^1 有很^1 很多^1 多人^1 人在^1 在锻^1 锻炼^1 炼身^1 身体^1"
+}
+
+@test "crawl: -A keeps every status, -M '*' every type" {
+	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H -A -M "*" | wc -l'
+	eq "$output" 8
+	eq "$stderr" "sh-fp: 1 document(s) with invalid UTF-8"
+	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -M "application/pdf" | cut -f 2'
+	eq "$output" "http://127.0.0.1:$PORT/d.pdf"
+}
