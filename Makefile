@@ -3,6 +3,7 @@
 PREFIX = /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
+DATADIR = $(PREFIX)/share/sh
 
 CC = cc
 CFLAGS = -O2 -g
@@ -57,6 +58,9 @@ BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
+# The sample files of the man pages' examples, installed in DATADIR.
+EXAMPLES = tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
+	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/fp_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/near_test \
@@ -140,17 +144,23 @@ lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5)
 	tools/layers lib
 
+# The man pages name the sample files where they are installed.
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DATADIR)
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/
-	cp -f $(MAN1) $(DESTDIR)$(MANDIR)/man1/
-	cp -f $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	for f in $(MAN1) $(MAN5); do \
+		sed 's|/usr/local/share/sh|$(DATADIR)|g' $$f \
+		    >$(DESTDIR)$(MANDIR)/man$${f##*.}/$${f#man/} || exit 1; \
+	done
+	cp -f $(EXAMPLES) $(DESTDIR)$(DATADIR)/
 
 uninstall:
 	for f in $(BIN); do rm -f $(DESTDIR)$(BINDIR)/$${f#bin/}; done
 	for f in $(MAN1); do rm -f $(DESTDIR)$(MANDIR)/man1/$${f#man/}; done
 	for f in $(MAN5); do rm -f $(DESTDIR)$(MANDIR)/man5/$${f#man/}; done
+	for f in $(EXAMPLES); do rm -f $(DESTDIR)$(DATADIR)/$${f##*/}; done
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -f $(LIBOBJ) lib/libsh.a $(CMDOBJ) cmd/libcmd.a $(BIN) $(UNIT) $(BENCH)
