@@ -78,7 +78,8 @@ fp_pair(void *status, const char *p, size_t len, const char *name,
 	if ((d = sh_hamming(a, b)) > kmax && kmax >= 0)
 		return 0;
 	put(p, len, d, sh_hamming_sim(d));
-	return found = 1, qflag;
+	found = 1;
+	return qflag;
 }
 
 static int
@@ -106,7 +107,8 @@ doc_pair(void *status, const char *p, size_t len, const char *name,
 	if (e != 0 || sim < minsim)
 		return 0;
 	put(p, len, 0, sim);
-	return found = 1, qflag;
+	found = 1;
+	return qflag;
 }
 
 /* Two fingerprints given as operands: their distance. */
