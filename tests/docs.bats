@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Every example in the man pages and README is run and its output compared
-# word for word with what the document shows.
+# word for word with what the document shows; each must succeed, but for
+# those that say "# exit N".
 
 load helper
 
@@ -12,7 +13,7 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 # first example that runs it and every one after it (they may use its
 # output) are left out, and the test is skipped at the end.
 check_examples() {
-	local ex="$BATS_TEST_TMPDIR/ex" work="$BATS_TEST_TMPDIR/work" n=0 f
+	local ex="$BATS_TEST_TMPDIR/ex" work="$BATS_TEST_TMPDIR/work" n=0 f want
 	local left=0
 	mkdir -p "$ex" "$work/dump/a"
 	ln -s "$ROOT/tests" "$work/tests"
@@ -30,6 +31,13 @@ check_examples() {
 		# The sample files, installed in /usr/local/share/sh, are
 		# the fixtures here.
 		run sh -c "cd '$work' && $(sed 's|/usr/local/share/sh/|tests/fixtures/|g' "$f")"
+		# An example that fails by design says so: "# exit N".
+		want=$(sed -n 's/.*# exit \([0-9][0-9]*\).*/\1/p' "$f")
+		if [ "$status" -ne "${want:-0}" ]; then
+			echo "example: $(cat "$f")"
+			echo "exit status $status, not ${want:-0}: $output"
+			return 1
+		fi
 		if [ "$output" != "$(sed 's|/usr/local/share/sh/|tests/fixtures/|g' "${f%.cmd}.out")" ]; then
 			echo "example: $(cat "$f")"
 			echo "expected: $(cat "${f%.cmd}.out")"

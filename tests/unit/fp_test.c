@@ -19,29 +19,36 @@ static const char *doc[] = {
 	"日本語のテキストもカタカナとひらがなで処理できます。",
 	"한국어 문장도 처리할 수 있습니다.",
 	"ＦＵＬＬ-width Straße ﬁnance Ｃａｆé",
+	/* Words repeated, so that tf, binary and log-tf all differ. */
+	"to be or not to be, that is the question: to be, to be, to be, "
+	    "or not",
 };
 
 static const struct {
 	const char *name;
 	struct sh_fpopt o;
-	uint64_t fp[6];
+	uint64_t fp[7];
 } vec[] = {
 	{ "default", SH_FPOPT_INIT(2, 1, SH_W_TF), {
 	    0x593b03225397e4aeULL, 0x08fc73454807c8cbULL,
 	    0x98ddbd6b745b3302ULL, 0xc3febcc22086960fULL,
-	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL } },
+	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL,
+	    0x0a1f034230139948ULL } },
 	{ "-W binary", SH_FPOPT_INIT(2, 1, SH_W_BINARY), {
 	    0x193303025216e48aULL, 0x08fc73454807c8cbULL,
 	    0x98ddbd6b745b3302ULL, 0xc3febcc22086960fULL,
-	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL } },
+	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL,
+	    0x0a1f0342380b1158ULL } },
 	{ "-W logtf", SH_FPOPT_INIT(2, 1, SH_W_LOGTF), {
 	    0x593b03225397e4aeULL, 0x08fc73454807c8cbULL,
 	    0x98ddbd6b745b3302ULL, 0xc3febcc22086960fULL,
-	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL } },
+	    0xe48d1803c820001aULL, 0x3d10ec753def5c9dULL,
+	    0x0a1f034230139158ULL } },
 	{ "-n 3 -w 2", SH_FPOPT_INIT(3, 2, SH_W_TF), {
 	    0x4d4b48084418509eULL, 0xffc45e7951c4b0f6ULL,
 	    0xb5c5ad882ccc2a4fULL, 0xe60e6b5993bb46c7ULL,
-	    0xc04809e4880082c0ULL, 0x58a70726f88213fcULL } },
+	    0xc04809e4880082c0ULL, 0x58a70726f88213fcULL,
+	    0xd7c31dd332e718e0ULL } },
 };
 
 #define NDOC (sizeof(doc) / sizeof(doc[0]))
@@ -97,6 +104,11 @@ main(void)
 		}
 		sh_fp_free(f);
 	}
+
+	ok(vec[0].fp[NDOC - 1] != vec[1].fp[NDOC - 1] &&
+	    vec[0].fp[NDOC - 1] != vec[2].fp[NDOC - 1] &&
+	    vec[1].fp[NDOC - 1] != vec[2].fp[NDOC - 1],
+	    "the three weight schemes give three fingerprints");
 
 	f = sh_fp_new(&def);
 	sh_fp_text(f, "", 0, &fp, &total, &bad);
