@@ -517,7 +517,7 @@ bench_verify()
 	printf '%-18s %8s %9s %9s\n' pairs count 'median s' pairs/s
 	for c in 'grouped jaccard' 'grouped cosine' 'random jaccard'; do
 		set -- $c
-		s=$(timeit "$BIN/sh-dist" -v "$data" -m "$2" \
+		s=$(timeit "$BIN/sh-dist" -v "$data" -J "$2" \
 		    "$tmp/pairs.$1") || exit 2
 		awk -v c="$1 $2" -v n="$n" -v s="$s" 'BEGIN {
 		    printf "%-18s %8d %9.3f %9.0f\n", c, n, s,

@@ -10,10 +10,10 @@
 #    characters cut from the Chinese pages): every source and a copy with
 #    one character substituted, fingerprinted with POLICY_FP (-n 1), all
 #    pairs within POLICY_K (10) found by sh-near, then kept by sh-dist -v
-#    POLICY_VERIFY (-n 1 -m weighted) when their exact similarity (by
+#    POLICY_VERIFY (-n 1 -J weighted) when their exact similarity (by
 #    default the weighted Jaccard of the character counts) is at least
 #    POLICY_MIN (0.8) and, unless POLICY_VERIFY2 is empty, by a second
-#    sh-dist -v POLICY_VERIFY2 (-n 2 -m weighted: character pairs, which
+#    sh-dist -v POLICY_VERIFY2 (-n 2 -J weighted: character pairs, which
 #    tell a reordered sentence from a copy) at least POLICY_MIN2 (0.6).
 #    Recall: share of copies paired with their source, before and after
 #    verification.  Precision: share of the kept pairs that are
@@ -39,9 +39,9 @@ bench=${BENCH:-bench}
 pfp=${POLICY_FP:--n 1}
 pk=${POLICY_K:-10}
 pmin=${POLICY_MIN:-0.8}
-pv=${POLICY_VERIFY:--n 1 -m weighted}
+pv=${POLICY_VERIFY:--n 1 -J weighted}
 pmin2=${POLICY_MIN2:-0.6}
-pv2=${POLICY_VERIFY2--n 2 -m weighted}
+pv2=${POLICY_VERIFY2--n 2 -J weighted}
 seed=${SEED:-1}
 
 die() {

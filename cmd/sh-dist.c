@@ -33,16 +33,16 @@ static const char *docs;
 static uint32_t minsim;
 
 static const char usage_text[] =
-    "usage: sh-dist [-qr] [-k max] fingerprint fingerprint\n"
-    "       sh-dist -p [-qr] [-k max] [file ...]\n"
-    "       sh-dist -v docs [-qt] [-a min] [-m measure] "
+    "usage: sh-dist [-qR] [-k max] fingerprint fingerprint\n"
+    "       sh-dist -p [-qR] [-k max] [file ...]\n"
+    "       sh-dist -v docs [-qt] [-a min] [-J measure] "
     "[document option ...] [file ...]\n"
     "       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2\n"
     "       sh-dist -h | -V\n";
 
 /* Print line p[0..len) (none when NULL) with its measure appended,
  * unless -q: the distance d, or with -r or -v the similarity sim in
- * millionths; with -r, 1 - d/64 (sh_hamming_sim). */
+ * millionths; with -R, 1 - d/64 (sh_hamming_sim). */
 static void
 put(const char *p, size_t len, int d, uint32_t sim)
 {
@@ -199,7 +199,11 @@ main(int argc, char *argv[])
 	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	o.rec.mode = -1;
-	while ((ch = getopt(argc, argv, DOCOPTS "N:Va:hk:m:pqrv:x")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPTS "J:N:RVa:hk:m:pqrv:x")) != -1) {
+		if (ch == 'm' || ch == 'r') {
+			usage_renamed(ch, ch == 'm' ? 'J' : 'R');
+			ch = ch == 'm' ? 'J' : 'R';
+		}
 		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
 			seen[strlen(seen)] = (char)ch;
 		switch (ch) {
@@ -215,7 +219,7 @@ main(int argc, char *argv[])
 		case 'a':
 			r = sh_sim_parse(optarg, &minsim);
 			break;
-		case 'm':
+		case 'J':
 			r = (measure = sh_sim_measure(optarg)) < 0 ? measure : 0;
 			break;
 		case 'v':
@@ -228,7 +232,7 @@ main(int argc, char *argv[])
 		case 'q':
 			qflag = 1;
 			break;
-		case 'r':
+		case 'R':
 			rflag = 1;
 			break;
 		case 't':
@@ -246,12 +250,12 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	/* Each form takes its own letters and operands only. */
-	ok = form == 'v' ? DOCOPTS "amqv" : form == 'x' ? DOCOPTS "Nx" : "kpqr";
+	ok = form == 'v' ? DOCOPTS "Jaqv" : form == 'x' ? DOCOPTS "Nx" : "Rkpq";
 	for (p = seen; *p != '\0'; p++)
 		if (strchr(ok, *p) == NULL && form != 0)
 			usage_conflict(form, *p);
 		else if (strchr(ok, *p) == NULL)
-			usage_only(*p, strchr("am", *p) ? "-v" : *p == 'N' ?
+			usage_only(*p, strchr("Ja", *p) ? "-v" : *p == 'N' ?
 			    "-x" : "-v or -x");
 	if ((form == 'x' && argc != 2) || (form == 0 && argc != 0 &&
 	    argc != 2))

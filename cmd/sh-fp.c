@@ -18,7 +18,7 @@
 
 static const char usage_text[] =
     "usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n"
-    "             [-I idfield] [-M types] [-m min] [-n ngram] "
+    "             [-I idfield] [-L min] [-M types] [-n ngram] "
     "[-P shard/shards]\n"
     "             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n"
     "             [-y types] [file ...]\n"
@@ -116,7 +116,11 @@ main(int argc, char *argv[])
 	usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "P:Vchm:t")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "L:P:Vchm:t")) != -1) {
+		if (ch == 'm') {
+			usage_renamed('m', 'L');
+			ch = 'L';
+		}
 		switch (ch) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
@@ -133,9 +137,9 @@ main(int argc, char *argv[])
 		case 'c':
 			rn.count = 1;
 			break;
-		case 'm':
+		case 'L':
 			if ((r = sh_strtonum(optarg, 0, 1LL << 40, &rn.min)) != 0)
-				errx(2, "-m %s: %s", optarg, sh_strerror(r));
+				errx(2, "-L %s: %s", optarg, sh_strerror(r));
 			break;
 		default:
 			if (!docopt_set(&o, ch, optarg))

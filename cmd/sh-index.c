@@ -23,7 +23,7 @@ static int status;
 static struct sh_ixwriter *w;	/* with -S: writing while reading */
 
 static const char usage_text[] =
-    "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] "
+    "usage: sh-index build [-O] [-b blocks -r keyblocks] [-k max] "
     "[-P shard/shards]\n"
     "                      [-S size] index [file ...]\n"
     "       sh-index add [-k max] [-P shard/shards] [-S size] index "
@@ -35,7 +35,7 @@ static void
 fail(int e)
 {
 	errx(2, "%s: %s%s", where, sh_strerror(e), e == SH_EEXIST ?
-	    " (use -f to replace it)" : "");
+	    " (use -O to replace it)" : "");
 }
 
 /* Append a fingerprint line to the list (ctx); within a budget, write
@@ -122,10 +122,14 @@ main(int argc, char *argv[])
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "P:S:Vb:fhk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "OP:S:Vb:fhk:r:")) != -1) {
+		if (ch == 'f') {
+			usage_renamed('f', 'O');
+			ch = 'O';
+		}
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch) {
-		case 'f':
+		case 'O':
 			o.force = 1;
 			break;
 		case 'h':
@@ -162,7 +166,7 @@ main(int argc, char *argv[])
 	if (strcmp(verb, "build") == 0 || strcmp(verb, "add") == 0) {
 		o.replace = verb[0] == 'b';
 		if (!o.replace && (o.force || o.b || o.r))
-			usage_only(o.force ? 'f' : o.b ? 'b' : 'r', "build");
+			usage_only(o.force ? 'O' : o.b ? 'b' : 'r', "build");
 		if (!o.b != !o.r)
 			usage_only(o.b ? 'b' : 'r', o.b ? "-r" : "-b");
 		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,
@@ -189,7 +193,7 @@ main(int argc, char *argv[])
 	    strcmp(verb, "verify") != 0))
 		usage();
 	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget)
-		usage_only(o.force ? 'f' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
+		usage_only(o.force ? 'O' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
 		    'k' : o.shard.n ? 'P' : 'S', "build or add");
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);

@@ -1,6 +1,6 @@
 /*
  * sh-near: find the fingerprints within Hamming distance k of each other:
- * every pair (the default), the near-duplicate clusters (-c), or the
+ * every pair (the default), the near-duplicate clusters (-g), or the
  * input lines with no near neighbour earlier in the stream (-u); or, with
  * an index (-i), the indexed fingerprints near each input line.
  */
@@ -20,7 +20,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-near [-c | -u] [-i index] [-j threads] [-k max] "
+    "usage: sh-near [-g | -u] [-i index] [-j threads] [-k max] "
     "[-m pairs]\n"
     "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
     "       sh-near -h | -V\n";
@@ -177,8 +177,8 @@ main(int argc, char *argv[])
 	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
-	static const char *const excl[] = { "cu", "Pc", "Pu", "Pi", "Pm",
-	    "Su", "Si", "ic", "im", "mu", NULL };
+	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
+	    "Su", "Si", "ig", "im", "mu", NULL };
 	const char *ipath = NULL;
 	char *given = NULL, seen[32] = "";
 	long long nthreads, budget = 0;
@@ -186,11 +186,15 @@ main(int argc, char *argv[])
 
 	usage_init(argc, argv, usage_text);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "P:S:Vchi:j:k:m:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "P:S:Vcghi:j:k:m:r:u")) != -1) {
+		if (ch == 'c') {
+			usage_renamed('c', 'g');
+			ch = 'g';
+		}
 		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
 			seen[strlen(seen)] = (char)ch;
 		switch (ch) {
-		case 'c':
+		case 'g':
 		case 'u':
 			mode = ch;
 			break;
@@ -273,7 +277,7 @@ main(int argc, char *argv[])
 			    shard.n ? &shard : NULL)) != 0)
 				fail(e);
 		}
-		put_pairs(mode == 'c');
+		put_pairs(mode == 'g');
 	}
 	if (ix != NULL) {
 		sh_index_close(ix);

@@ -51,6 +51,12 @@ usage_only(int a, const char *what)
 }
 
 void
+usage_renamed(int old, int now)
+{
+	warnx("-%c is now -%c; -%c goes in the next release", old, now, old);
+}
+
+void
 usage_help(void)
 {
 	out(stdout, 0);

@@ -34,6 +34,10 @@ void usage_pairs(const char *seen, const char *const pairs[]);
  * stderr; exit 2. */
 void usage_only(int a, const char *what) USAGE_NORETURN;
 
+/* An option whose letter changed: "-c is now -g; -c goes in the next
+ * release" on stderr (the old spelling still works meanwhile). */
+void usage_renamed(int old, int now);
+
 /* The usage text to stdout (-h); exit 0, or 2 when it cannot be written. */
 void usage_help(void) USAGE_NORETURN;
 

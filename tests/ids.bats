@@ -52,7 +52,7 @@ a\\nb\\\\c	x^1 y^1"
 	run -0 sh -c 'sh-near ids.fp | sh-dist -v ids.jsonl -f jsonl | cut -f 1,2,4'
 	eq "${lines[1]}" 'a\nb	e\\f	1.000000'
 	eq "${#lines[@]}" 6
-	run -0 sh -c 'sh-near -c ids.fp | cut -f 1 | sort -u'
+	run -0 sh -c 'sh-near -g ids.fp | cut -f 1 | sort -u'
 	eq "$output" 'a\nb
 plain'
 	run -0 sh -c 'sh-near -u ids.fp | cut -f 2'
@@ -63,7 +63,7 @@ plain'
 	eq "$(sort <<<"$output")" "$(sort ids.fp)"
 	run -0 sh -c "printf '$FP\tq\\\\tx\n' | sh-near -i ix | head -n 1"
 	eq "$output" 'q\tx	a\nb	0'
-	run -0 sh -c 'sh-near ids.fp | sh-near -m - -c ids.fp | cut -f 1 | sort -u'
+	run -0 sh -c 'sh-near ids.fp | sh-near -m - -g ids.fp | cut -f 1 | sort -u'
 	eq "$output" 'a\nb
 plain'
 }

@@ -30,7 +30,7 @@ TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
 	eq "$output" ""
 	eq "$stderr" "sh-near: --help: No such file or directory"
 	run -0 --separate-stderr sh-index build -h
-	eq "${lines[0]}" "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
+	eq "${lines[0]}" "usage: sh-index build [-O] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
 }
 
 @test "-V and --version: toolkit and fingerprint versions" {
@@ -50,4 +50,26 @@ TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
 		run -2 --separate-stderr sh -c "$t -V >/dev/full"
 		eq "$stderr" "$t: stdout: No space left on device"
 	done
+}
+
+@test "renamed options: the old spelling works, with a warning" {
+	local d=$BATS_TEST_TMPDIR
+	printf '0000000000000000\ta\n0000000000000001\tb\n' >"$d/f"
+	run -0 --separate-stderr sh-near -c "$d/f"
+	eq "$output" "$(sh-near -g "$d/f")"
+	eq "$stderr" "sh-near: -c is now -g; -c goes in the next release"
+	run -0 --separate-stderr sh-dist -r 0000000000000000 0000000000000001
+	eq "$output" "0.984375"
+	eq "$stderr" "sh-dist: -r is now -R; -r goes in the next release"
+	printf 'a\tx y\nb\tx y z\n' >"$d/t"
+	printf 'a\tb\n' >"$d/p"
+	run -0 --separate-stderr sh-dist -v "$d/t" -m containment "$d/p"
+	eq "$output" "$(printf 'a\tb\t1.000000')"
+	eq "$stderr" "sh-dist: -m is now -J; -m goes in the next release"
+	run -0 --separate-stderr sh-fp -m 5 "$d/t"
+	eq "${stderr_lines[0]}" "sh-fp: -m is now -L; -m goes in the next release"
+	eq "${stderr_lines[1]}" "sh-fp: 2 of 2 document(s) with fewer than 5 features: short, see sh-fp(1)"
+	sh-index build "$d/ix" "$d/f"
+	run -0 --separate-stderr sh-index build -f "$d/ix" "$d/f"
+	eq "$stderr" "sh-index: -f is now -O; -f goes in the next release"
 }

@@ -5,9 +5,9 @@
 
 load helper
 
-USAGE='usage: sh-dist [-qr] [-k max] fingerprint fingerprint
-       sh-dist -p [-qr] [-k max] [file ...]
-       sh-dist -v docs [-qt] [-a min] [-m measure] [document option ...] [file ...]
+USAGE='usage: sh-dist [-qR] [-k max] fingerprint fingerprint
+       sh-dist -p [-qR] [-k max] [file ...]
+       sh-dist -v docs [-qt] [-a min] [-J measure] [document option ...] [file ...]
        sh-dist -x [-t] [-N count] [document option ...] doc1 doc2
        sh-dist -h | -V'
 Z=0000000000000000
@@ -77,15 +77,15 @@ F=ffffffffffffffff
 }
 
 @test "-r: similarity 1 - d/64 with six decimals" {
-	run -0 --separate-stderr sh-dist -r "$Z" 0000000000000007
+	run -0 --separate-stderr sh-dist -R "$Z" 0000000000000007
 	eq "$output" "0.953125"
-	run -0 --separate-stderr sh-dist -r "$Z" "$Z"
+	run -0 --separate-stderr sh-dist -R "$Z" "$Z"
 	eq "$output" "1.000000"
-	run -0 --separate-stderr sh-dist -r "$Z" "$F"
+	run -0 --separate-stderr sh-dist -R "$Z" "$F"
 	eq "$output" "0.000000"
-	run -0 --separate-stderr sh-dist -r "$Z" 0000000000000001
+	run -0 --separate-stderr sh-dist -R "$Z" 0000000000000001
 	eq "$output" "0.984375"
-	run -0 --separate-stderr sh-dist -r "$Z" 7fffffffffffffff
+	run -0 --separate-stderr sh-dist -R "$Z" 7fffffffffffffff
 	eq "$output" "0.015625"
 }
 
@@ -99,7 +99,7 @@ F=ffffffffffffffff
 	eq "$output" "0"
 	run -0 --separate-stderr sh-dist -k 64 "$Z" "$F"
 	eq "$output" "64"
-	run -1 --separate-stderr sh-dist -r -k 0 "$Z" 0000000000000001
+	run -1 --separate-stderr sh-dist -R -k 0 "$Z" 0000000000000001
 	eq "$output" "0.984375"
 }
 
@@ -129,7 +129,7 @@ $Z	0000000000000001	id1	id2 with spaces	1"
 
 @test "-p -r: the similarity instead" {
 	run -0 --separate-stderr sh -c \
-	    'printf "%s\t%s\tx\n" "$1" "$1" "$1" "$2" | sh-dist -pr' sh "$Z" "$F"
+	    'printf "%s\t%s\tx\n" "$1" "$1" "$1" "$2" | sh-dist -pR' sh "$Z" "$F"
 	eq "$output" "$Z	$Z	x	1.000000
 $Z	$F	x	0.000000"
 }
@@ -327,19 +327,19 @@ c	c	x	y	1.000000"
 	printf 'a\tb\n' >pairs
 	# 7 of 8 words each; tf weights (2,1,...): dot 10, norms 11 and 11;
 	# min 8 of max 10.
-	run -0 --separate-stderr sh-dist -v docs -m containment pairs
+	run -0 --separate-stderr sh-dist -v docs -J containment pairs
 	eq "$output" "a	b	0.875000"
-	run -0 --separate-stderr sh-dist -v docs -m cosine pairs
+	run -0 --separate-stderr sh-dist -v docs -J cosine pairs
 	eq "$output" "a	b	0.909091"
-	run -0 --separate-stderr sh-dist -v docs -m weighted pairs
+	run -0 --separate-stderr sh-dist -v docs -J weighted pairs
 	eq "$output" "a	b	0.800000"
-	run -0 --separate-stderr sh-dist -v docs -m weighted -W binary pairs
+	run -0 --separate-stderr sh-dist -v docs -J weighted -W binary pairs
 	eq "$output" "a	b	0.777778"
-	run -0 --separate-stderr sh-dist -v docs -m jaccard pairs
+	run -0 --separate-stderr sh-dist -v docs -J jaccard pairs
 	eq "$output" "a	b	0.777778"
-	run -2 --separate-stderr sh-dist -v docs -m dice pairs
+	run -2 --separate-stderr sh-dist -v docs -J dice pairs
 	eq "$output" ""
-	eq "$stderr" "sh-dist: -m dice: invalid value"
+	eq "$stderr" "sh-dist: -J dice: invalid value"
 }
 
 @test "-v -a: at or above the threshold as printed; exit 1 when none" {
@@ -470,10 +470,10 @@ b	c	0.000000"
 	printf 'a\tb\n' >pairs
 	awk -F '\t' '{ printf "{\"id\": \"%s\", \"text\": \"%s\"}\n", $1, $2 }' \
 	    docs >docs.jsonl
-	run -0 --separate-stderr sh-dist -v docs.jsonl -f jsonl -m cosine pairs
+	run -0 --separate-stderr sh-dist -v docs.jsonl -f jsonl -J cosine pairs
 	eq "$output" "a	b	0.909091"
 	tr '\n' '\000' <docs >docs.nul
-	run -0 --separate-stderr sh-dist -v docs.nul -f nul -m cosine pairs
+	run -0 --separate-stderr sh-dist -v docs.nul -f nul -J cosine pairs
 	eq "$output" "a	b	0.909091"
 }
 
@@ -482,13 +482,13 @@ b	c	0.000000"
 	printf 'a\tx^2 y\nb\tx y^3 x\nc\tz^0 y\n' >tok
 	printf 'a\tb\na\tc\n' >pairs
 	# a: x 2, y 1; b: x 2, y 3 (x listed twice); c: y 1 (z weighs 0).
-	run -0 --separate-stderr sh-dist -v tok -t -m weighted pairs
+	run -0 --separate-stderr sh-dist -v tok -t -J weighted pairs
 	eq "$output" "a	b	0.600000
 a	c	0.333333"
-	run -0 --separate-stderr sh-dist -v tok -t -m cosine pairs
+	run -0 --separate-stderr sh-dist -v tok -t -J cosine pairs
 	eq "$output" "a	b	0.868243
 a	c	0.447214"
-	run -0 --separate-stderr sh-dist -v tok -t -m containment pairs
+	run -0 --separate-stderr sh-dist -v tok -t -J containment pairs
 	eq "$output" "a	b	1.000000
 a	c	1.000000"
 	printf 'a\tx^2 y^q\n' >badtok
@@ -550,9 +550,9 @@ a	c	1.000000"
 	awk -F '\t' 'NR > 1 { print prev "\t" $1 } { prev = $1 }' docs >pairs
 	for w in tf logtf binary; do
 		for m in cosine weighted; do
-			sh-dist -v docs -W "$w" -m "$m" pairs >direct 2>&1 || :
+			sh-dist -v docs -W "$w" -J "$m" pairs >direct 2>&1 || :
 			sh-tokenize -W "$w" docs 2>/dev/null >tok
-			sh-dist -v tok -t -m "$m" pairs >viatok 2>&1 || :
+			sh-dist -v tok -t -J "$m" pairs >viatok 2>&1 || :
 			same_files direct viatok
 		done
 	done
@@ -678,6 +678,6 @@ feature	9	1	0	jumps"
 	eq "$stderr" "sh-dist: -F and -l cannot be used together"
 	run -2 --separate-stderr sh-dist -v /dev/null -N 3 /dev/null
 	eq "$stderr" "sh-dist: -v and -N cannot be used together"
-	run -2 --separate-stderr sh-dist -v /dev/null -r /dev/null
-	eq "$stderr" "sh-dist: -v and -r cannot be used together"
+	run -2 --separate-stderr sh-dist -v /dev/null -R /dev/null
+	eq "$stderr" "sh-dist: -v and -R cannot be used together"
 }

@@ -3,21 +3,21 @@
 
 load helper
 
-USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-M types] [-m min] [-n ngram] [-P shard/shards]\n             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-L min] [-M types] [-n ngram] [-P shard/shards]\n             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
 @test "-c: the feature count column; -m: short documents counted" {
 	printf 'a\tone two three two\nb\tone\nc\t国语国\nd\t,\n' >"$BATS_TEST_TMPDIR/d.tsv"
-	run -0 --separate-stderr sh-fp -c -m 3 "$BATS_TEST_TMPDIR/d.tsv"
+	run -0 --separate-stderr sh-fp -c -L 3 "$BATS_TEST_TMPDIR/d.tsv"
 	eq "$(cut -f 2- <<<"$output")" "$(printf 'a\t4\nb\t1\nc\t2')"
 	eq "${stderr_lines[1]}" "sh-fp: 2 of 3 document(s) with fewer than 3 features: short, see sh-fp(1)"
 	# The count of a token list is its tokens; the default flags nothing.
 	run -0 --separate-stderr sh-fp -t -c <<<$'x\ta^2 b c^0.5'
 	eq "$(cut -f 2- <<<"$output")" "$(printf 'x\t3')"
 	eq "$stderr" ""
-	run -2 --separate-stderr sh-fp -m -1 /dev/null
-	eq "$stderr" "sh-fp: -m -1: number out of range"
+	run -2 --separate-stderr sh-fp -L -1 /dev/null
+	eq "$stderr" "sh-fp: -L -1: number out of range"
 }
 
 @test "unknown option: usage on stderr, exit 2" {

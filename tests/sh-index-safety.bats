@@ -125,7 +125,7 @@ wait_tmp() {
 		sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
 		if cmp -s "$D/got" "$D/both.sorted"; then
 			got=new
-			sh-index build -f "$D/ix" "$D/base.fp"
+			sh-index build -O "$D/ix" "$D/base.fp"
 		else
 			same_files "$D/base.sorted" "$D/got"
 			got=old
@@ -161,7 +161,7 @@ wait_tmp() {
 	head -n 50 "$D/base.fp" >"$D/q.fp"
 	sh-near -i "$D/ix" "$D/q.fp" >"$D/want"
 	(for i in 1 2 3 4 5 6; do
-		sh-index build -f "$D/ix" "$D/base.fp"
+		sh-index build -O "$D/ix" "$D/base.fp"
 		sh-index add "$D/ix" "$D/new.fp"
 	done) &
 	for i in $(seq 40); do

@@ -104,8 +104,8 @@ dump_sorted() {
 @test "build refuses an existing index unless -f; -f replaces it" {
 	sh-index build "$D/ix" "$D/small.fp"
 	run -2 --separate-stderr sh-index build "$D/ix" "$D/small.fp"
-	eq "$stderr" "sh-index: $D/ix: index exists (use -f to replace it)"
-	printf '1111111111111111\tnew\n' | sh-index build -f "$D/ix"
+	eq "$stderr" "sh-index: $D/ix: index exists (use -O to replace it)"
+	printf '1111111111111111\tnew\n' | sh-index build -O "$D/ix"
 	run -0 sh-index dump "$D/ix"
 	eq "$output" "$(printf '1111111111111111\tnew')"
 	[ "$(ls "$D/ix" | grep -c '^seg-')" -eq 1 ]
@@ -180,11 +180,11 @@ dump_sorted() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-index
-	eq "${stderr_lines[0]}" "usage: sh-index build [-f] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
+	eq "${stderr_lines[0]}" "usage: sh-index build [-O] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
 	run -2 sh-index frobnicate "$D/ix"
 	run -2 sh-index build
-	run -2 --separate-stderr sh-index add -f "$D/ix"
-	eq "$stderr" "sh-index: -f: only with build"
+	run -2 --separate-stderr sh-index add -O "$D/ix"
+	eq "$stderr" "sh-index: -O: only with build"
 	run -2 --separate-stderr sh-index add -b 4 -r 1 "$D/ix"
 	eq "$stderr" "sh-index: -b: only with build"
 	run -2 --separate-stderr sh-index build -b 4 "$D/ix"
@@ -200,6 +200,6 @@ dump_sorted() {
 	eq "$stderr" "sh-index: -k 17: number out of range"
 	run -2 --separate-stderr sh-index build -b 20 -r 10 "$D/ix"
 	eq "$stderr" "sh-index: -b 20 -r 10: number out of range"
-	run -2 sh-near -c -i "$D/ix"
+	run -2 sh-near -g -i "$D/ix"
 	[ ! -e "$D/ix" ]
 }

@@ -22,7 +22,7 @@ setup() {
 }
 
 @test "-c prints every line's cluster representative" {
-	run -0 sh-near -c "$BATS_TEST_TMPDIR/n.fp"
+	run -0 sh-near -g "$BATS_TEST_TMPDIR/n.fp"
 	eq "$output" "$(printf 'a\ta\na\tb\na\tc\nd\td')"
 }
 
@@ -70,7 +70,7 @@ setup() {
 @test "empty input: no pairs, exit 1; -c and -u exit 0" {
 	run -1 sh-near </dev/null
 	eq "$output" ""
-	run -0 sh-near -c </dev/null
+	run -0 sh-near -g </dev/null
 	run -0 sh-near -u </dev/null
 	eq "$output" ""
 }
@@ -90,15 +90,15 @@ setup() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-near -x
-	eq "${stderr_lines[1]}" "usage: sh-near [-c | -u] [-i index] [-j threads] [-k max] [-m pairs]"
-	run -2 --separate-stderr sh-near -c -u
-	eq "$stderr" "sh-near: -c and -u cannot be used together"
+	eq "${stderr_lines[1]}" "usage: sh-near [-g | -u] [-i index] [-j threads] [-k max] [-m pairs]"
+	run -2 --separate-stderr sh-near -g -u
+	eq "$stderr" "sh-near: -g and -u cannot be used together"
 	run -2 --separate-stderr sh-near -u -S 1M
 	eq "$stderr" "sh-near: -S and -u cannot be used together"
 	run -2 --separate-stderr sh-near -P 0/2 -m p
 	eq "$stderr" "sh-near: -P and -m cannot be used together"
-	run -2 --separate-stderr sh-near -i ix -c
-	eq "$stderr" "sh-near: -i and -c cannot be used together"
+	run -2 --separate-stderr sh-near -i ix -g
+	eq "$stderr" "sh-near: -i and -g cannot be used together"
 	run -2 --separate-stderr sh-near -m - </dev/null
 	eq "$stderr" "sh-near: -m -: standard input cannot hold both the pairs and the fingerprints"
 	run -2 --separate-stderr sh-near -k 17
@@ -119,7 +119,7 @@ setup() {
 	eq "$(cut -f 2,3 "$d/c.fp")" "$(printf 'a\t6\nb\t6')"
 	run -0 --separate-stderr sh-near "$d/c.fp"
 	eq "$output" "$(printf 'a\tb\t0')"
-	run -0 sh-near -c "$d/c.fp"
+	run -0 sh-near -g "$d/c.fp"
 	eq "$output" "$(printf 'a\ta\na\tb')"
 	run -0 sh-near -u "$d/c.fp"
 	eq "$output" "$(head -n 1 "$d/c.fp")"

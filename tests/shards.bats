@@ -40,19 +40,19 @@ sorted() {
 @test "sh-near -m: shard outputs, in any order, back into the one-process pairs and clusters" {
 	local i
 	sh-near -k 4 "$D/all.fp" >"$D/want"
-	sh-near -c -k 4 "$D/all.fp" >"$D/cwant"
+	sh-near -g -k 4 "$D/all.fp" >"$D/cwant"
 	for i in 0 1 2 3 4; do
 		sh-near -k 4 -P "$i/5" "$D/all.fp" >"$D/pairs.$i" || [ $? -eq 1 ]
 	done
 	cat "$D"/pairs.[31420] >"$D/pairs"
 	sh-near -m "$D/pairs" "$D/all.fp" >"$D/got"
 	same_files "$D/want" "$D/got"
-	sh-near -c -m "$D/pairs" "$D/all.fp" >"$D/got"
+	sh-near -g -m "$D/pairs" "$D/all.fp" >"$D/got"
 	same_files "$D/cwant" "$D/got"
 	# Within a budget; the pairs on stdin, twice (each pair is one pair).
 	cat "$D/pairs" "$D/pairs" | sh-near -S 1M -m - "$D/all.fp" >"$D/got"
 	same_files "$D/want" "$D/got"
-	sh-near -S 1M -c -m "$D/pairs" "$D/all.fp" >"$D/got"
+	sh-near -S 1M -g -m "$D/pairs" "$D/all.fp" >"$D/got"
 	same_files "$D/cwant" "$D/got"
 	# Distances come from the fingerprints; IDs in either order.
 	printf 'f2\tf1\t99\n' | sh-near -m - "$D/all.fp" >"$D/got"
@@ -62,7 +62,7 @@ sorted() {
 	# No pairs: every fingerprint is its own cluster; exit 1 without -c.
 	run -1 sh-near -m /dev/null "$D/all.fp"
 	eq "$output" ""
-	sh-near -c -m /dev/null "$D/all.fp" >"$D/got"
+	sh-near -g -m /dev/null "$D/all.fp" >"$D/got"
 	cut -f 2 "$D/all.fp" | paste - "$D/all.fp" | cut -f 1,3 >"$D/want"
 	same_files "$D/want" "$D/got"
 }
@@ -124,7 +124,7 @@ sorted() {
 		run -2 --separate-stderr sh-near -P "$spec" "$D/all.fp"
 		eq "$stderr" "sh-near: -P $spec: invalid value"
 	done
-	run -2 sh-near -c -P 0/2 "$D/all.fp"
+	run -2 sh-near -g -P 0/2 "$D/all.fp"
 	run -2 sh-near -u -P 0/2 "$D/all.fp"
 	run -2 sh-near -i "$D/x" -P 0/2 "$D/all.fp"
 	run -2 sh-index info -P 0/2 "$D/x"
@@ -230,8 +230,8 @@ sorted() {
 		    [ $? -eq 1 ]
 		same_files "$D/want" "$D/got"
 	done
-	sh-near -c -k 4 "$D/big.fp" >"$D/want"
-	TMPDIR="$D/tmp" sh-near -c -S 1M -k 4 "$D/big.fp" >"$D/got"
+	sh-near -g -k 4 "$D/big.fp" >"$D/want"
+	TMPDIR="$D/tmp" sh-near -g -S 1M -k 4 "$D/big.fp" >"$D/got"
 	same_files "$D/want" "$D/got"
 	sh-near -k 3 "$D/big.fp" >"$D/want"
 	for i in 0 1 2 3 4; do
