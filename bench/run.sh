@@ -466,7 +466,7 @@ bench_index()
 			*/*)	popt="-b ${plan%/*} -r ${plan#*/}" ;;
 			*)	die "INDEX_PLANS: $plan is not B/R" ;;
 			esac
-			s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -f \
+			s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -O \
 			    $popt "$ix" "$f") || exit 2
 			b=$(du -k "$ix" | awk '{ print $1 * 1024 }')
 			tables=$("$BIN/sh-index" info "$ix" |
