@@ -15,8 +15,8 @@ SH_LIBS = -lm -lpthread
 # The library, layer by layer (lib/README).
 BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
-	lib/base/num.h lib/base/shard.h lib/base/utf8.h lib/base/version.h \
-	lib/base/xsort.h
+	lib/base/num.h lib/base/progress.h lib/base/shard.h lib/base/utf8.h \
+	lib/base/version.h lib/base/xsort.h
 TEXT_HDR = lib/text/charset.h lib/text/docmap.h lib/text/fold.h \
 	lib/text/html.h lib/text/json.h lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -51,9 +51,9 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 	$(NEAR_OBJ) $(INDEX_OBJ) $(VERIFY_OBJ)
 
 # What the programs share besides the library: the document options, the
-# reading of operands, usage and version.
-CMDHDR = cmd/docopt.h cmd/input.h cmd/usage.h
-CMDOBJ = cmd/docopt.o cmd/input.o cmd/usage.o
+# reading of operands, progress, usage and version.
+CMDHDR = cmd/docopt.h cmd/input.h cmd/progress.h cmd/usage.h
+CMDOBJ = cmd/docopt.o cmd/input.o cmd/progress.o cmd/usage.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1

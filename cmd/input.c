@@ -8,6 +8,7 @@
 #include "base/lines.h"
 #include "near/fpline.h"
 #include "input.h"
+#include "progress.h"
 
 FILE *
 input_open(const char *name, const char **shown)
@@ -39,6 +40,7 @@ input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 	const char *p, *shown;
 	size_t len;
 	FILE *in;
+	unsigned long long lines = 0;
 	int i, r, stop = 0;
 
 	for (i = 0; (i == 0 || i < n) && !stop; i++) {
@@ -47,8 +49,10 @@ input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 			continue;
 		}
 		sh_lines_init(&l, in, '\n');
-		while (!stop && (r = sh_lines_next(&l, &p, &len)) > 0)
+		while (!stop && (r = sh_lines_next(&l, &p, &len)) > 0) {
 			stop = fn(ctx, p, len, shown, l.line);
+			progress_items("lines", ++lines);
+		}
 		if (!stop && r < 0) {
 			warnx("%s: %s", shown, sh_strerror(r));
 			*status = 2;

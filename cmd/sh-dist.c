@@ -19,6 +19,7 @@
 #include "verify/verify.h"
 #include "docopt.h"
 #include "input.h"
+#include "progress.h"
 #include "usage.h"
 
 #define DOCOPTS DOCOPT_LETTERS "t"
@@ -168,14 +169,17 @@ map_docs(const char *docs, int *status)
 {
 	struct sh_docmap *m;
 	struct sh_rec rec;
+	unsigned long long n = 0;
 	int r;
 
 	if ((r = sh_docmap_open(&m, docs, &o.rec)) != 0)
 		errx(2, "%s: %s", docs, r == SH_EINVAL ?
 		    "-v: not with this format" : sh_strerror(r));
 	while ((r = sh_docmap_scan(m, &rec)) != 0) {
-		if (r == 1)
+		if (r == 1) {
+			progress_items("documents", ++n);
 			continue;
+		}
 		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
 			errx(2, "%s: %s", docs, sh_strerror(r));
 		warnx("%s:%llu: %s", docs, rec.line, sh_strerror(r));
@@ -196,7 +200,7 @@ main(int argc, char *argv[])
 	const char *ok, *p;
 	int ch, r = 0, form = 0, status = 0;
 
-	usage_init(argc, argv, usage_text);
+	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	o.rec.mode = -1;
 	while ((ch = getopt(argc, argv, DOCOPTS "J:N:RVa:hk:m:pqrv:x")) != -1) {

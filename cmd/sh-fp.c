@@ -14,6 +14,7 @@
 #include "near/fpline.h"
 #include "docopt.h"
 #include "input.h"
+#include "progress.h"
 #include "usage.h"
 
 static const char usage_text[] =
@@ -87,7 +88,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 			rn->nempty++;
 			continue;
 		}
-		rn->ndocs++;
+		progress_items("documents", ++rn->ndocs);
 		rn->nshort += sh_fp_count(rn->fp) < (unsigned long long)rn->min;
 		sh_fpline_write(stdout, fp, rec.id, rec.idlen);
 		if (rn->count)
@@ -113,7 +114,7 @@ main(int argc, char *argv[])
 	FILE *in;
 	int ch, r, status = 0, i;
 
-	usage_init(argc, argv, usage_text);
+	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
 	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "L:P:Vchm:t")) != -1) {

@@ -110,7 +110,7 @@ main(int argc, char *argv[])
 	long long v, budget = 0;
 	int ch, e, *opt;
 
-	usage_init(argc, argv, usage_text);
+	argc = usage_init(argc, argv, usage_text);
 	memset(&o, 0, sizeof(o));
 	o.k = -1;
 	if (argc < 2)

@@ -17,6 +17,7 @@
 #include "near/fpset.h"
 #include "near/pairline.h"
 #include "input.h"
+#include "progress.h"
 #include "usage.h"
 
 static const char usage_text[] =
@@ -184,7 +185,7 @@ main(int argc, char *argv[])
 	long long nthreads, budget = 0;
 	int ch, e, i, status = 0, mode = 0;
 
-	usage_init(argc, argv, usage_text);
+	argc = usage_init(argc, argv, usage_text);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv, "P:S:Vcghi:j:k:m:r:u")) != -1) {
 		if (ch == 'c') {
@@ -274,7 +275,7 @@ main(int argc, char *argv[])
 		} else {
 			plan(&p, sh_fpset_n(&set));
 			if ((e = sh_fpset_join(&set, &p, (int)nthreads,
-			    shard.n ? &shard : NULL)) != 0)
+			    shard.n ? &shard : NULL, progress_lib())) != 0)
 				fail(e);
 		}
 		put_pairs(mode == 'g');

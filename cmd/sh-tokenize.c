@@ -15,6 +15,7 @@
 #include "feat/toklist.h"
 #include "docopt.h"
 #include "input.h"
+#include "progress.h"
 #include "usage.h"
 
 static const char usage_text[] =
@@ -31,7 +32,7 @@ struct run {
 	struct sh_fp *fp;
 	struct sh_recopt ro;
 	struct sh_df *df;	/* -c: counting, nothing printed per document */
-	unsigned long long nbad, nskip;
+	unsigned long long nbad, nskip, ndocs;
 };
 
 static void
@@ -79,6 +80,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		    &bag, &bad)) != 0)
 			break;
 		rn->nbad += bad;
+		progress_items("documents", ++rn->ndocs);
 		if (rn->df != NULL) {
 			if ((r = sh_df_add(rn->df, bag)) != 0)
 				break;
@@ -129,7 +131,7 @@ main(int argc, char *argv[])
 	FILE *in;
 	int ch, r, status = 0, i, count = 0, merge = 0, other = 0;
 
-	usage_init(argc, argv, usage_text);
+	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
 	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "Vchm")) != -1) {

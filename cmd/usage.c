@@ -8,6 +8,7 @@
 
 #include "base/version.h"
 #include "fp/fingerprint.h"
+#include "progress.h"
 #include "usage.h"
 
 static const char *prog = "sh";
@@ -72,18 +73,30 @@ usage_version(void)
 	exit(0);
 }
 
-void
+int
 usage_init(int argc, char *argv[], const char *usage_text)
 {
 	const char *slash;
-	int i;
+	int i, n;
 
 	text = usage_text;
 	if (argc > 0 && argv[0] != NULL)
 		prog = (slash = strrchr(argv[0], '/')) ? slash + 1 : argv[0];
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+	for (i = n = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
 		if (strcmp(argv[i], "--help") == 0)
 			usage_help();
 		else if (strcmp(argv[i], "--version") == 0)
 			usage_version();
+		else if (strcmp(argv[i], "--progress") == 0)
+			progress_on = 1;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return argc > 0 ? n : argc;
 }

@@ -15,9 +15,11 @@
 /*
  * Take the program's usage text (static, ending in a newline) and its
  * name from argv[0]; answer --help and --version wherever they stand
- * before a "--" operand, and exit.  Call first in main.
+ * before a "--" argument, and exit; take --progress out of argv, setting
+ * progress_on (progress.h).  Return the number of arguments left.  Call
+ * first in main.
  */
-void usage_init(int argc, char *argv[], const char *text);
+int usage_init(int argc, char *argv[], const char *text);
 
 /* The usage text to stderr; exit 2. */
 void usage(void) USAGE_NORETURN;

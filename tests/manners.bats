@@ -73,3 +73,25 @@ TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
 	run -0 --separate-stderr sh-index build -f "$d/ix" "$d/f"
 	eq "$stderr" "sh-index: -f is now -O; -f goes in the next release"
 }
+
+@test "--progress: reports on stderr, output unchanged; nothing without it" {
+	local d=$BATS_TEST_TMPDIR
+	printf '0000000000000000\ta\n0000000000000001\tb\n' >"$d/f"
+	run -0 --separate-stderr sh-near --progress "$d/f"
+	eq "$output" "$(printf 'a\tb\t1')"
+	eq "$stderr" "sh-near: table 4 of 4"
+	run -0 --separate-stderr sh-near -S 1M "$d/f" --progress
+	eq "$stderr" "sh-near: table 4 of 4"
+	run -1 --separate-stderr sh-near -P 1/4 --progress "$d/f"
+	eq "$stderr" "sh-near: table 1 of 1"
+	run -0 --separate-stderr sh-near "$d/f"
+	eq "$stderr" ""
+	printf 'a\tone two\n' >"$d/t"
+	for t in sh-fp sh-tokenize; do
+		run -0 --separate-stderr "$t" --progress "$d/t"
+		eq "$output" "$("$t" "$d/t")"
+		eq "$stderr" ""
+	done
+	run -2 --separate-stderr sh-near -- --progress
+	eq "$stderr" "sh-near: --progress: No such file or directory"
+}

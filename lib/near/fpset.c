@@ -82,12 +82,12 @@ sh_fpset_ids(struct sh_fpset *s, size_t a, size_t b, const char *id[2],
 
 int
 sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan, int nthreads,
-    const struct sh_shard *shard)
+    const struct sh_shard *shard, const struct sh_progress *pg)
 {
 	if (s->budget)
 		return sh_join_ext(&s->store, plan, shard, s->budget,
-		    s->tmpdir, &s->x);
-	return sh_join(s->list.fp, s->list.n, plan, nthreads, shard,
+		    s->tmpdir, pg, &s->x);
+	return sh_join(s->list.fp, s->list.n, plan, nthreads, shard, pg,
 	    &s->pairs);
 }
 

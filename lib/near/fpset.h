@@ -65,10 +65,11 @@ int sh_fpset_ids(struct sh_fpset *s, size_t a, size_t b, const char *id[2],
     size_t len[2]);
 
 /* After the last add: the join (join.h) over all entries, with nthreads
- * threads in memory, one within a budget.  Return 0 or an error of
- * sh_join or sh_join_ext. */
+ * threads in memory, one within a budget, its tables reported to pg
+ * (NULL: none).  Return 0 or an error of sh_join or sh_join_ext. */
 int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
-    int nthreads, const struct sh_shard *shard);
+    int nthreads, const struct sh_shard *shard,
+    const struct sh_progress *pg);
 
 /*
  * After the last add, instead of the join: the pair of the entries with

@@ -74,7 +74,38 @@ sh_pairs_sort(struct sh_pairs *p)
 		qsort(p->v, p->n, sizeof(*p->v), cmp64);
 }
 
+/* The tables done, counted across the threads for the progress report. */
+struct done {
+	pthread_mutex_t mu;
+	uint64_t n, total;
+	const struct sh_progress *pg;
+};
+
+/* One more table done. */
+static void
+table_done(struct done *d)
+{
+	if (d->pg == NULL)
+		return;
+	pthread_mutex_lock(&d->mu);
+	sh_progress(d->pg, "table", ++d->n, d->total);
+	pthread_mutex_unlock(&d->mu);
+}
+
+/* The tables of plan that shard (NULL: all) runs. */
+static uint64_t
+tables(const struct sh_plan *plan, const struct sh_shard *shard)
+{
+	uint64_t n = 0;
+	int t;
+
+	for (t = 0; t < plan->ntables; t++)
+		n += shard == NULL || sh_shard_table(shard, t, plan->ntables);
+	return n;
+}
+
 struct job {
+	struct done *done;
 	const sh_fpval *fp;
 	size_t n;
 	const struct sh_plan *plan;
@@ -144,6 +175,7 @@ work(void *arg)
 			if ((j->err = run_pairs(j, t, s + i, e - i)) != 0)
 				goto out;
 		}
+		table_done(j->done);
 	}
 out:
 	free(a);
@@ -153,8 +185,10 @@ out:
 
 int
 sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
-    int nthreads, const struct sh_shard *shard, struct sh_pairs *out)
+    int nthreads, const struct sh_shard *shard, const struct sh_progress *pg,
+    struct sh_pairs *out)
 {
+	struct done done = { PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL };
 	struct job *jobs;
 	pthread_t *tid;
 	uint64_t *nv;
@@ -174,7 +208,10 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 		free(tid);
 		return SH_ENOMEM;
 	}
+	done.pg = pg;
+	done.total = tables(plan, shard);
 	for (t = 0; t < nthreads; t++) {
+		jobs[t].done = &done;
 		jobs[t].fp = fp;
 		jobs[t].n = n;
 		jobs[t].plan = plan;
@@ -301,8 +338,9 @@ out:
 int
 sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
     const struct sh_shard *shard, size_t budget, const char *tmpdir,
-    struct sh_xsort **pairs)
+    const struct sh_progress *pg, struct sh_xsort **pairs)
 {
+	uint64_t done = 0, total = tables(plan, shard);
 	int t, e;
 
 	if (st->n >= (uint64_t)1 << 32)
@@ -315,6 +353,7 @@ sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
 		if ((e = ext_table(st, plan, t, shard, budget / 2, tmpdir,
 		    *pairs)) != 0)
 			return e;
+		sh_progress(pg, "table", ++done, total);
 	}
 	return 0;
 }

@@ -65,7 +65,7 @@ shards(const uint64_t *fp, size_t n, int k, int kind,
 		memset(&got, 0, sizeof(got));
 		s.n = ns[w];
 		for (s.i = 0; s.i < s.n; s.i++)
-			if (sh_join(fp, n, &plan, 2, &s, &got) != 0)
+			if (sh_join(fp, n, &plan, 2, &s, NULL, &got) != 0)
 				ok_all = 0;
 		sh_pairs_sort(&got);
 		ok_all &= same(&got, want);
@@ -75,9 +75,26 @@ shards(const uint64_t *fp, size_t n, int k, int kind,
 	    "once", k, kind);
 }
 
+/* What the join reported of its progress. */
+static struct {
+	uint64_t calls, last, total;
+	int backwards;
+} tally;
+
+static void
+report(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	tally.backwards |= done != tally.last + 1 || strcmp(what, "table") != 0;
+	tally.calls++;
+	tally.last = done;
+	tally.total = total;
+}
+
 int
 main(void)
 {
+	struct sh_progress pg = { report, NULL };
 	static uint64_t fp[3000];
 	static uint32_t rep[3000], brep[3000];
 	static char kept[3000];
@@ -99,8 +116,14 @@ main(void)
 					continue;
 				for (threads = 1; threads <= 3; threads += 2) {
 					memset(&got, 0, sizeof(got));
+					memset(&tally, 0, sizeof(tally));
 					if (sh_join(fp, n, &plan, threads,
-					    NULL, &got) != 0 || !same(&got, &want))
+					    NULL, &pg, &got) != 0 ||
+					    !same(&got, &want) ||
+					    tally.calls != (uint64_t)plan.ntables ||
+					    tally.last != tally.total ||
+					    tally.total != (uint64_t)plan.ntables ||
+					    tally.backwards)
 						ok_all = 0;
 					free(got.v);
 				}
@@ -127,7 +150,7 @@ main(void)
 			while (bad);
 			sh_plan_init(&plan, k, 0, n);
 			memset(&got, 0, sizeof(got));
-			sh_join(fp, n, &plan, 2, NULL, &got);
+			sh_join(fp, n, &plan, 2, NULL, NULL, &got);
 			sh_cluster_start(n, rep);
 			for (i = 0; i < got.n; i++)
 				sh_cluster_union(rep, (uint32_t)(got.v[i] >> 32),

@@ -1,0 +1,22 @@
+/*
+ * Progress of a long run on stderr, with --progress: about once a second
+ * a line "PROGRAM: 1200000 documents, 110000/s", or for the tables of a
+ * join "PROGRAM: table 3 of 10"; nothing otherwise.
+ */
+#ifndef PROGRESS_H
+#define PROGRESS_H
+
+#include "base/progress.h"
+
+/* Set by --progress (usage_init). */
+extern int progress_on;
+
+/* n items (what: "documents", "lines", "pairs", "queries") done so far;
+ * cheap enough to call for each. */
+void progress_items(const char *what, unsigned long long n);
+
+/* The report for a library operation (base/progress.h), NULL without
+ * --progress. */
+const struct sh_progress *progress_lib(void);
+
+#endif
