@@ -16,6 +16,7 @@
 #include "near/fplist.h"
 #include "near/plan.h"
 #include "input.h"
+#include "progress.h"
 #include "usage.h"
 
 static char where[SH_WHERE];
@@ -113,6 +114,7 @@ main(int argc, char *argv[])
 	argc = usage_init(argc, argv, usage_text);
 	memset(&o, 0, sizeof(o));
 	o.k = -1;
+	o.pg = progress_lib();
 	if (argc < 2)
 		usage();
 	if (strcmp(argv[1], "-h") == 0)

@@ -86,6 +86,9 @@ TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
 	eq "$stderr" "sh-near: table 1 of 1"
 	run -0 --separate-stderr sh-near "$d/f"
 	eq "$stderr" ""
+	run -0 --separate-stderr sh-index build --progress "$d/ix" "$d/f"
+	eq "$stderr" "sh-index: table 1 of 1"
+	eq "$(sh-index dump "$d/ix")" "$(cat "$d/f")"
 	printf 'a\tone two\n' >"$d/t"
 	for t in sh-fp sh-tokenize; do
 		run -0 --separate-stderr "$t" --progress "$d/t"

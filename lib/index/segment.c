@@ -163,7 +163,7 @@ sort_top(uint64_t *v, uint64_t *tmp, size_t n, int d)
 /* The tables and the directories, into o. */
 static int
 write_tables(struct out *o, const struct sh_plan *plan, int d,
-    const struct sh_segdata *sd)
+    const struct sh_segdata *sd, const struct sh_progress *pg)
 {
 	size_t n = (size_t)sd->nfp, nd = ((size_t)1 << d) + 1, i;
 	uint64_t *v, *tmp, *s;
@@ -188,6 +188,8 @@ write_tables(struct out *o, const struct sh_plan *plan, int d,
 		}
 		for (i = 1; i < nd; i++)
 			dir[t * nd + i] += dir[t * nd + i - 1];
+		sh_progress(pg, "table", (uint64_t)t + 1,
+		    (uint64_t)plan->ntables);
 	}
 	for (i = 0; i < plan->ntables * nd && e == 0; i++) {
 		b[0] = (unsigned char)dir[i];
@@ -206,7 +208,8 @@ out:
 }
 
 int
-sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
+sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
+    const struct sh_progress *pg)
 {
 	unsigned char hdr[HDR], *sums = NULL;
 	uint64_t off[4], bodylen, idbytes = d->nfp ? d->idoff[d->nfp] : 0, i;
@@ -222,7 +225,7 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d)
 	o->fd = fd;
 	memset(hdr, 0, sizeof(hdr));
 	if ((e = sh_write_all(fd, hdr, HDR)) != 0 ||
-	    (e = write_tables(o, plan, dirbits, d)) != 0)
+	    (e = write_tables(o, plan, dirbits, d, pg)) != 0)
 		goto out;
 	for (i = 0; i <= d->nfp && e == 0; i++)
 		e = out_u64(o, d->nfp ? d->idoff[i] : 0);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
+#include "base/progress.h"
 #include "near/plan.h"
 
 #define SH_SEG_VERSION 1
@@ -58,10 +59,12 @@ struct sh_hits {
 /*
  * Write a segment of d, searched with plan (its k is recorded as the
  * distance the index serves), to the file descriptor fd at its current
- * offset 0.  Nothing is synced.  d->nfp must be below 2^32.  Return 0,
- * SH_ENOMEM, SH_ERANGE or SH_EIO.
+ * offset 0.  Nothing is synced.  d->nfp must be below 2^32.  Each table
+ * written is reported to pg ("table", base/progress.h; NULL: none).
+ * Return 0, SH_ENOMEM, SH_ERANGE or SH_EIO.
  */
-int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d);
+int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
+    const struct sh_progress *pg);
 
 /*
  * Open and map path into *s.  Return 0, SH_EIO (errno set), SH_EMAGIC,

@@ -194,7 +194,8 @@ sync_dir(const char *dir)
 /* Write data to DIR/NAME.tmp, sync it, rename it to DIR/NAME. */
 static int
 put_file(const char *dir, const char *name, const struct sh_plan *plan,
-    const struct sh_segdata *d, const char *text, size_t len, char *where)
+    const struct sh_segdata *d, const struct sh_progress *pg,
+    const char *text, size_t len, char *where)
 {
 	char tmp[SH_WHERE], path[SH_WHERE];
 	int fd, e = 0;
@@ -204,7 +205,7 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
 		return sh_ixfile_fail(where, tmp, NULL, SH_EIO);
 	if (d != NULL)
-		e = sh_seg_write(fd, plan, d);
+		e = sh_seg_write(fd, plan, d, pg);
 	else
 		e = sh_write_all(fd, text, len);
 	if (e == 0 && fsync(fd) != 0)
@@ -240,7 +241,7 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where)
 	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
 	len += SH_HEX_LEN;
 	buf[len++] = '\n';
-	e = put_file(dir, "MANIFEST", NULL, NULL, buf, len, where);
+	e = put_file(dir, "MANIFEST", NULL, NULL, NULL, buf, len, where);
 	free(buf);
 	return e;
 }
@@ -313,6 +314,7 @@ struct sh_ixwriter {
 	int ndrop;
 	int dirty;		/* the MANIFEST must be written */
 	size_t budget;
+	const struct sh_progress *pg;
 };
 
 /* Bytes a batch holds in memory, about. */
@@ -425,8 +427,8 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sd.ids = m.ids;
 		sd.nfp = m.n;
 		sd.nid = m.nid;
-		if ((e = put_file(w->dir, name, &plan, &sd, NULL, 0, where)) ==
-		    0)
+		if ((e = put_file(w->dir, name, &plan, &sd, w->pg, NULL, 0,
+		    where)) == 0)
 			e = sh_ixfile_addname(ix, name, m.n, m.nid);
 		w->dirty = 1;
 	}
@@ -496,6 +498,7 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		return SH_ENOMEM;
 	w->lock = -1;
 	w->budget = o->budget;
+	w->pg = o->pg;
 	sh_ixfile_join(w->dir, dir, NULL, NULL);
 	sh_ixfile_join(lock, dir, "LOCK", NULL);
 	if (tidy(dir, &w->ix, 1) != 0 && access(lock, F_OK) != 0) {

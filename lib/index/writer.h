@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "base/progress.h"
 #include "base/shard.h"
 #include "index/index.h"
 #include "near/fplist.h"
@@ -30,6 +31,8 @@ struct sh_ixopt {
 	int replace;
 	int force;		/* replace even an existing index */
 	size_t budget;		/* memory for merges, bytes; 0: no limit */
+	const struct sh_progress *pg;	/* the tables of each segment
+				 * written are reported to it; NULL: none */
 };
 
 /*

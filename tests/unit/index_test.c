@@ -101,7 +101,7 @@ make_segment(const char *path, const struct sh_plan *plan,
 	d.nid = n;
 	if ((f = fopen(path, "w+")) == NULL)
 		return -100;
-	e = sh_seg_write(fileno(f), plan, &d);
+	e = sh_seg_write(fileno(f), plan, &d, NULL);
 	fclose(f);
 	return e ? e : sh_seg_open(s, path);
 }
