@@ -137,15 +137,30 @@ sh_charset_conv(struct sh_charset *c, const char *name, size_t namelen,
 }
 
 /* The first place in p[0..len) of the ASCII word w, case ignored, or
- * NULL. */
+ * NULL: for short spans. */
 static const char *
-find(const char *p, size_t len, const char *w)
+find_ci(const char *p, size_t len, const char *w)
 {
 	size_t n = strlen(w), i;
 
 	for (i = 0; i + n <= len; i++)
 		if (strncasecmp(p + i, w, n) == 0)
 			return p + i;
+	return NULL;
+}
+
+/* The same for a word w that starts with a character of no case, as a
+ * tag's '<', found by memchr: fast over a page. */
+static const char *
+find(const char *p, size_t len, const char *w)
+{
+	const char *end = p + len, *q;
+	size_t n = strlen(w);
+
+	for (; (q = memchr(p, w[0], (size_t)(end - p))) != NULL; p = q + 1)
+		if ((size_t)(end - q) >= n && strncasecmp(q + 1, w + 1,
+		    n - 1) == 0)
+			return q;
 	return NULL;
 }
 
@@ -163,7 +178,7 @@ sh_charset_meta(const char *p, size_t len, const char **name,
 		p = m;
 		if ((end = memchr(p, '>', len)) == NULL)
 			return 0;
-		if ((cs = find(p, (size_t)(end - p), "charset")) == NULL)
+		if ((cs = find_ci(p, (size_t)(end - p), "charset")) == NULL)
 			continue;
 		for (q = cs + 7; q < end && (*q == ' ' || *q == '\t'); q++)
 			;
