@@ -180,3 +180,27 @@ wait_tmp() {
 	same_files "$D/base.sorted" "$D/got"
 	[ "$(ls "$D/ix" | grep -c tmp)" -eq 0 ]
 }
+
+@test "a MANIFEST or a segment that is a symbolic link is refused" {
+	local d=$BATS_TEST_TMPDIR
+	printf '0000000000000000\ta\n' >"$d/f"
+	sh-index build "$d/lx" "$d/f"
+	mv "$d/lx/seg-000001" "$d/elsewhere"
+	ln -s "$d/elsewhere" "$d/lx/seg-000001"
+	run -2 --separate-stderr sh-index info "$d/lx"
+	eq "$stderr" "sh-index: $d/lx/seg-000001: Too many levels of symbolic links"
+	run -2 --separate-stderr sh-index add "$d/lx" "$d/f"
+	eq "$stderr" "sh-index: $d/lx/seg-000001: Too many levels of symbolic links"
+	rm "$d/lx/seg-000001"
+	mv "$d/elsewhere" "$d/lx/seg-000001"
+	mv "$d/lx/MANIFEST" "$d/manifest"
+	ln -s "$d/manifest" "$d/lx/MANIFEST"
+	run -2 --separate-stderr sh-near -i "$d/lx" "$d/f"
+	eq "$stderr" "sh-near: $d/lx/MANIFEST: Too many levels of symbolic links"
+	rm "$d/lx/MANIFEST"
+	mv "$d/manifest" "$d/lx/MANIFEST"
+	run -0 sh-near -i "$d/lx" "$d/f"
+	eq "$output" "$(printf 'a\ta\t0')"
+	ln -s "$d/lx/seg-000001" "$d/lone"
+	run -0 sh-index info "$d/lone"
+}

@@ -1,7 +1,9 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/fpval.h"
@@ -136,11 +138,18 @@ sh_ixfile_manifest(struct sh_index *ix, const char *dir, char *where)
 	char path[SH_WHERE], *buf = NULL, *nb;
 	size_t len = 0, cap = 0, got;
 	FILE *f;
-	int e;
+	int e, fd;
 
 	sh_ixfile_join(path, dir, "MANIFEST", NULL);
-	if ((f = fopen(path, "r")) == NULL)
+	/* The MANIFEST, like the segments it names, is no link. */
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW)) < 0 ||
+	    (f = fdopen(fd, "r")) == NULL) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		errno = e;
 		return sh_ixfile_fail(where, path, NULL, SH_EIO);
+	}
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? 2 * cap : 4096;

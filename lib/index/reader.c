@@ -41,7 +41,7 @@ open_segments(struct sh_index *ix, const char *dir, char *where)
 		return SH_ENOMEM;
 	for (i = 0; i < ix->nseg; i++) {
 		sh_ixfile_join(path, dir, ix->name[i], NULL);
-		if ((e = sh_seg_open(&ix->seg[i], path)) != 0)
+		if ((e = sh_seg_open(&ix->seg[i], path, 1)) != 0)
 			return sh_ixfile_fail(where, path, NULL, e);
 		if (ix->seg[i].nfp != ix->nfp[i] ||
 		    ix->seg[i].nid != ix->nid[i])
@@ -67,7 +67,7 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 	if (S_ISREG(st.st_mode)) {
 		if ((ix->seg = calloc(1, sizeof(*ix->seg))) == NULL)
 			return SH_ENOMEM;
-		if ((e = sh_seg_open(&ix->seg[0], path)) != 0) {
+		if ((e = sh_seg_open(&ix->seg[0], path, 0)) != 0) {
 			sh_index_close(ix);
 			return sh_ixfile_fail(where, path, NULL, e);
 		}

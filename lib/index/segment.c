@@ -310,7 +310,7 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 }
 
 int
-sh_seg_open(struct sh_seg *s, const char *path)
+sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 {
 	unsigned char h[HDR];
 	struct stat st;
@@ -319,7 +319,7 @@ sh_seg_open(struct sh_seg *s, const char *path)
 	int fd, e, saved;
 
 	memset(s, 0, sizeof(*s));
-	if ((fd = open(path, O_RDONLY)) < 0)
+	if ((fd = open(path, O_RDONLY | (nofollow ? O_NOFOLLOW : 0))) < 0)
 		return SH_EIO;
 	if (fstat(fd, &st) != 0 || (got = pread(fd, h, HDR, 0)) < 0) {
 		saved = errno;

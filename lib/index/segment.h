@@ -67,10 +67,12 @@ int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
     const struct sh_progress *pg);
 
 /*
- * Open and map path into *s.  Return 0, SH_EIO (errno set), SH_EMAGIC,
- * SH_EVERSION, SH_ETRUNC, SH_ECORRUPT or SH_ENOMEM.
+ * Open and map path into *s; with nofollow, a symbolic link is refused
+ * (SH_EIO, errno ELOOP), as for the segments an index names.  Return 0,
+ * SH_EIO (errno set), SH_EMAGIC, SH_EVERSION, SH_ETRUNC, SH_ECORRUPT or
+ * SH_ENOMEM.
  */
-int sh_seg_open(struct sh_seg *s, const char *path);
+int sh_seg_open(struct sh_seg *s, const char *path, int nofollow);
 void sh_seg_close(struct sh_seg *s);
 
 /*

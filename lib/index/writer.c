@@ -394,7 +394,7 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	for (m.nseg = 0; m.nseg < j; m.nseg++) {
 		sh_ixfile_join(path, w->dir, ix->name[ix->nseg - j + m.nseg],
 		    NULL);
-		if ((e = sh_seg_open(&m.seg[m.nseg], path)) != 0) {
+		if ((e = sh_seg_open(&m.seg[m.nseg], path, 1)) != 0) {
 			sh_ixfile_fail(where, path, NULL, e);
 			goto out;
 		}

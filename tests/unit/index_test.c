@@ -103,7 +103,7 @@ make_segment(const char *path, const struct sh_plan *plan,
 		return -100;
 	e = sh_seg_write(fileno(f), plan, &d, NULL);
 	fclose(f);
-	return e ? e : sh_seg_open(s, path);
+	return e ? e : sh_seg_open(s, path, 0);
 }
 
 /* Remove the index directory dir and what it holds. */
