@@ -30,14 +30,15 @@ static struct sh_verify *vf;	/* -v */
 static int qflag, rflag, tflag, measure;
 static int found;		/* a line passed, or the two fingerprints */
 static long long kmax = -1, ntop = 10;
+static long long budget = 256LL << 20;	/* -S: features kept by -v */
 static const char *docs;
 static uint32_t minsim;
 
 static const char usage_text[] =
     "usage: sh-dist [-qR] [-k max] fingerprint fingerprint\n"
     "       sh-dist -p [-qR] [-k max] [file ...]\n"
-    "       sh-dist -v docs [-qt] [-a min] [-J measure] "
-    "[document option ...] [file ...]\n"
+    "       sh-dist -v docs [-qt] [-a min] [-J measure] [-S size]\n"
+    "               [document option ...] [file ...]\n"
     "       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2\n"
     "       sh-dist -h | -V\n";
 
@@ -203,7 +204,7 @@ main(int argc, char *argv[])
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	o.rec.mode = -1;
-	while ((ch = getopt(argc, argv, DOCOPTS "J:N:RVa:hk:m:pqrv:x")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPTS "J:N:RS:Va:hk:m:pqrv:x")) != -1) {
 		if (ch == 'm' || ch == 'r') {
 			usage_renamed(ch, ch == 'm' ? 'J' : 'R');
 			ch = ch == 'm' ? 'J' : 'R';
@@ -211,6 +212,9 @@ main(int argc, char *argv[])
 		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
 			seen[strlen(seen)] = (char)ch;
 		switch (ch) {
+		case 'S':
+			r = sh_strtosize(optarg, 1 << 20, &budget);
+			break;
 		case 'N':
 		case 'k':
 			r = sh_strtonum(optarg, 0, ch == 'k' ? SH_FP_BITS : 1000000,
@@ -254,12 +258,13 @@ main(int argc, char *argv[])
 	argv += optind;
 
 	/* Each form takes its own letters and operands only. */
-	ok = form == 'v' ? DOCOPTS "Jaqv" : form == 'x' ? DOCOPTS "Nx" : "Rkpq";
+	ok = form == 'v' ? DOCOPTS "JSaqv" : form == 'x' ? DOCOPTS "Nx" :
+	    "Rkpq";
 	for (p = seen; *p != '\0'; p++)
 		if (strchr(ok, *p) == NULL && form != 0)
 			usage_conflict(form, *p);
 		else if (strchr(ok, *p) == NULL)
-			usage_only(*p, strchr("Ja", *p) ? "-v" : *p == 'N' ?
+			usage_only(*p, strchr("JSa", *p) ? "-v" : *p == 'N' ?
 			    "-x" : "-v or -x");
 	if ((form == 'x' && argc != 2) || (form == 0 && argc != 0 &&
 	    argc != 2))
@@ -273,7 +278,8 @@ main(int argc, char *argv[])
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	if (form == 'v')
 		m = map_docs(docs, &status);
-	if (form == 'v' && (vf = sh_verify_new(m, fp, tflag, measure)) == NULL)
+	if (form == 'v' && (vf = sh_verify_new(m, fp, tflag, measure,
+	    (size_t)budget)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 
 	if (form == 'x')

@@ -7,7 +7,8 @@ load helper
 
 USAGE='usage: sh-dist [-qR] [-k max] fingerprint fingerprint
        sh-dist -p [-qR] [-k max] [file ...]
-       sh-dist -v docs [-qt] [-a min] [-J measure] [document option ...] [file ...]
+       sh-dist -v docs [-qt] [-a min] [-J measure] [-S size]
+               [document option ...] [file ...]
        sh-dist -x [-t] [-N count] [document option ...] doc1 doc2
        sh-dist -h | -V'
 Z=0000000000000000
@@ -680,4 +681,22 @@ feature	9	1	0	jumps"
 	eq "$stderr" "sh-dist: -v and -N cannot be used together"
 	run -2 --separate-stderr sh-dist -v /dev/null -R /dev/null
 	eq "$stderr" "sh-dist: -v and -R cannot be used together"
+}
+
+@test "-v -S: the features kept change no byte of the output" {
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus corpus
+	cut -f 1 corpus >ids
+	awk 'BEGIN { srand(3) } { id[NR] = $1 } END {
+		for (i = 0; i < 3000; i++)
+			printf "%s\t%s\n", id[1 + int(rand() * NR)],
+			    id[1 + int(rand() * NR)] }' ids >pairs
+	sh-dist -v corpus pairs >big
+	[ -s big ]
+	run -0 --separate-stderr sh-dist -v corpus -S 1M pairs
+	eq "$output" "$(cat big)"
+	run -2 --separate-stderr sh-dist -v corpus -S 10 pairs
+	eq "$stderr" "sh-dist: -S 10: number out of range"
+	run -2 --separate-stderr sh-dist -S 1M "$Z" "$Z"
+	eq "$stderr" "sh-dist: -S: only with -v"
 }

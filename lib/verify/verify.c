@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/hash.h"
+#include "base/hmap.h"
 #include "fp/similar.h"
 #include "near/pairline.h"
 #include "verify/verify.h"
@@ -15,20 +17,46 @@ struct doc {
 	struct sh_fvec v;
 };
 
+/*
+ * The cache: the features of every document cut so far (their hashes and
+ * weights, no text) and its ID, in blocks that never move, found by the
+ * hash of the ID.  Past the budget it is emptied whole, between lines.
+ */
+#define BLOCK (1 << 20)
+
+struct block {
+	struct block *next;
+	size_t used, cap;
+	uint64_t data[];	/* 8-byte aligned, as sh_fvent needs */
+};
+
+struct cached {
+	const char *id;
+	size_t idlen;
+	struct sh_fvec v;	/* a view: e points into a block */
+};
+
 struct sh_verify {
 	struct sh_docmap *m;
 	struct sh_fp *f;
 	int tokens, measure;
 	struct doc d[2];
+	size_t budget, bytes;	/* the cache's budget and use */
+	struct sh_hmap map;	/* hash of an ID -> entry + 1 */
+	struct cached *ent;
+	size_t nent, cap;
+	struct block *blk;	/* newest first */
 };
 
 struct sh_verify *
-sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure)
+sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure,
+    size_t budget)
 {
 	struct sh_verify *v;
 
 	if ((v = calloc(1, sizeof(*v))) == NULL)
 		return NULL;
+	v->budget = budget;
 	v->m = m;
 	v->f = f;
 	v->tokens = tokens;
@@ -36,6 +64,22 @@ sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure)
 	sh_fvec_init(&v->d[0].v, 0);
 	sh_fvec_init(&v->d[1].v, 0);
 	return v;
+}
+
+/* Empty the cache. */
+static void
+cache_clear(struct sh_verify *v)
+{
+	struct block *b, *next;
+
+	for (b = v->blk; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	v->blk = NULL;
+	sh_hmap_free(&v->map);
+	v->nent = 0;
+	v->bytes = 0;
 }
 
 void
@@ -49,20 +93,111 @@ sh_verify_free(struct sh_verify *v)
 		free(v->d[i].id);
 		sh_fvec_free(&v->d[i].v);
 	}
+	cache_clear(v);
+	free(v->ent);
 	free(v);
 }
 
-/* The features of document id[0..len) into d, unless d holds them. */
+/* Room for n bytes in the blocks, aligned; NULL when out of memory. */
+static void *
+cache_room(struct sh_verify *v, size_t n)
+{
+	struct block *b = v->blk;
+	size_t cap;
+	void *p;
+
+	n = (n + 7) / 8 * 8;
+	if (b == NULL || b->cap - b->used < n) {
+		cap = n > BLOCK ? n : BLOCK;
+		if ((b = malloc(sizeof(*b) + cap)) == NULL)
+			return NULL;
+		b->next = v->blk;
+		b->used = 0;
+		b->cap = cap;
+		v->blk = b;
+		v->bytes += sizeof(*b) + cap;
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+/* The cached features of document id[0..len), or NULL. */
+static const struct sh_fvec *
+cache_get(const struct sh_verify *v, const char *id, size_t len)
+{
+	const struct cached *c;
+	uint32_t i;
+
+	if (!sh_hmap_get(&v->map, sh_hash64(id, len, 0), &i))
+		return NULL;
+	c = &v->ent[i];
+	return c->idlen == len && memcmp(c->id, id, len) == 0 ? &c->v : NULL;
+}
+
+/* Keep a copy of the features fv of document id[0..len), when there is
+ * room for it in the budget (a miss costs only speed). */
+static void
+cache_put(struct sh_verify *v, const char *id, size_t len,
+    const struct sh_fvec *fv)
+{
+	struct cached *c, *ne;
+	uint32_t old;
+	size_t cap;
+	char *p;
+	int r;
+
+	if (v->bytes >= v->budget || v->nent >= UINT32_MAX)
+		return;
+	if (v->nent == v->cap) {
+		cap = v->cap ? 2 * v->cap : 1024;
+		if ((ne = realloc(v->ent, cap * sizeof(*ne))) == NULL)
+			return;
+		v->ent = ne;
+		v->cap = cap;
+	}
+	if ((r = sh_hmap_add(&v->map, sh_hash64(id, len, 0),
+	    (uint32_t)v->nent, &old)) != 0)
+		return;		/* a hash two IDs share, or no memory */
+	c = &v->ent[v->nent];
+	if ((p = cache_room(v, len + 1)) == NULL || (c->v.e = cache_room(v,
+	    fv->n * sizeof(*fv->e) + 1)) == NULL) {
+		sh_hmap_del(&v->map, sh_hash64(id, len, 0));
+		return;
+	}
+	memcpy(p, id, len);
+	c->id = p;
+	c->idlen = len;
+	memcpy(c->v.e, fv->e, fv->n * sizeof(*fv->e));
+	c->v.n = fv->n;
+	c->v.sum = fv->sum;
+	c->v.sq[0] = fv->sq[0];
+	c->v.sq[1] = fv->sq[1];
+	v->nent++;
+}
+
+/*
+ * The features of document id[0..len) into *fv, a view that the next
+ * load of d and the emptying of the cache end: from d when it holds them,
+ * from the cache, or else read and cut into d (and the cache).
+ */
 static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
-    size_t *col)
+    size_t *col, struct sh_fvec *fv)
 {
+	const struct sh_fvec *c;
 	struct sh_rec rec;
 	char *p;
 	int r, bad;
 
-	if (d->ok && d->idlen == len && memcmp(d->id, id, len) == 0)
+	if (d->ok && d->idlen == len && memcmp(d->id, id, len) == 0) {
+		*fv = d->v;
 		return 0;
+	}
+	if ((c = cache_get(v, id, len)) != NULL) {
+		*fv = *c;
+		return 0;
+	}
 	d->ok = 0;
 	if ((r = sh_docmap_get(v->m, id, len, &rec)) <= 0)
 		return r == 0 ? SH_ENODOC : r;
@@ -80,6 +215,8 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 	memcpy(d->id, id, len);
 	d->idlen = len;
 	d->ok = 1;
+	*fv = d->v;
+	cache_put(v, id, len, &d->v);
 	return 0;
 }
 
@@ -87,21 +224,25 @@ int
 sh_verify_line(struct sh_verify *v, const char *p, size_t len,
     uint32_t *sim, const char **id, size_t *idlen, size_t *col)
 {
+	struct sh_fvec a, b;
 	const char *id1, *id2;
 	size_t n1, n2;
 	int r;
 
 	if ((r = sh_pairline_parse(p, len, &id1, &n1, &id2, &n2)) != 0)
 		return r;
+	/* Emptied between lines, so that no view of this one goes. */
+	if (v->bytes >= v->budget)
+		cache_clear(v);
 	*id = id1;
 	*idlen = n1;
-	if ((r = load(v, &v->d[0], id1, n1, col)) != 0)
+	if ((r = load(v, &v->d[0], id1, n1, col, &a)) != 0)
 		return r;
 	*id = id2;
 	*idlen = n2;
-	if ((r = load(v, &v->d[1], id2, n2, col)) != 0)
+	if ((r = load(v, &v->d[1], id2, n2, col, &b)) != 0)
 		return r;
-	*sim = sh_sim(v->measure, &v->d[0].v, &v->d[1].v);
+	*sim = sh_sim(v->measure, &a, &b);
 	return 0;
 }
 

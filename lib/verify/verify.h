@@ -21,10 +21,14 @@ struct sh_verify;
 /*
  * New verifier looking documents up in m and cutting them with f (neither
  * copied nor freed here), as token lists when tokens != 0, comparing them
- * by measure (SH_SIM_*).  NULL when out of memory.
+ * by measure (SH_SIM_*).  The features of the documents cut are kept,
+ * about budget bytes of them (32 bytes a feature and the ID), so that a
+ * document is read and cut once while they fit; past the budget the kept
+ * ones are dropped all together.  The results do not depend on it.  NULL
+ * when out of memory.
  */
 struct sh_verify *sh_verify_new(struct sh_docmap *m, struct sh_fp *f,
-    int tokens, int measure);
+    int tokens, int measure, size_t budget);
 void sh_verify_free(struct sh_verify *v);
 
 /*
