@@ -197,7 +197,6 @@ int
 main(int argc, char *argv[])
 {
 	struct sh_docmap *m = NULL;
-	char seen[64] = "";
 	const char *ok, *p;
 	int ch, r = 0, form = 0, status = 0;
 
@@ -205,13 +204,7 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	o.rec.mode = -1;
 	while ((ch = getopt(argc, argv, DOCOPTS "J:N:RS:Va:hk:m:pqrv:x")) != -1) {
-		if (ch == 'm' || ch == 'r') {
-			usage_renamed(ch, ch == 'm' ? 'J' : 'R');
-			ch = ch == 'm' ? 'J' : 'R';
-		}
-		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
-			seen[strlen(seen)] = (char)ch;
-		switch (ch) {
+		switch (ch = usage_option(ch, "mJrR")) {
 		case 'S':
 			r = sh_strtosize(optarg, 1 << 20, &budget);
 			break;
@@ -260,7 +253,7 @@ main(int argc, char *argv[])
 	/* Each form takes its own letters and operands only. */
 	ok = form == 'v' ? DOCOPTS "JSaqv" : form == 'x' ? DOCOPTS "Nx" :
 	    "Rkpq";
-	for (p = seen; *p != '\0'; p++)
+	for (p = usage_given(); *p != '\0'; p++)
 		if (strchr(ok, *p) == NULL && form != 0)
 			usage_conflict(form, *p);
 		else if (strchr(ok, *p) == NULL)

@@ -118,11 +118,7 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	rn.opt = &o;
 	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "L:P:Vchm:t")) != -1) {
-		if (ch == 'm') {
-			usage_renamed('m', 'L');
-			ch = 'L';
-		}
-		switch (ch) {
+		switch (ch = usage_option(ch, "mL")) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
 				errx(2, "-P %s: %s", optarg,

@@ -125,12 +125,8 @@ main(int argc, char *argv[])
 	argc--;
 	argv++;
 	while ((ch = getopt(argc, argv, "OP:S:Vb:fhk:r:")) != -1) {
-		if (ch == 'f') {
-			usage_renamed('f', 'O');
-			ch = 'O';
-		}
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
-		switch (ch) {
+		switch (ch = usage_option(ch, "fO")) {
 		case 'O':
 			o.force = 1;
 			break;

@@ -181,20 +181,14 @@ main(int argc, char *argv[])
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
 	    "Su", "Si", "ig", "im", "mu", NULL };
 	const char *ipath = NULL;
-	char *given = NULL, seen[32] = "";
+	char *given = NULL;
 	long long nthreads, budget = 0;
 	int ch, e, i, status = 0, mode = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv, "P:S:Vcghi:j:k:m:r:u")) != -1) {
-		if (ch == 'c') {
-			usage_renamed('c', 'g');
-			ch = 'g';
-		}
-		if (strchr(seen, ch) == NULL && strlen(seen) < sizeof(seen) - 1)
-			seen[strlen(seen)] = (char)ch;
-		switch (ch) {
+		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
 		case 'u':
 			mode = ch;
@@ -238,7 +232,7 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
-	usage_pairs(seen, excl);
+	usage_pairs(excl);
 	for (i = 0; given != NULL && strcmp(given, "-") == 0 && i <= argc; i++)
 		if (i == argc ? argc == 0 : strcmp(argv[i], "-") == 0)
 			errx(2, "-m -: standard input cannot hold both the pairs "

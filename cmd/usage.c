@@ -13,6 +13,7 @@
 
 static const char *prog = "sh";
 static const char *text = "";
+static char given[64];		/* the option letters taken */
 
 static void out(FILE *, int) USAGE_NORETURN;
 
@@ -37,11 +38,34 @@ usage_conflict(int a, int b)
 	errx(2, "-%c and -%c cannot be used together", a, b);
 }
 
+int
+usage_option(int ch, const char *renamed)
+{
+	size_t n = strlen(given);
+
+	for (; renamed[0] != '\0' && renamed[1] != '\0'; renamed += 2)
+		if (ch == renamed[0]) {
+			warnx("-%c is now -%c; -%c goes in the next release",
+			    ch, renamed[1], ch);
+			ch = renamed[1];
+			break;
+		}
+	if (strchr(given, ch) == NULL && n < sizeof(given) - 1)
+		given[n] = (char)ch;
+	return ch;
+}
+
+const char *
+usage_given(void)
+{
+	return given;
+}
+
 void
-usage_pairs(const char *seen, const char *const pairs[])
+usage_pairs(const char *const pairs[])
 {
 	for (; *pairs != NULL; pairs++)
-		if (strchr(seen, (*pairs)[0]) && strchr(seen, (*pairs)[1]))
+		if (strchr(given, (*pairs)[0]) && strchr(given, (*pairs)[1]))
 			usage_conflict((*pairs)[0], (*pairs)[1]);
 }
 
@@ -49,12 +73,6 @@ void
 usage_only(int a, const char *what)
 {
 	errx(2, "-%c: only with %s", a, what);
-}
-
-void
-usage_renamed(int old, int now)
-{
-	warnx("-%c is now -%c; -%c goes in the next release", old, now, old);
 }
 
 void

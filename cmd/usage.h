@@ -28,17 +28,25 @@ void usage(void) USAGE_NORETURN;
  * together" on stderr; exit 2. */
 void usage_conflict(int a, int b) USAGE_NORETURN;
 
+/*
+ * Take option letter ch from getopt: an old spelling listed in renamed
+ * (old and new letter after letter, "mJrR") is warned of ("-m is now -J;
+ * -m goes in the next release"; it still works meanwhile) and replaced
+ * by the new one; the letter is noted as given (usage_given).  Return
+ * the letter.
+ */
+int usage_option(int ch, const char *renamed);
+
+/* The letters usage_option has taken, each once, in order. */
+const char *usage_given(void);
+
 /* The first pair of pairs (strings of two letters, NULL-terminated) whose
- * letters are both in seen, as usage_conflict; nothing when none is. */
-void usage_pairs(const char *seen, const char *const pairs[]);
+ * letters were both given, as usage_conflict; nothing when none is. */
+void usage_pairs(const char *const pairs[]);
 
 /* An option that needs another, or a verb: "-a: only with WHAT" on
  * stderr; exit 2. */
 void usage_only(int a, const char *what) USAGE_NORETURN;
-
-/* An option whose letter changed: "-c is now -g; -c goes in the next
- * release" on stderr (the old spelling still works meanwhile). */
-void usage_renamed(int old, int now);
 
 /* The usage text to stdout (-h); exit 0, or 2 when it cannot be written. */
 void usage_help(void) USAGE_NORETURN;
