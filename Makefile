@@ -25,7 +25,7 @@ FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/fpstore.h lib/near/join.h \
-	lib/near/pairline.h lib/near/plan.h
+	lib/near/model.h lib/near/pairline.h lib/near/plan.h
 INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
 	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/verify.h
@@ -41,7 +41,7 @@ FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
-	lib/near/pairline.o lib/near/plan.o
+	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \
 	lib/index/writer.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/verify.o
@@ -52,8 +52,8 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 
 # What the programs share besides the library: the document options, the
 # reading of operands, progress, usage and version.
-CMDHDR = cmd/docopt.h cmd/input.h cmd/progress.h cmd/usage.h
-CMDOBJ = cmd/docopt.o cmd/input.o cmd/progress.o cmd/usage.o
+CMDHDR = cmd/docopt.h cmd/input.h cmd/progress.h cmd/usage.h cmd/vdocs.h
+CMDOBJ = cmd/docopt.o cmd/input.o cmd/progress.o cmd/usage.o cmd/vdocs.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
@@ -66,7 +66,8 @@ UNIT = tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
-BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec
+BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
+	bench/jaccard bench/prf
 
 all: $(BIN)
 
@@ -125,6 +126,8 @@ bench/genfp: bench/genfp.c
 bench/edit: bench/edit.c
 bench/evalstat: bench/evalstat.c
 bench/readrec: bench/readrec.c
+bench/jaccard: bench/jaccard.c
+bench/prf: bench/prf.c
 
 check: $(BIN) $(UNIT)
 	tests/run
@@ -135,7 +138,7 @@ demo: $(BIN)
 bench: $(BIN) bench/gen bench/genfp bench/readrec
 	bench/run.sh
 
-eval: $(BIN) bench/edit bench/evalstat
+eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf
 	bench/eval.sh
 	bench/jieba-f1.sh
 	bench/short.sh

@@ -14,24 +14,22 @@
 #include "base/fpval.h"
 #include "base/num.h"
 #include "near/pairline.h"
-#include "text/docmap.h"
 #include "verify/explain.h"
-#include "verify/verify.h"
 #include "docopt.h"
 #include "input.h"
 #include "progress.h"
 #include "usage.h"
+#include "vdocs.h"
 
 #define DOCOPTS DOCOPT_LETTERS "t"
 
-static struct sh_fp *fp;
+static struct sh_fp *fp;	/* -x */
 static struct docopt o;
-static struct sh_verify *vf;	/* -v */
+static struct vdocs vd;		/* -v */
 static int qflag, rflag, tflag, measure;
 static int found;		/* a line passed, or the two fingerprints */
 static long long kmax = -1, ntop = 10;
 static long long budget = 256LL << 20;	/* -S: features kept by -v */
-static const char *docs;
 static uint32_t minsim;
 
 static const char usage_text[] =
@@ -54,7 +52,7 @@ put(const char *p, size_t len, int d, uint32_t sim)
 		fwrite(p, 1, len, stdout);
 		putchar('\t');
 	}
-	if (vf != NULL || rflag)
+	if (vd.vf != NULL || rflag)
 		printf("%u.%06u\n", sim / SH_SIM_ONE, sim % SH_SIM_ONE);
 	else
 		printf("%d\n", d);
@@ -93,20 +91,13 @@ doc_pair(void *status, const char *p, size_t len, const char *name,
 	uint32_t sim;
 	int e;
 
-	e = sh_verify_line(vf, p, len, &sim, &id, &idlen, &col);
-	if (e == SH_ENODOC)
-		warnx("%s:%llu: no document %.*s in %s", name, line,
-		    (int)idlen, id, docs);
-	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)
-		warnx("%s: document %.*s: column %zu: %s", docs, (int)idlen,
-		    id, col, sh_strerror(e));
-	else if (e == SH_EFIELDS)
-		warnx("%s:%llu: %s", name, line, sh_strerror(e));
-	else if (e != 0)
-		errx(2, "%s: %s", docs, sh_strerror(e));
-	if (e != 0)
-		*(int *)status = 2;
-	if (e != 0 || sim < minsim)
+	if ((e = sh_verify_line(vd.vf, p, len, &sim, &id, &idlen,
+	    &col)) != 0) {
+		*(int *)status = vdocs_error(&vd, e, name, line, id, idlen,
+		    col);
+		return 0;
+	}
+	if (sim < minsim)
 		return 0;
 	put(p, len, 0, sim);
 	found = 1;
@@ -164,40 +155,10 @@ explain(char *argv[])
 	}
 }
 
-/* Pass one over docs, into a new map; exits on an error that stops it. */
-static struct sh_docmap *
-map_docs(const char *docs, int *status)
-{
-	struct sh_docmap *m;
-	struct sh_rec rec;
-	unsigned long long n = 0;
-	int r;
-
-	if ((r = sh_docmap_open(&m, docs, &o.rec)) != 0)
-		errx(2, "%s: %s", docs, r == SH_EINVAL ?
-		    "-v: not with this format" : sh_strerror(r));
-	while ((r = sh_docmap_scan(m, &rec)) != 0) {
-		if (r == 1) {
-			progress_items("documents", ++n);
-			continue;
-		}
-		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
-			errx(2, "%s: %s", docs, sh_strerror(r));
-		warnx("%s:%llu: %s", docs, rec.line, sh_strerror(r));
-		if (!sh_rec_skippable(r))
-			exit(2);
-		*status = 2;
-	}
-	if (sh_docmap_skipped(m))
-		warnx("skipped %llu bad record(s)", sh_docmap_skipped(m));
-	return m;
-}
-
 int
 main(int argc, char *argv[])
 {
-	struct sh_docmap *m = NULL;
-	const char *ok, *p;
+	const char *ok, *p, *docs = NULL;
 	int ch, r = 0, form = 0, status = 0;
 
 	argc = usage_init(argc, argv, usage_text);
@@ -267,23 +228,20 @@ main(int argc, char *argv[])
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
 	docopt_load(&o);
-	if ((form == 'v' || form == 'x') && (fp = sh_fp_new(&o.fp)) == NULL)
+	if (form == 'x' && (fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	if (form == 'v')
-		m = map_docs(docs, &status);
-	if (form == 'v' && (vf = sh_verify_new(m, fp, tflag, measure,
-	    (size_t)budget)) == NULL)
-		errx(2, "%s", sh_strerror(SH_ENOMEM));
+		vdocs_open(&vd, docs, &o, tflag, measure, (size_t)budget,
+		    &status);
 
 	if (form == 'x')
 		explain(argv);
 	else if (form == 0 && argc > 0)
 		two(argv);
 	else
-		input_lines(argc, argv, vf ? doc_pair : fp_pair, &status,
+		input_lines(argc, argv, vd.vf ? doc_pair : fp_pair, &status,
 		    &status);
-	sh_verify_free(vf);
-	sh_docmap_free(m);
+	vdocs_close(&vd);
 	sh_fp_free(fp);
 	docopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))

@@ -2,7 +2,9 @@
  * sh-near: find the fingerprints within Hamming distance k of each other:
  * every pair (the default), the near-duplicate clusters (-g), or the
  * input lines with no near neighbour earlier in the stream (-u); or, with
- * an index (-i), the indexed fingerprints near each input line.
+ * an index (-i), the indexed fingerprints near each input line.  With -v,
+ * the pairs are verified against their documents: only those of exact
+ * similarity at least -a count.
  */
 #include <err.h>
 #include <stdio.h>
@@ -15,15 +17,22 @@
 #include "index/index.h"
 #include "near/dedup.h"
 #include "near/fpset.h"
+#include "near/model.h"
 #include "near/pairline.h"
+#include "docopt.h"
 #include "input.h"
 #include "progress.h"
 #include "usage.h"
+#include "vdocs.h"
+
+#define DOCOPTS DOCOPT_LETTERS "t"
 
 static const char usage_text[] =
     "usage: sh-near [-g | -u] [-i index] [-j threads] [-k max] "
     "[-m pairs]\n"
     "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
+    "       sh-near -v docs [-t] [-a min] [-J measure] [sh-near option ...]\n"
+    "               [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
@@ -33,6 +42,11 @@ static struct sh_index *ix;	/* with -i */
 static struct sh_hits hits;
 static struct sh_dedup *dedup;	/* with -u */
 static int found;		/* a pair or a match was printed */
+static int status;		/* the exit status of errors met */
+static struct docopt o;		/* -v: the documents' options */
+static struct vdocs vd;
+static uint32_t minsim;		/* -a */
+static struct sh_fplist kept;	/* -u -v: the lines kept */
 
 static void
 fail(int e)
@@ -57,27 +71,59 @@ plan(struct sh_plan *p, uint64_t n)
 		errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
 }
 
+/*
+ * -v: the similarity in millionths of the documents of IDs id[0], id[1]
+ * whose fingerprints are fp[0], fp[1]; -1, reported, when it cannot be
+ * had.
+ */
+static long
+similarity(const char *const id[2], const size_t len[2],
+    const sh_fpval fp[2])
+{
+	uint32_t sim;
+	size_t col;
+	int e, which;
+
+	if ((e = sh_verify_ids(vd.vf, id, len, fp, &sim, &which, &col)) == 0)
+		return sim;
+	status = vdocs_error(&vd, e, NULL, 0, id[which], len[which], col);
+	return -1;
+}
+
 /* The index matches of f: printed unless quiet; their number. */
 static size_t
 query(const struct sh_fpline *f, int quiet)
 {
 	char where[SH_WHERE];
-	const char *p, *id;
-	size_t i, len, idlen;
+	const char *p, *id[2] = { f->id, NULL };
+	size_t i, len, n = 0, idlen[2] = { f->idlen, 0 };
+	sh_fpval fp[2] = { f->fp, 0 };
+	long sim = -1;
 	int e;
 
 	hits.n = 0;
 	if ((e = sh_index_search(ix, f->fp, (int)k, &hits, where)) != 0)
 		errx(2, "%s: %s", where, sh_strerror(e));
-	for (i = 0; i < hits.n && !quiet; i++) {
+	for (i = 0; i < hits.n && (!quiet || (vd.vf && n == 0)); i++) {
 		if ((e = sh_index_ids(ix, &hits.v[i], &p, &len, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
-		while (sh_ids_next(&p, &len, &id, &idlen))
-			put_ok(sh_pairline_write(stdout, f->id, f->idlen, id,
-			    idlen, hits.v[i].dist));
+		fp[1] = hits.v[i].fp;
+		while (sh_ids_next(&p, &len, &id[1], &idlen[1])) {
+			if (vd.vf && (sim = similarity(id, idlen, fp)) < minsim)
+				continue;
+			n++;
+			if (!quiet)
+				put_ok(sh_pairline_write(stdout, id[0],
+				    idlen[0], id[1], idlen[1], hits.v[i].dist,
+				    sim));
+			else
+				break;
+		}
 	}
-	found |= hits.n > 0;
-	return hits.n;
+	if (!vd.vf)
+		n = hits.n;
+	found |= n > 0;
+	return n;
 }
 
 /* -i: the indexed fingerprints near each line. */
@@ -86,6 +132,21 @@ lookup(void *ctx, const struct sh_fpline *f)
 {
 	(void)ctx;
 	query(f, 0);
+}
+
+/* -u -v: whether kept line i is similar enough to line ctx. */
+static int
+similar_kept(void *ctx, uint32_t i)
+{
+	const struct sh_fpline *f = ctx;
+	const char *id[2];
+	size_t len[2];
+	sh_fpval fp[2] = { kept.fp[i], f->fp };
+
+	id[0] = sh_fplist_id(&kept, i, &len[0]);
+	id[1] = f->id;
+	len[1] = f->idlen;
+	return similarity(id, len, fp) >= minsim;
 }
 
 /* -u: the lines near no line before them (nor, with -i, the index). */
@@ -97,7 +158,12 @@ keep_new(void *ctx, const struct sh_fpline *f)
 	(void)ctx;
 	if (ix != NULL && query(f, 1) > 0)
 		return;
-	if ((e = sh_dedup_add(dedup, f->fp)) < 0)
+	if (vd.vf == NULL)
+		e = sh_dedup_add(dedup, f->fp);
+	else if ((e = sh_dedup_near(dedup, f->fp, similar_kept,
+	    (void *)f)) == 0 && (e = sh_dedup_keep(dedup, f->fp)) == 0)
+		e = sh_fplist_add(&kept, f->fp, f->id, f->idlen);
+	if (e < 0)
 		fail(e);
 	if (e == 0) {
 		fwrite(f->line, 1, f->len, stdout);
@@ -135,6 +201,35 @@ given_pair(void *ctx, const char *p, size_t len, const char *name,
 	    "temporary file: " : "", sh_strerror(e));
 }
 
+/*
+ * Entries a and b of the set: their IDs into id and len, and with -v
+ * their similarity, else 0; -1 when it cannot be had.
+ */
+static long
+entries(uint32_t a, uint32_t b, const char *id[2], size_t len[2])
+{
+	sh_fpval fp[2];
+	int e;
+
+	if ((e = sh_fpset_fp(&set, a, &fp[0])) != 0 ||
+	    (e = sh_fpset_fp(&set, b, &fp[1])) != 0 ||
+	    (e = sh_fpset_ids(&set, a, b, id, len)) != 0)
+		fail(e);
+	return vd.vf ? similarity(id, len, fp) : 0;
+}
+
+/* Clusters with -v: whether the pair a, b is similar enough. */
+static int
+similar_pair(void *ctx, uint32_t a, uint32_t b, int dist)
+{
+	const char *id[2];
+	size_t len[2];
+
+	(void)ctx;
+	(void)dist;
+	return entries(a, b, id, len) >= minsim;
+}
+
 /* Print the pairs of the set, or with clusters the first entry of each
  * entry's cluster before it. */
 static void
@@ -143,14 +238,15 @@ put_pairs(int clusters)
 	const char *id[2];
 	uint32_t *rep, a, b;
 	size_t i, n = sh_fpset_n(&set), len[2];
+	long sim;
 	int e, dist;
 
 	if (!clusters) {
 		while ((e = sh_fpset_next(&set, &a, &b, &dist)) > 0) {
-			if ((e = sh_fpset_ids(&set, a, b, id, len)) != 0)
-				fail(e);
+			if ((sim = entries(a, b, id, len)) < minsim)
+				continue;
 			put_ok(sh_pairline_write(stdout, id[0], len[0], id[1],
-			    len[1], dist));
+			    len[1], dist, vd.vf ? sim : -1));
 			found = 1;
 		}
 		if (e < 0)
@@ -159,13 +255,14 @@ put_pairs(int clusters)
 	}
 	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
 		fail(SH_ENOMEM);
-	if ((e = sh_fpset_cluster(&set, rep)) < 0)
+	if ((e = sh_fpset_cluster(&set, rep, vd.vf ? similar_pair : NULL,
+	    NULL)) < 0)
 		fail(e);
 	for (i = 0; i < n; i++) {
 		if ((e = sh_fpset_ids(&set, rep[i], i, id, len)) != 0)
 			fail(e);
 		put_ok(sh_pairline_write(stdout, id[0], len[0], id[1], len[1],
-		    -1));
+		    -1, -1));
 	}
 	free(rep);
 }
@@ -180,14 +277,18 @@ main(int argc, char *argv[])
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
 	    "Su", "Si", "ig", "im", "mu", NULL };
-	const char *ipath = NULL;
+	const char *ipath = NULL, *docs = NULL, *q;
 	char *given = NULL;
 	long long nthreads, budget = 0;
-	int ch, e, i, status = 0, mode = 0;
+	int ch, e, i, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
+	    mode = 0;
 
 	argc = usage_init(argc, argv, usage_text);
+	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt(argc, argv, "P:S:Vcghi:j:k:m:r:u")) != -1) {
+	while ((ch = getopt(argc, argv,
+	    DOCOPTS "J:P:S:Va:cghi:j:k:m:r:uv:")) != -1) {
+		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
 		case 'u':
@@ -197,42 +298,57 @@ main(int argc, char *argv[])
 			usage_help();
 		case 'V':
 			usage_version();
+		case 'a':
+			e = sh_sim_parse(optarg, &minsim);
+			aflag = 1;
+			break;
 		case 'i':
 			ipath = optarg;
+			break;
+		case 'J':
+			e = (measure = sh_sim_measure(optarg)) < 0 ? measure : 0;
 			break;
 		case 'm':
 			given = optarg;
 			break;
 		case 'P':
 			if (sh_shard_parse(optarg, &shard) != 0)
-				errx(2, "-P %s: %s", optarg,
-				    sh_strerror(SH_EINVAL));
+				e = SH_EINVAL;
 			break;
 		case 'S':
-			if ((e = sh_strtosize(optarg, 1 << 20, &budget)) != 0)
-				errx(2, "-S %s: %s", optarg, sh_strerror(e));
+			e = sh_strtosize(optarg, 1 << 20, &budget);
 			break;
 		case 'j':
-			if ((e = sh_strtonum(optarg, 1, 64, &nthreads)) != 0)
-				errx(2, "-j %s: %s", optarg, sh_strerror(e));
+			e = sh_strtonum(optarg, 1, 64, &nthreads);
 			break;
 		case 'k':
-			if ((e = sh_strtonum(optarg, 0, SH_PLAN_KMAX, &k)) != 0)
-				errx(2, "-k %s: %s", optarg, sh_strerror(e));
+			e = sh_strtonum(optarg, 0, SH_PLAN_KMAX, &k);
 			break;
 		case 'r':
-			if ((e = sh_strtonum(optarg, 1, SH_PLAN_BMAX, &r)) != 0)
-				errx(2, "-r %s: %s", optarg, sh_strerror(e));
+			e = sh_strtonum(optarg, 1, SH_PLAN_BMAX, &r);
+			break;
+		case 't':
+			tflag = 1;
+			break;
+		case 'v':
+			docs = optarg;
 			break;
 		default:
-			usage();
+			if (!docopt_set(&o, ch, optarg))
+				usage();
 		}
+		if (e != 0)
+			errx(2, "-%c %s: %s", ch, optarg, sh_strerror(e));
 	}
 	argc -= optind;
 	argv += optind;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = nthreads < 1 ? 1 : 64;
 	usage_pairs(excl);
+	/* The letters of verification need -v. */
+	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
+		if (strchr(DOCOPTS "Ja", *q) != NULL)
+			usage_only(*q, "-v");
 	for (i = 0; given != NULL && strcmp(given, "-") == 0 && i <= argc; i++)
 		if (i == argc ? argc == 0 : strcmp(argv[i], "-") == 0)
 			errx(2, "-m -: standard input cannot hold both the pairs "
@@ -243,18 +359,32 @@ main(int argc, char *argv[])
 		if ((e = sh_index_open(&index, ipath, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
 		ix = &index;
-		if (k < 0)
+		if (k < 0 && !aflag)
 			k = index.k;
+	}
+	/* A threshold sets the distance that holds its pairs. */
+	if (k < 0 && aflag) {
+		k = sh_model_k(minsim, SH_MODEL_RECALL);
+		k = k < SH_PLAN_KMAX ? k : SH_PLAN_KMAX;
 	}
 	if (k < 0)
 		k = SH_INDEX_K;
+	if (tflag && o.rec.mode != SH_REC_TAB)
+		usage_conflict('t', o.modech);
+	if (docs != NULL) {
+		docopt_load(&o);
+		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
+		    (size_t)budget : (size_t)256 << 20, &status);
+	}
 
 	if (mode == 'u') {
 		/* The kept set is unknown in advance: plan for 2^24. */
 		plan(&p, 1 << 24);
 		if ((dedup = sh_dedup_new(&p)) == NULL)
 			fail(SH_ENOMEM);
+		sh_fplist_init(&kept);
 		input_fps(argc, argv, keep_new, NULL, &status);
+		sh_fplist_free(&kept);
 		sh_dedup_free(dedup);
 	} else if (ix != NULL)
 		input_fps(argc, argv, lookup, NULL, &status);
@@ -278,6 +408,8 @@ main(int argc, char *argv[])
 		sh_index_close(ix);
 		free(hits.v);
 	}
+	vdocs_close(&vd);
+	docopt_free(&o);
 	sh_fpset_close(&set);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");

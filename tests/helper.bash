@@ -107,3 +107,43 @@ brute_query() {
 	    { for (i = 1; i <= n; i++) print $1 "\t" f[i] "\t" $2 "\t" id[i] }' \
 	    "$2" "$3" | sh-dist -p -k "$1" | cut -f 3- | LC_ALL=C sort
 }
+
+# near_copies FILE N SEED: N source documents of 120 to 200 words drawn
+# from 300, each followed by three copies with 0.5 to 12 % of its words
+# replaced: over word 3-shingles, pairs from unrelated (Jaccard 0) through
+# about 0.6 to 0.99.  IDs dI and dIcJ.
+near_copies() {
+	awk -v n="$2" -v seed="$3" 'BEGIN {
+		x = seed
+		for (d = 1; d <= n; d++) {
+			x = (x * 1103515245 + 12345) % 2147483648
+			len = 120 + x % 80
+			s = ""
+			for (i = 0; i < len; i++) {
+				x = (x * 1103515245 + 12345) % 2147483648
+				w[i] = "w" int(x / 65536) % 300
+				s = s (i ? " " : "") w[i]
+			}
+			print "d" d "\t" s
+			for (c = 1; c <= 3; c++) {
+				x = (x * 1103515245 + 12345) % 2147483648
+				rate = (x % 120 + 5) / 1000
+				s = ""
+				for (i = 0; i < len; i++) {
+					x = (x * 1103515245 + 12345) % 2147483648
+					t = (x % 100000) / 100000 < rate ? \
+					    "z" x % 997 : w[i]
+					s = s (i ? " " : "") t
+				}
+				print "d" d "c" c "\t" s
+			}
+		}
+	}' >"$1"
+}
+
+# all_pairs DOCS: every pair of the IDs of DOCS, earlier first, in order.
+all_pairs() {
+	cut -f 1 "$1" | awk '{ id[NR] = $0 } END {
+	    for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+		print id[i] "\t" id[j] }'
+}

@@ -39,6 +39,8 @@ sh_strerror(int e)
 	case SH_EDICT:		return "malformed dictionary line";
 	case SH_ENOTREG:	return "not a regular file";
 	case SH_ECHANGED:	return "file changed while in use";
+	case SH_EFPDIFF:
+		return "fingerprint is not the document's under these options";
 	case SH_ENODOC:		return "no such document";
 	case SH_EGZIP:		return "gzip-compressed: decompress it first (zcat)";
 	}

@@ -41,7 +41,8 @@ enum {
 	SH_ENOTREG = -31,	/* not a regular file (cannot seek) */
 	SH_ECHANGED = -32,	/* file changed while in use */
 	SH_ENODOC = -33,	/* no document with that ID */
-	SH_EGZIP = -34		/* gzip-compressed input */
+	SH_EGZIP = -34,		/* gzip-compressed input */
+	SH_EFPDIFF = -35	/* fingerprint not that of its document */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

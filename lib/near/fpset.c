@@ -46,6 +46,15 @@ sh_fpset_n(const struct sh_fpset *s)
 }
 
 int
+sh_fpset_fp(struct sh_fpset *s, size_t i, sh_fpval *fp)
+{
+	if (s->budget)
+		return sh_fpstore_fp(&s->store, i, fp);
+	*fp = s->list.fp[i];
+	return 0;
+}
+
+int
 sh_fpset_id(struct sh_fpset *s, size_t i, const char **id, size_t *len)
 {
 	int e;
@@ -241,14 +250,16 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 }
 
 int
-sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep)
+sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep, sh_fpset_fn *keep,
+    void *ctx)
 {
 	uint32_t a, b;
 	int e, dist;
 
 	sh_cluster_start(sh_fpset_n(s), rep);
 	while ((e = sh_fpset_next(s, &a, &b, &dist)) > 0)
-		sh_cluster_union(rep, a, b);
+		if (keep == NULL || keep(ctx, a, b, dist))
+			sh_cluster_union(rep, a, b);
 	sh_cluster_finish(sh_fpset_n(s), rep);
 	return e;
 }

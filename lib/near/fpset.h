@@ -54,6 +54,9 @@ int sh_fpset_add(struct sh_fpset *s, sh_fpval fp, const char *id,
 /* Number of entries. */
 size_t sh_fpset_n(const struct sh_fpset *s);
 
+/* Fingerprint of entry i into *fp.  Return 0 or SH_EIO. */
+int sh_fpset_fp(struct sh_fpset *s, size_t i, sh_fpval *fp);
+
 /* ID of entry i in *id (valid until the next call), its length in *len.
  * Return 0, SH_ENOMEM or SH_EIO. */
 int sh_fpset_id(struct sh_fpset *s, size_t i, const char **id,
@@ -91,9 +94,12 @@ int sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist);
 
 /*
  * Set rep[i], for every entry i, to the first entry of its connected
- * component over the pairs (cluster.h), taking them all.  rep holds
- * sh_fpset_n(s) entries.  Return 0 or an error of sh_fpset_next.
+ * component over the pairs (cluster.h): all of them when keep is NULL,
+ * else those for which keep(ctx, a, b, dist) returns other than 0.  rep
+ * holds sh_fpset_n(s) entries.  Return 0 or an error of sh_fpset_next.
  */
-int sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep);
+typedef int sh_fpset_fn(void *ctx, uint32_t a, uint32_t b, int dist);
+int sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep, sh_fpset_fn *keep,
+    void *ctx);
 
 #endif

@@ -24,12 +24,13 @@ sh_pairline_parse(const char *p, size_t len, const char **a, size_t *alen,
 
 int
 sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
-    size_t blen, int dist)
+    size_t blen, int dist, long sim)
 {
 	if (fwrite(a, 1, alen, out) != alen || putc('\t', out) == EOF ||
 	    fwrite(b, 1, blen, out) != blen ||
-	    (dist >= 0 ? fprintf(out, "\t%d\n", dist) < 0 :
-	    putc('\n', out) == EOF))
+	    (dist >= 0 && fprintf(out, "\t%d", dist) < 0) ||
+	    (sim >= 0 && fprintf(out, "\t%ld.%06ld", sim / 1000000,
+	    sim % 1000000) < 0) || putc('\n', out) == EOF)
 		return SH_EIO;
 	return 0;
 }

@@ -2,7 +2,7 @@
  * Pair lines: two fields and whatever follows, TAB-separated.  sh-near
  * writes pairs of IDs with their distance, "ID1<TAB>ID2<TAB>DIST" (index
  * matches: "QUERY<TAB>ID<TAB>DIST"; clusters: "FIRST<TAB>ID", no
- * distance); sh-dist -v and sh-near -m read them; sh-dist reads pairs of
+ * distance), and with -v their similarity after it; sh-dist -v and sh-near -m read them; sh-dist reads pairs of
  * fingerprints, "HEX1<TAB>HEX2".
  */
 #ifndef SH_PAIRLINE_H
@@ -23,11 +23,12 @@ int sh_pairline_parse(const char *p, size_t len, const char **a,
 
 /*
  * Write the pair a[0..alen), b[0..blen) as a line to out, with the
- * distance dist as a third field unless dist < 0.  Return 0 or SH_EIO
- * (errno set).
+ * distance dist as a further field unless dist < 0, then the similarity
+ * sim in millionths, written with six decimals ("0.912500"), unless
+ * sim < 0.  Return 0 or SH_EIO (errno set).
  */
 int sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
-    size_t blen, int dist);
+    size_t blen, int dist, long sim);
 
 /*
  * Parse the first two fields of p[0..len) as fingerprints (any further

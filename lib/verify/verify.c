@@ -179,11 +179,12 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 /*
  * The features of document id[0..len) into *fv, a view that the next
  * load of d and the emptying of the cache end: from d when it holds them,
- * from the cache, or else read and cut into d (and the cache).
+ * from the cache, or else read and cut into d (and the cache); a document
+ * cut is checked to make fingerprint *fp when fp is not NULL.
  */
 static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
-    size_t *col, struct sh_fvec *fv)
+    const sh_fpval *fp, size_t *col, struct sh_fvec *fv)
 {
 	const struct sh_fvec *c;
 	struct sh_rec rec;
@@ -206,6 +207,8 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 		*col += rec.idlen + 1;	/* token lists are "ID<TAB>LIST" */
 		return r;
 	}
+	if (fp != NULL && sh_fvec_fp(&d->v) != *fp)
+		return SH_EFPDIFF;
 	if (d->idcap < len + 1) {
 		if ((p = realloc(d->id, len + 1)) == NULL)
 			return SH_ENOMEM;
@@ -221,29 +224,41 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 }
 
 int
+sh_verify_ids(struct sh_verify *v, const char *const id[2],
+    const size_t len[2], const sh_fpval *fp, uint32_t *sim, int *which,
+    size_t *col)
+{
+	struct sh_fvec f[2];
+	int r, i;
+
+	/* Emptied between pairs, so that no view of this one goes. */
+	if (v->bytes >= v->budget)
+		cache_clear(v);
+	for (i = 0; i < 2; i++) {
+		*which = i;
+		if ((r = load(v, &v->d[i], id[i], len[i], fp ? &fp[i] : NULL,
+		    col, &f[i])) != 0)
+			return r;
+	}
+	*sim = sh_sim(v->measure, &f[0], &f[1]);
+	return 0;
+}
+
+int
 sh_verify_line(struct sh_verify *v, const char *p, size_t len,
     uint32_t *sim, const char **id, size_t *idlen, size_t *col)
 {
-	struct sh_fvec a, b;
-	const char *id1, *id2;
-	size_t n1, n2;
-	int r;
+	const char *ids[2];
+	size_t lens[2];
+	int r, i = 0;
 
-	if ((r = sh_pairline_parse(p, len, &id1, &n1, &id2, &n2)) != 0)
+	if ((r = sh_pairline_parse(p, len, &ids[0], &lens[0], &ids[1],
+	    &lens[1])) != 0)
 		return r;
-	/* Emptied between lines, so that no view of this one goes. */
-	if (v->bytes >= v->budget)
-		cache_clear(v);
-	*id = id1;
-	*idlen = n1;
-	if ((r = load(v, &v->d[0], id1, n1, col, &a)) != 0)
-		return r;
-	*id = id2;
-	*idlen = n2;
-	if ((r = load(v, &v->d[1], id2, n2, col, &b)) != 0)
-		return r;
-	*sim = sh_sim(v->measure, &a, &b);
-	return 0;
+	r = sh_verify_ids(v, ids, lens, NULL, sim, &i, col);
+	*id = ids[i];
+	*idlen = lens[i];
+	return r;
 }
 
 int

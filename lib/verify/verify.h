@@ -43,6 +43,18 @@ int sh_verify_line(struct sh_verify *v, const char *p, size_t len,
     uint32_t *sim, const char **id, size_t *idlen, size_t *col);
 
 /*
+ * Similarity, in millionths, of the documents of IDs id[0] and id[1]
+ * (lengths len[0], len[1]) into *sim.  With fp (else NULL), each document
+ * cut is checked to make the fingerprint fp[i] under f's options, which
+ * catches fingerprints made with other options.  Return 0, or SH_ENODOC,
+ * SH_EFPDIFF or an error of sh_verify_line with *which the index (0, 1)
+ * of the document at fault.
+ */
+int sh_verify_ids(struct sh_verify *v, const char *const id[2],
+    const size_t len[2], const sh_fpval *fp, uint32_t *sim, int *which,
+    size_t *col);
+
+/*
  * The first record of file path, read with record options o (not copied;
  * bad records skipped when o->skip is set), cut by f into v (as a token
  * list when tokens != 0), its ID copied into *id (NUL-terminated, the

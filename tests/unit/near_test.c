@@ -13,6 +13,7 @@
 #include "near/cluster.h"
 #include "near/dedup.h"
 #include "near/join.h"
+#include "near/model.h"
 #include "near/plan.h"
 #include "fpsets.h"
 #include "rng.h"
@@ -89,6 +90,39 @@ report(void *ctx, const char *what, uint64_t done, uint64_t total)
 	tally.calls++;
 	tally.last = done;
 	tally.total = total;
+}
+
+/* sh_dedup_near: count the kept ones met, and each one's meetings. */
+static int
+meet(void *ctx, uint32_t i)
+{
+	uint32_t *seen = ctx;
+
+	seen[0]++;
+	seen[1 + i]++;
+	return 0;
+}
+
+/* The distances of sh-near(1)'s table, at the recall it plans for. */
+static void
+model(void)
+{
+	static const struct { uint32_t sim; int k; } row[] = {
+		{ 500000, 23 }, { 600000, 20 }, { 700000, 18 },
+		{ 800000, 15 }, { 850000, 13 }, { 900000, 11 },
+		{ 950000, 8 }, { 970000, 7 }, { 990000, 5 }, { 1000000, 0 }
+	};
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(row) / sizeof(row[0]); i++)
+		if (sh_model_k(row[i].sim, SH_MODEL_RECALL) != row[i].k)
+			bad++;
+	ok(bad == 0, "model: the distances of the table in sh-near(1)");
+	ok(sh_model_k(900000, 990000) == 13 &&
+	    sh_model_k(900000, 500000) == 7, "model: recall 0.99 and 0.5");
+	ok(sh_model_mean(900000) > 6.63 && sh_model_mean(900000) < 6.65,
+	    "model: mean distance at 0.9");
 }
 
 int
@@ -183,11 +217,31 @@ main(void)
 			ok(bad == 0 && sh_dedup_kept(d) == count(kept, n),
 			    "k=%d set %d: streaming filter keeps what brute "
 			    "force keeps (%zu)", k, kind, count(kept, n));
+			/* Every kept one within k is met once. */
+			for (i = 0, bad = 0; i < n; i += 7) {
+				uint32_t *seen = calloc(n + 1, sizeof(*seen));
+				size_t near = 0, x;
+
+				for (j = 0, x = 0; j < n; j++)
+					if (kept[j]) {
+						near += sh_hamming(fp[i],
+						    fp[j]) <= k;
+						x++;
+					}
+				sh_dedup_near(d, fp[i], meet, seen);
+				for (j = 0; j < x; j++)
+					bad += seen[1 + j] > 1;
+				bad += seen[0] != near;
+				free(seen);
+			}
+			ok(bad == 0, "k=%d set %d: each kept one within k is "
+			    "met once", k, kind);
 			sh_dedup_free(d);
 			if (k == 3 || k == 8)
 				shards(fp, n, k, kind, &want);
 			free(want.v);
 		}
 	}
+	model();
 	return tap_done();
 }

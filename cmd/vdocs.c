@@ -1,0 +1,68 @@
+#include <err.h>
+#include <stdlib.h>
+
+#include "base/errors.h"
+#include "progress.h"
+#include "vdocs.h"
+
+void
+vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
+    int measure, size_t budget, int *status)
+{
+	struct sh_rec rec;
+	unsigned long long n = 0;
+	int r;
+
+	d->path = path;
+	if ((r = sh_docmap_open(&d->m, path, &o->rec)) != 0)
+		errx(2, "%s: %s", path, r == SH_EINVAL ?
+		    "-v: not with this format" : sh_strerror(r));
+	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
+		if (r == 1) {
+			progress_items("documents", ++n);
+			continue;
+		}
+		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
+			errx(2, "%s: %s", path, sh_strerror(r));
+		warnx("%s:%llu: %s", path, rec.line, sh_strerror(r));
+		if (!sh_rec_skippable(r))
+			exit(2);
+		*status = 2;
+	}
+	if (sh_docmap_skipped(d->m))
+		warnx("skipped %llu bad record(s)", sh_docmap_skipped(d->m));
+	if ((d->fp = sh_fp_new(&o->fp)) == NULL ||
+	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure,
+	    budget)) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+}
+
+int
+vdocs_error(const struct vdocs *d, int e, const char *name,
+    unsigned long long line, const char *id, size_t idlen, size_t col)
+{
+	if (e == SH_ENODOC && name != NULL)
+		warnx("%s:%llu: no document %.*s in %s", name, line,
+		    (int)idlen, id, d->path);
+	else if (e == SH_ENODOC)
+		warnx("no document %.*s in %s", (int)idlen, id, d->path);
+	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)
+		warnx("%s: document %.*s: column %zu: %s", d->path,
+		    (int)idlen, id, col, sh_strerror(e));
+	else if (e == SH_EFIELDS && name != NULL)
+		warnx("%s:%llu: %s", name, line, sh_strerror(e));
+	else if (e == SH_EFPDIFF)
+		errx(2, "%s: document %.*s: %s", d->path, (int)idlen, id,
+		    sh_strerror(e));
+	else
+		errx(2, "%s: %s", d->path, sh_strerror(e));
+	return 2;
+}
+
+void
+vdocs_close(struct vdocs *d)
+{
+	sh_verify_free(d->vf);
+	sh_docmap_free(d->m);
+	sh_fp_free(d->fp);
+}

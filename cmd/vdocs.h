@@ -1,0 +1,42 @@
+/*
+ * Verification against a file of documents (-v docs), for sh-dist and
+ * sh-near: pass one over the file, the verifier over it, and the
+ * diagnostics of a pair that cannot be verified.
+ */
+#ifndef VDOCS_H
+#define VDOCS_H
+
+#include "text/docmap.h"
+#include "verify/verify.h"
+#include "docopt.h"
+
+struct vdocs {
+	const char *path;
+	struct sh_docmap *m;
+	struct sh_fp *fp;
+	struct sh_verify *vf;
+};
+
+/*
+ * Map the documents of path, read and cut with the options of o (loaded,
+ * docopt_load), as token lists when tokens != 0, and make the verifier
+ * comparing them by measure, keeping about budget bytes of features.  A
+ * bad record is reported and sets *status to 2, or ends the program with
+ * status 2 when reading cannot go on; so does running out of memory.
+ */
+void vdocs_open(struct vdocs *d, const char *path, struct docopt *o,
+    int tokens, int measure, size_t budget, int *status);
+
+/*
+ * Report error e of sh_verify_ids or sh_verify_line about the document
+ * id[0..idlen) (col: its column, for token-list errors), met on line
+ * name:line of the pairs (name NULL: none): on stderr, one line.  Return
+ * 2 for the errors of one pair; end the program with status 2 for the
+ * others (I/O, memory, a fingerprint not the document's).
+ */
+int vdocs_error(const struct vdocs *d, int e, const char *name,
+    unsigned long long line, const char *id, size_t idlen, size_t col);
+
+void vdocs_close(struct vdocs *d);
+
+#endif

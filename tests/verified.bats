@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# sh-near -v: the threshold route.  Candidates within k, verified against
+# their documents: the pairs at or above a stated similarity, and only
+# those, in every mode (pairs, clusters, streaming, index).
+
+load helper
+
+F='-w 3 -W binary'
+
+setup() {
+	local d="$BATS_TEST_TMPDIR"
+	near_copies "$d/docs" 40 7
+	sh-fp $F "$d/docs" >"$d/fp"
+	all_pairs "$d/docs" >"$d/all"
+	# Every pair with its similarity and distance, by brute force.
+	sh-dist -v "$d/docs" $F "$d/all" >"$d/sim"
+	awk -F '\t' 'NR == FNR { f[$2] = $1; next }
+	    { print f[$1] "\t" f[$2] }' "$d/fp" "$d/all" |
+	    sh-dist -p | paste "$d/sim" - | cut -f 1,2,3,6 >"$d/brute"
+}
+
+@test "-v -a: every pair at or above t and no other, as brute force, at several t" {
+	local d="$BATS_TEST_TMPDIR" t
+	for t in 0.7 0.8 0.9 0.95 1; do
+		# At these t, all such pairs lie within 16.
+		awk -F '\t' -v t="$t" '$3 >= t && $4 > 16 { exit 1 }' \
+		    "$d/brute"
+		awk -F '\t' -v t="$t" '$3 >= t { print $1 "\t" $2 "\t" $3 }' \
+		    "$d/brute" >"$d/want"
+		sh-near -v "$d/docs" $F -a "$t" -k 16 "$d/fp" |
+		    cut -f 1,2,4 >"$d/got"
+		[ -s "$d/want" ]
+		same_files "$d/want" "$d/got"
+	done
+}
+
+@test "-v -a without -k: the distance of the model, never a pair below t" {
+	local d="$BATS_TEST_TMPDIR" t k
+	for t in 0.8:15 0.9:11 0.95:8; do
+		k=${t#*:}
+		t=${t%:*}
+		sh-near -v "$d/docs" $F -a "$t" "$d/fp" >"$d/got"
+		sh-near -v "$d/docs" $F -a "$t" -k "$k" "$d/fp" >"$d/want"
+		same_files "$d/want" "$d/got"
+		# Each pair printed is at or above t, at its true distance.
+		awk -F '\t' 'NR == FNR { b[$1 "\t" $2] = $4 "\t" $3; next }
+		    b[$1 "\t" $2] != $3 "\t" $4 { print "wrong: " $0; bad = 1 }
+		    END { exit bad }' "$d/brute" "$d/got"
+		awk -F '\t' -v t="$t" '$4 < t { print "below: " $0; bad = 1 }
+		    END { exit bad }' "$d/got"
+	done
+}
+
+@test "-v without -a: every candidate within k with its similarity" {
+	local d="$BATS_TEST_TMPDIR"
+	awk -F '\t' '$4 <= 3 { print $1 "\t" $2 "\t" $4 "\t" $3 }' \
+	    "$d/brute" >"$d/want"
+	sh-near -v "$d/docs" $F "$d/fp" >"$d/got"
+	[ -s "$d/want" ]
+	same_files "$d/want" "$d/got"
+}
+
+@test "-g -v: the clusters of the verified pairs" {
+	local d="$BATS_TEST_TMPDIR"
+	# Union-find over the pairs at or above 0.8 within 16, in ID order.
+	awk -F '\t' 'function find(x) { while (p[x] != x) x = p[x]; return x }
+	    NR == FNR { id[++n] = $1; p[$1] = $1; pos[$1] = n; next }
+	    $3 >= 0.8 { a = find($1); b = find($2); if (a != b) {
+		if (pos[a] < pos[b]) p[b] = a; else p[a] = b } }
+	    END { for (i = 1; i <= n; i++) print find(id[i]) "\t" id[i] }' \
+	    "$d/docs" "$d/brute" >"$d/want"
+	sh-near -g -v "$d/docs" $F -a 0.8 -k 16 "$d/fp" >"$d/got"
+	same_files "$d/want" "$d/got"
+	# Some clusters, and not all of one.
+	[ "$(cut -f 1 "$d/got" | sort -u | wc -l)" -gt 40 ]
+	[ "$(awk '$1 != $2' "$d/got" | wc -l)" -gt 20 ]
+}
+
+@test "-u -v: a line goes when a kept line before it is at or above t" {
+	local d="$BATS_TEST_TMPDIR"
+	awk -F '\t' 'NR == FNR { if ($3 >= 0.7 && $4 <= 16) near[$1, $2] = 1; next }
+	    { for (i = 1; i <= nk; i++) if ((kept[i], $2) in near) next
+	      kept[++nk] = $2; print }' "$d/brute" "$d/fp" >"$d/want"
+	sh-near -u -v "$d/docs" $F -a 0.7 -k 16 "$d/fp" >"$d/got"
+	same_files "$d/want" "$d/got"
+	[ "$(wc -l <"$d/got")" -lt 160 ]
+	[ "$(wc -l <"$d/got")" -gt 40 ]
+}
+
+@test "-i -v: the indexed documents at or above t" {
+	local d="$BATS_TEST_TMPDIR"
+	grep -v 'c[23]$' "$d/fp" >"$d/old.fp"
+	grep 'c[23]$' "$d/fp" >"$d/new.fp"
+	sh-index build "$d/ix" "$d/old.fp"
+	awk -F '\t' 'NR == FNR { old[$2] = 1; next }
+	    ($2 in old) && !($1 in old) && $3 >= 0.8 { print $2 "\t" $1 "\t" $3 }
+	    ($1 in old) && !($2 in old) && $3 >= 0.8 { print $2 "\t" $1 "\t" $3 }' \
+	    "$d/old.fp" "$d/brute" | LC_ALL=C sort >"$d/want"
+	sh-near -i "$d/ix" -v "$d/docs" $F -a 0.8 -k 16 "$d/new.fp" |
+	    cut -f 1,2,4 | LC_ALL=C sort >"$d/got"
+	[ -s "$d/want" ]
+	same_files "$d/want" "$d/got"
+}
+
+@test "-v: fingerprints made with other options fail loudly" {
+	local d="$BATS_TEST_TMPDIR"
+	sh-fp "$d/docs" >"$d/plain.fp"
+	run -2 --separate-stderr sh-near -v "$d/docs" $F -a 0.9 "$d/plain.fp"
+	eq "$output" ""
+	eq "$stderr" "sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
+	run -2 --separate-stderr sh-near -u -v "$d/docs" -a 0.9 "$d/fp"
+	eq "$stderr" "sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
+}
+
+@test "-v: a document missing is reported for each pair, the others are verified" {
+	local d="$BATS_TEST_TMPDIR" m
+	grep -v '^d2c1	' "$d/docs" >"$d/fewer"
+	run -2 --separate-stderr sh-near -v "$d/fewer" $F -a 0.5 "$d/fp"
+	m="sh-near: no document d2c1 in $d/fewer"
+	eq "$stderr" "$(printf '%s\n%s\n%s' "$m" "$m" "$m")"
+	sh-near -v "$d/docs" $F -a 0.5 "$d/fp" | grep -v 'd2c1' >"$d/want"
+	[ -s "$d/want" ]
+	eq "$output" "$(cat "$d/want")"
+}
+
+@test "-v: its options need it, and bad values are refused" {
+	local d="$BATS_TEST_TMPDIR"
+	run -2 --separate-stderr sh-near -a 0.9 "$d/fp"
+	eq "$stderr" "sh-near: -a: only with -v"
+	run -2 --separate-stderr sh-near -w 3 "$d/fp"
+	eq "$stderr" "sh-near: -w: only with -v"
+	run -2 --separate-stderr sh-near -J cosine "$d/fp"
+	eq "$stderr" "sh-near: -J: only with -v"
+	run -2 --separate-stderr sh-near -v "$d/docs" -a 1.5 "$d/fp"
+	eq "$stderr" "sh-near: -a 1.5: number out of range"
+	run -2 --separate-stderr sh-near -v "$d/docs" -J nearness "$d/fp"
+	eq "${stderr%%:*}" "sh-near"
+	run -2 --separate-stderr sh-near -v "$d/nonesuch" "$d/fp"
+	eq "$stderr" "sh-near: $d/nonesuch: No such file or directory"
+}
+
+@test "-v -J: the measure of the verification" {
+	local d="$BATS_TEST_TMPDIR"
+	sh-near -v "$d/docs" $F -J cosine "$d/fp" | cut -f 1,2,4 >"$d/got"
+	cut -f 1,2 "$d/got" | sh-dist -v "$d/docs" $F -J cosine >"$d/want"
+	[ -s "$d/want" ]
+	same_files "$d/want" "$d/got"
+}
