@@ -24,12 +24,15 @@
  *              U+FFF0-FFFF (specials), U+1F000-1FAFF (emoji, symbols);
  *   word       the ASCII letters and digits and every other code point.
  * A word is a maximal run of word characters, ASCII letters lowercased;
- * a CJK character ends a word.  The words form one sub-stream and the CJK
- * characters another: separators and the other class are skipped, so
- * they never break a sub-stream.  A word shingle is W (-w, 3) consecutive
- * words of the word sub-stream, a CJK shingle C (-c, 5) consecutive
- * characters of the CJK sub-stream; a sub-stream that is not empty but
- * shorter than its n makes one shingle of all of it.  The set of a
+ * a CJK character ends a word.  Shingles never reach across the other
+ * script: a stretch of words runs up to the next CJK character (separators
+ * do not end it), and a run of CJK characters up to the next character
+ * that is not CJK, as the tokenizer of sh-fp cuts text.  A word shingle
+ * is W (-w, 3) consecutive words of a stretch, a CJK shingle C (-c, 5)
+ * consecutive characters of a run; a stretch or run that is shorter than
+ * its n makes one shingle of all of it.  With -S (spanning), the words of
+ * the document form one stream and its CJK characters another, separators
+ * and the other script skipped, so that shingles reach across them.  The set of a
  * document is the union of its distinct word and CJK shingles, as byte
  * strings: "w" and the words joined by one space, or "c" and the
  * characters as they are in TEXT.  Shingles are interned exactly (full
@@ -133,6 +136,7 @@ static char		*idbuf;
 static size_t		 nidbuf, idcap;
 static uint32_t		*elems;		/* the sets, end to end */
 static size_t		 nelems, elemcap;
+static int		 spanning;	/* -S */
 static struct span	*words, *cjks;
 static size_t		 wordcap, cjkcap;
 static char		*kbuf;		/* the shingle being built */
@@ -156,8 +160,8 @@ static uint32_t		*touched;	/* documents with acc != 0 */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: jaccard [-c n] [-w n] -t threshold [file ...]\n"
-	    "       jaccard -s [-c n] [-w n] [file ...]\n");
+	fprintf(stderr, "usage: jaccard [-S] [-c n] [-w n] -t threshold [file ...]\n"
+	    "       jaccard -s [-S] [-c n] [-w n] [file ...]\n");
 	exit(2);
 }
 
@@ -332,9 +336,27 @@ cpclass(uint32_t c)
 	return C_WORD;
 }
 
+/* Append the span off, len to *v (len 0: a break between stretches). */
+static void
+push(struct span **v, size_t *cap, size_t *n, size_t off, size_t len)
+{
+	*v = grow(*v, cap, *n + 1, sizeof(**v));
+	(*v)[*n].off = off;
+	(*v)[(*n)++].len = len;
+}
+
+/* End the stretch or run of v[0, *n), unless spanning or ended. */
+static void
+cut(struct span **v, size_t *cap, size_t *n)
+{
+	if (!spanning && *n > 0 && (*v)[*n - 1].len != 0)
+		push(v, cap, n, 0, 0);
+}
+
 /*
- * Cut text[0, len) into the word and CJK sub-streams, words[0, *nw) and
- * cjks[0, *nc); ASCII letters of words are lowercased in place.
+ * Cut text[0, len) into the words, words[0, *nw), and the CJK characters,
+ * cjks[0, *nc), each with breaks (spans of length 0) where a stretch or
+ * a run ends; ASCII letters of words are lowercased in place.
  */
 static void
 scan(char *text, size_t len, size_t *nw, size_t *nc)
@@ -351,6 +373,8 @@ scan(char *text, size_t len, size_t *nw, size_t *nc)
 			cl = C_SEP;
 		} else
 			cl = cpclass(c);
+		if (cl != C_CJK)
+			cut(&cjks, &cjkcap, nc);
 		if (cl == C_WORD) {
 			if (!inword)
 				start = i;
@@ -358,27 +382,18 @@ scan(char *text, size_t len, size_t *nw, size_t *nc)
 			if (c >= 'A' && c <= 'Z')
 				text[i] = c + ('a' - 'A');
 		} else {
-			if (inword) {
-				words = grow(words, &wordcap, *nw + 1,
-				    sizeof(*words));
-				words[*nw].off = start;
-				words[(*nw)++].len = i - start;
-			}
+			if (inword)
+				push(&words, &wordcap, nw, start, i - start);
 			inword = 0;
 			if (cl == C_CJK) {
-				cjks = grow(cjks, &cjkcap, *nc + 1,
-				    sizeof(*cjks));
-				cjks[*nc].off = i;
-				cjks[(*nc)++].len = n;
+				cut(&words, &wordcap, nw);
+				push(&cjks, &cjkcap, nc, i, n);
 			}
 		}
 		i += n;
 	}
-	if (inword) {
-		words = grow(words, &wordcap, *nw + 1, sizeof(*words));
-		words[*nw].off = start;
-		words[(*nw)++].len = i - start;
-	}
+	if (inword)
+		push(&words, &wordcap, nw, start, i - start);
 }
 
 /*
@@ -414,6 +429,22 @@ shingle(const char *text, const struct span *v, size_t nv, size_t n,
 	return 0;
 }
 
+/* The shingles of each stretch or run of v[0, nv), as shingle does. */
+static int
+cutshingles(const char *text, const struct span *v, size_t nv, size_t n,
+    char tag, char sep)
+{
+	size_t a, b;
+
+	for (a = 0; a < nv; a = b + 1) {
+		for (b = a; b < nv && v[b].len != 0; b++)
+			;
+		if (shingle(text, v + a, b - a, n, tag, sep) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* Add the document of ID id[0, idlen) and TEXT text[0, len). */
 static int
 adddoc(const char *id, size_t idlen, char *text, size_t len)
@@ -434,8 +465,8 @@ adddoc(const char *id, size_t idlen, char *text, size_t len)
 	nidbuf += idlen;
 	d->eoff = nelems;
 	scan(text, len, &nw, &nc);
-	if (shingle(text, words, nw, wn, 'w', ' ') == -1 ||
-	    shingle(text, cjks, nc, cn, 'c', 0) == -1)
+	if (cutshingles(text, words, nw, wn, 'w', ' ') == -1 ||
+	    cutshingles(text, cjks, nc, cn, 'c', 0) == -1)
 		return -1;
 	if (nelems - d->eoff > UINT32_MAX)
 		return -1;
@@ -801,8 +832,11 @@ main(int argc, char *argv[])
 	size_t i;
 	int ch, sflag = 0, tflag = 0, status = 0;
 
-	while ((ch = getopt(argc, argv, "c:st:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "Sc:st:w:")) != -1) {
 		switch (ch) {
+		case 'S':
+			spanning = 1;
+			break;
 		case 'c':
 			cn = parsen(ch, optarg);
 			break;

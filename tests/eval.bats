@@ -8,8 +8,8 @@ load helper
 ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 PATH="$ROOT/bench:$PATH"
 
-JUSAGE='usage: jaccard [-c n] [-w n] -t threshold [file ...]
-       jaccard -s [-c n] [-w n] [file ...]'
+JUSAGE='usage: jaccard [-S] [-c n] [-w n] -t threshold [file ...]
+       jaccard -s [-S] [-c n] [-w n] [file ...]'
 
 # make check builds bin/ only: build the bench tools here (a no-op when
 # make eval has).
@@ -17,11 +17,12 @@ setup_file() {
 	make -s -C "$ROOT" bench/gen bench/jaccard bench/prf >&2
 }
 
-# brute W C T... <CORPUS: every pair of "ID<TAB>TEXT" lines of CORPUS at
-# each threshold T, "T<TAB>ID1<TAB>ID2<TAB>J", by comparing the shingle
+# brute [-S] W C T... <CORPUS: every pair of "ID<TAB>TEXT" lines of CORPUS
+# at each threshold T, "T<TAB>ID1<TAB>ID2<TAB>J", by comparing the shingle
 # sets (W words, C CJK characters) of all pairs; the shingles as the
 # header of bench/jaccard.c defines them, written again here from that
-# text.
+# text: within stretches of words and runs of CJK characters, or with -S
+# within one stream of each for the whole text.
 brute() {
 	python3 -c '
 import sys
@@ -50,22 +51,32 @@ def grams(v, n, tag, sep):
     return {tag + sep.join(v[i:i + n]) for i in range(len(v) - n + 1)} \
         if v else set()
 
+# A stretch of words ends at a CJK character, a run of CJK characters at
+# any other character; with -S neither ends before the text does.
 def shingles(text):
-    words, cjk, cur = [], [], ""
+    words, cjk, cur = [[]], [[]], ""
     for ch in text.decode("utf-8", "surrogateescape"):
         k = cls(ch)
+        if k != "c" and cjk[-1] and not SPAN:
+            cjk.append([])
         if k == "w":
             cur += ch.lower() if "A" <= ch <= "Z" else ch
             continue
         if cur:
-            words.append(cur)
+            words[-1].append(cur)
         cur = ""
         if k == "c":
-            cjk.append(ch)
+            if words[-1] and not SPAN:
+                words.append([])
+            cjk[-1].append(ch)
     if cur:
-        words.append(cur)
-    return grams(words, W, "w", " ") | grams(cjk, C, "c", "")
+        words[-1].append(cur)
+    return set().union(*[grams(v, W, "w", " ") for v in words],
+        *[grams(v, C, "c", "") for v in cjk])
 
+SPAN = sys.argv[1] == "-S"
+if SPAN:
+    del sys.argv[1]
 W, C = int(sys.argv[1]), int(sys.argv[2])
 docs = []
 for line in sys.stdin.buffer:
@@ -130,6 +141,9 @@ near_corpus() {
 	run -2 --separate-stderr jaccard /dev/null
 	eq "$output" ""
 	eq "$stderr" "$JUSAGE"
+	run -2 --separate-stderr jaccard -S -c 2 /dev/null
+	eq "$output" ""
+	eq "$stderr" "$JUSAGE"
 	run -2 --separate-stderr jaccard -j -t 0.5 /dev/null
 	eq "$output" ""
 	eq "${stderr_lines[0]}" "jaccard: invalid option -- 'j'"
@@ -176,6 +190,9 @@ near_corpus() {
 	# Word pairs: 3 shared of 5.
 	run -0 --separate-stderr jaccard -w 2 -t 0.6 "$BATS_TEST_TMPDIR/in"
 	eq "$output" "$(printf 'a\tb\t0.600000\na\tc\t1.000000\nb\tc\t0.600000')"
+	# Without CJK, one stretch of words is the whole text: -S the same.
+	run -0 --separate-stderr jaccard -S -t 0.5 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'a\tb\t0.500000\na\tc\t1.000000\nb\tc\t0.500000')"
 }
 
 @test "jaccard: a pair exactly at t is in, just below it is out" {
@@ -211,35 +228,99 @@ near_corpus() {
 	    s2 s5 0.666667 s3 s4 0.500000 s3 s5 0.333333 s4 s5 0.666667)"
 }
 
-@test "jaccard: CJK characters, C = 5, punctuation skipped" {
+@test "jaccard: CJK characters, C = 5, a run ends at a separator" {
 	printf '%s\t%s\n' k1 我们今天去北京 k2 '我们，今天去北京。' \
 	    k3 我们今天去上海 k4 北京 k5 '北 京！' k6 東京タワー \
-	    k7 '안녕하세요 친구' >"$BATS_TEST_TMPDIR/in"
+	    k7 '안녕하세요 친구' k8 '我们,今天去北京' \
+	    >"$BATS_TEST_TMPDIR/in"
+	# k1: 我们今天去 们今天去北 今天去北京.  The commas of k2
+	# (full width) and k8 (ASCII) cut runs of 2 and 5, each
+	# one shingle: 我们 今天去北京.  k3: 我们今天去
+	# 们今天去上 今天去上海.  k4: 北京.  k5: 北 京.  k6, kana
+	# included: 東京タワー.  k7: 안녕하세요 친구.
 	run -0 jaccard -s "$BATS_TEST_TMPDIR/in"
-	eq "$output" "$(printf 'k1\t3\nk2\t3\nk3\t3\nk4\t1\nk5\t1\nk6\t1\nk7\t3')"
-	# k1 and k3 share 我们今天去 of 5.
+	eq "$output" "$(printf '%s\t%s\n' k1 3 k2 2 k3 3 k4 1 k5 2 k6 1 \
+	    k7 2 k8 2)"
+	# k1 shares 今天去北京 with k2 and k8, 1 of 4, and
+	# 我们今天去 with k3, 1 of 5; k2 = k8; k4 and k5 share
+	# nothing.
 	run -0 jaccard -t 0.2 "$BATS_TEST_TMPDIR/in"
-	eq "$output" "$(printf '%s\t%s\t%s\n' k1 k2 1.000000 k1 k3 0.200000 \
-	    k2 k3 0.200000 k4 k5 1.000000)"
+	eq "$output" "$(printf '%s\t%s\t%s\n' k1 k2 0.250000 k1 k3 0.200000 \
+	    k1 k8 0.250000 k2 k8 1.000000)"
 	run -0 jaccard -t 0.200001 "$BATS_TEST_TMPDIR/in"
-	eq "$output" "$(printf 'k1\tk2\t1.000000\nk4\tk5\t1.000000')"
-	# Bigrams: 4 shared of 8.
-	run -0 jaccard -c 2 -t 0.5 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\t%s\n' k1 k2 0.250000 k1 k8 0.250000 \
+	    k2 k8 1.000000)"
+	run -0 jaccard -t 0.250001 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'k2\tk8\t1.000000')"
+	# Bigrams: k1 我们 们今 今天 天去 去北 北京; k2 = k8 the
+	# same but 们今; k3 我们 们今 今天 天去 去上 上海.  k1-k2
+	# 5 of 6, k1-k3 4 of 8, k2-k3 3 of 8; k4 北京 is 1 of 5
+	# with k2, 1 of 6 with k1.
+	run -0 jaccard -c 2 -t 0.2 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\t%s\n' k1 k2 0.833333 k1 k3 0.500000 \
+	    k1 k8 0.833333 k2 k3 0.375000 k2 k4 0.200000 k2 k8 1.000000 \
+	    k3 k8 0.375000 k4 k8 0.200000)"
+	# -S: one stream of CJK characters, separators skipped:
+	# k2 = k8 = k1, k5 = k4, k7 안녕하세요 녕하세요친
+	# 하세요친구.
+	run -0 jaccard -S -s "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\n' k1 3 k2 3 k3 3 k4 1 k5 1 k6 1 \
+	    k7 3 k8 3)"
+	run -0 jaccard -S -t 0.2 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\t%s\n' k1 k2 1.000000 k1 k3 0.200000 \
+	    k1 k8 1.000000 k2 k3 0.200000 k2 k8 1.000000 k3 k8 0.200000 \
+	    k4 k5 1.000000)"
+	# Bigrams: k1, k2 and k8 each share 4 of 8 with k3.
+	run -0 jaccard -S -c 2 -t 0.5 "$BATS_TEST_TMPDIR/in"
 	eq "$output" "$(printf '%s\t%s\t%s\n' k1 k2 1.000000 k1 k3 0.500000 \
-	    k2 k3 0.500000 k4 k5 1.000000)"
+	    k1 k8 1.000000 k2 k3 0.500000 k2 k8 1.000000 k3 k8 0.500000 \
+	    k4 k5 1.000000)"
 }
 
 @test "jaccard: mixed text, a CJK character ends a word" {
 	printf '%s\t%s\n' m1 'abc 我们今天去北京 def ghi' m2 'ABC def ghi' \
 	    m3 'abc我们今天去北京def ghi' >"$BATS_TEST_TMPDIR/in"
-	# {abc def ghi} and 3 CJK shingles.
+	# m1 = m3: the run of 7 cuts the words into stretches abc and
+	# def ghi, 2 shingles and 3 CJK ones; m2: abc def ghi.
 	run -0 jaccard -s "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'm1\t5\nm2\t1\nm3\t5')"
+	run -0 jaccard -t 0.000001 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'm1\tm3\t1.000000')"
+	# -S: abc def ghi in all three, 1 of 4 with m2.
+	run -0 jaccard -S -s "$BATS_TEST_TMPDIR/in"
 	eq "$output" "$(printf 'm1\t4\nm2\t1\nm3\t4')"
-	run -0 jaccard -t 0.25 "$BATS_TEST_TMPDIR/in"
+	run -0 jaccard -S -t 0.25 "$BATS_TEST_TMPDIR/in"
 	eq "$output" "$(printf '%s\t%s\t%s\n' m1 m2 0.250000 m1 m3 1.000000 \
 	    m2 m3 0.250000)"
+	# x, y and 我; pairs: x, y and 我, or x y and 我.
 	run -0 jaccard -s -w 1 -c 1 <<<$'z\tx我y'
 	eq "$output" "$(printf 'z\t3')"
+	run -0 jaccard -s -w 2 <<<$'z\tx我y'
+	eq "$output" "$(printf 'z\t3')"
+	run -0 jaccard -S -s -w 2 <<<$'z\tx我y'
+	eq "$output" "$(printf 'z\t2')"
+}
+
+@test "jaccard: a word ends a CJK run, a CJK character a stretch of words" {
+	printf '%s\t%s\n' x1 北京abc上海 x2 'one two 我 three four' \
+	    x3 'one two three four' x4 北京上海 \
+	    x5 'One, two。three — four!' >"$BATS_TEST_TMPDIR/in"
+	# C = 2.  x1: abc, runs 北京 and 上海.  x2: stretches one two and
+	# three four, shorter than W, and 我.  x3: one two three, two three
+	# four.  x4: 北京 京上 上海.  x5: the same as x3, for punctuation,
+	# even 。, does not end a stretch.
+	run -0 jaccard -s -c 2 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\n' x1 3 x2 3 x3 2 x4 3 x5 2)"
+	# x1-x4: 北京 and 上海 of 4; x2 shares nothing with x3.
+	run -0 jaccard -c 2 -t 0.000001 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'x1\tx4\t0.500000\nx3\tx5\t1.000000')"
+	# -S: x1 北京 京上 上海 and abc, 3 of 4 with x4; x2 one two three,
+	# two three four and 我, 2 of 3 with x3 and x5.
+	run -0 jaccard -S -s -c 2 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\n' x1 4 x2 3 x3 2 x4 3 x5 2)"
+	run -0 jaccard -S -c 2 -t 0.000001 "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf '%s\t%s\t%s\n' x1 x4 0.750000 x2 x3 0.666667 \
+	    x2 x5 0.666667 x3 x5 1.000000)"
 }
 
 @test "jaccard: other letters are word characters, only ASCII folds" {
@@ -267,6 +348,12 @@ near_corpus() {
 	printf 'c\t\344\270\344\270\255\n' >"$BATS_TEST_TMPDIR/in"
 	run -0 jaccard -s "$BATS_TEST_TMPDIR/in"
 	eq "$output" "$(printf 'c\t1')"
+	# An invalid byte ends a CJK run: 中 and 文, or with -S 中文.
+	printf 'd\t\344\270\255\377\346\226\207\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 jaccard -s "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'd\t2')"
+	run -0 jaccard -S -s "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(printf 'd\t1')"
 }
 
 @test "jaccard: empty sets are never paired" {
@@ -288,33 +375,51 @@ near_corpus() {
 # --- jaccard: against the brute force -------------------------------------
 
 @test "jaccard: the same pairs and values as all pairs by brute force" {
-	local d="$BATS_TEST_TMPDIR" t
+	local d="$BATS_TEST_TMPDIR" s t b
 	near_corpus "$d/corpus"
 	[ "$(wc -l <"$d/corpus")" -ge 300 ]
-	brute 3 5 0.5 0.8 0.9 <"$d/corpus" >"$d/brute"
-	for t in 0.5 0.8 0.9; do
-		awk -F '\t' -v t="$t" '$1 == t' "$d/brute" | cut -f 2- >"$d/want"
-		jaccard -t "$t" "$d/corpus" >"$d/got"
-		same_files "$d/want" "$d/got"
+	# Cut at the other script, then spanning it (-S).
+	for s in '' -S; do
+		b="$d/brute$s"
+		brute $s 3 5 0.5 0.8 0.9 <"$d/corpus" >"$b"
+		for t in 0.5 0.8 0.9; do
+			awk -F '\t' -v t="$t" '$1 == t' "$b" |
+			    cut -f 2- >"$d/want"
+			jaccard $s -t "$t" "$d/corpus" >"$d/got"
+			same_files "$d/want" "$d/got"
+		done
+		# Enough pairs on both sides of each threshold to mean
+		# something.
+		[ "$(grep -c '^0\.5' "$b")" -gt 300 ]
+		[ "$(grep -c '^0\.9' "$b")" -gt 50 ]
+		[ "$(grep -c '^0\.5' "$b")" -gt "$(grep -c '^0\.8' "$b")" ]
+		[ "$(grep -c '^0\.8' "$b")" -gt "$(grep -c '^0\.9' "$b")" ]
+		grep -q 'mixed-.*mixed-' "$b"
+		grep -q -- '-short' "$b"
 	done
-	# Enough pairs on both sides of each threshold to mean something.
-	[ "$(grep -c '^0\.5' "$d/brute")" -gt 300 ]
-	[ "$(grep -c '^0\.9' "$d/brute")" -gt 50 ]
-	[ "$(grep -c '^0\.5' "$d/brute")" -gt "$(grep -c '^0\.8' "$d/brute")" ]
-	[ "$(grep -c '^0\.8' "$d/brute")" -gt "$(grep -c '^0\.9' "$d/brute")" ]
-	grep -q 'mixed-.*mixed-' "$d/brute"
-	grep -q -- '-short' "$d/brute"
+	# The English documents have no CJK: the same either way.  The
+	# mixed ones part.
+	grep -v mixed "$d/brute" >"$d/want"
+	grep -v mixed "$d/brute-S" >"$d/got"
+	same_files "$d/want" "$d/got"
+	grep 'mixed-.*mixed-' "$d/brute" >"$d/want"
+	grep 'mixed-.*mixed-' "$d/brute-S" >"$d/got"
+	run -1 cmp -s "$d/want" "$d/got"
 }
 
 @test "jaccard: brute force agrees with other -w and -c" {
-	local d="$BATS_TEST_TMPDIR" w c
+	local d="$BATS_TEST_TMPDIR" s w c
 	near_corpus "$d/corpus"
-	for w in 1 5; do
-		for c in 1 2 8; do
-			brute "$w" "$c" 0.7 <"$d/corpus" | cut -f 2- >"$d/want"
-			jaccard -w "$w" -c "$c" -t 0.7 "$d/corpus" >"$d/got"
-			same_files "$d/want" "$d/got"
-			[ "$(wc -l <"$d/got")" -gt 50 ]
+	for s in '' -S; do
+		for w in 1 5; do
+			for c in 1 2 8; do
+				brute $s "$w" "$c" 0.7 <"$d/corpus" |
+				    cut -f 2- >"$d/want"
+				jaccard $s -w "$w" -c "$c" -t 0.7 "$d/corpus" \
+				    >"$d/got"
+				same_files "$d/want" "$d/got"
+				[ "$(wc -l <"$d/got")" -gt 50 ]
+			done
 		done
 	done
 }
