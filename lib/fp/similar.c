@@ -107,6 +107,10 @@ round_ratio(uint64_t n, uint64_t d)
 {
 	struct big bn, bd;
 
+	/* floor((2 10^6 n + d) / 2d), when that fits in 64 bits. */
+	if (d < (uint64_t)1 << 41)
+		return (uint32_t)((2 * (uint64_t)SH_SIM_ONE * n + d) / (2 * d));
+
 	big_set(&bn, 0, n);
 	big_set(&bd, 0, d);
 	big_mul(&bn, &bn, &bn);
@@ -126,9 +130,13 @@ sh_fvec_free(struct sh_fvec *v)
 {
 	free(v->e);
 	free(v->text);
+	free(v->h);
+	free(v->w);
 	v->e = NULL;
 	v->text = NULL;
-	v->n = v->cap = v->tlen = v->tcap = 0;
+	v->h = v->w = NULL;
+	v->n = v->cap = v->tlen = v->tcap = v->hcap = 0;
+	memset(&v->set, 0, sizeof(v->set));
 }
 
 static void
@@ -162,16 +170,45 @@ add(void *ctx, uint64_t hash, uint64_t w, const char *tok, size_t len)
 	v->n++;
 }
 
-/* By hash, then by order of addition (text offsets grow with it). */
+/*
+ * Sort the entries by hash, entries of one hash in order of addition:
+ * distributed by the top bits of the hash (hashes are uniform, so about
+ * one entry a bucket), in order, then each bucket by insertion, which
+ * keeps that order.  Return 0 or SH_ENOMEM.
+ */
 static int
-cmp_ent(const void *a, const void *b)
+sort_ent(struct sh_fvec *v)
 {
-	const struct sh_fvent *x = a, *y = b;
+	struct sh_fvent *t, x;
+	size_t *start, i, j, b, n = v->n, nb;
+	int bits = 8;
 
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
+	while (bits < 16 && ((size_t)1 << bits) < n)
+		bits++;
+	nb = (size_t)1 << bits;
+	if ((t = malloc(n * sizeof(*t))) == NULL ||
+	    (start = calloc(nb + 1, sizeof(*start))) == NULL) {
+		free(t);
+		return SH_ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		start[(v->e[i].hash >> (64 - bits)) + 1]++;
+	for (b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	for (i = 0; i < n; i++)
+		t[start[v->e[i].hash >> (64 - bits)]++] = v->e[i];
+	/* start[b] is now the end of bucket b, and the start of b + 1. */
+	for (b = 0, i = 0; b < nb; i = start[b++])
+		for (j = i + 1; j < start[b]; j++) {
+			x = t[j];
+			for (n = j; n > i && t[n - 1].hash > x.hash; n--)
+				t[n] = t[n - 1];
+			t[n] = x;
+		}
+	free(v->e);
+	v->e = t;
+	v->cap = v->n;
+	free(start);
 	return 0;
 }
 
@@ -185,13 +222,16 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 	v->n = v->tlen = 0;
 	v->nomem = 0;
 	v->sum = v->sq[0] = v->sq[1] = 0;
+	v->set.n = 0;
 	if ((r = sh_fp_each(f, p, len, tokens, add, v, bad, col)) != 0 ||
 	    (r = v->nomem ? SH_ENOMEM : 0) != 0) {
 		v->n = 0;
 		return r;
 	}
-	if (v->n > 1)
-		qsort(v->e, v->n, sizeof(v->e[0]), cmp_ent);
+	if (v->n > 1 && sort_ent(v) != 0) {
+		v->n = 0;
+		return SH_ENOMEM;
+	}
 	/* A token listed twice is one feature: weights add up, the first
 	 * text stays. */
 	for (i = n = 0; i < v->n; i++) {
@@ -201,10 +241,24 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 			v->e[n++] = v->e[i];
 	}
 	v->n = n;
+	if (v->hcap < n && (sh_grow(&v->h, &v->hcap, n, sizeof(*v->h)) != 0 ||
+	    (free(v->w), v->w = malloc(v->hcap * sizeof(*v->w))) == NULL)) {
+		v->n = 0;
+		v->hcap = 0;
+		return SH_ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		v->sum += v->e[i].w;
 		mac(v->sq, v->e[i].w, v->e[i].w);
+		v->h[i] = v->e[i].hash;
+		v->w[i] = v->e[i].w;
 	}
+	v->set.h = v->h;
+	v->set.w = v->w;
+	v->set.n = n;
+	v->set.sum = v->sum;
+	v->set.sq[0] = v->sq[0];
+	v->set.sq[1] = v->sq[1];
 	return 0;
 }
 
@@ -244,43 +298,72 @@ sh_sim_measure(const char *s)
 	return SH_EINVAL;
 }
 
+int
+sh_sim_weights(int m)
+{
+	return m == SH_SIM_COSINE || m == SH_SIM_WEIGHTED;
+}
+
+/* Features a and b have in common. */
+static uint64_t
+common(const struct sh_fset *a, const struct sh_fset *b)
+{
+	const uint64_t *x = a->h, *y = b->h;
+	size_t i = 0, j = 0, na = a->n, nb = b->n;
+	uint64_t c = 0, u, v;
+
+	/* Branch free: the loads and compares do not wait on a guess. */
+	while (i < na && j < nb) {
+		u = x[i];
+		v = y[j];
+		c += u == v;
+		i += u <= v;
+		j += v <= u;
+	}
+	return c;
+}
+
 uint32_t
-sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b)
+sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b)
 {
 	struct big num2, den2, t;
-	uint64_t dot[2] = { 0, 0 }, common = 0, wmin = 0;
+	uint64_t dot[2] = { 0, 0 }, c, wmin = 0, u, v, wa, wb;
 	size_t i = 0, j = 0;
 
 	if (a->n == 0 || b->n == 0)
 		return 0;
+	if (!sh_sim_weights(m)) {
+		c = common(a, b);
+		return m == SH_SIM_CONTAINMENT ?
+		    round_ratio(c, a->n < b->n ? a->n : b->n) :
+		    round_ratio(c, a->n + b->n - c);
+	}
 	while (i < a->n && j < b->n) {
-		if (a->e[i].hash < b->e[j].hash)
-			i++;
-		else if (a->e[i].hash > b->e[j].hash)
-			j++;
-		else {
-			common++;
-			wmin += a->e[i].w < b->e[j].w ? a->e[i].w : b->e[j].w;
-			mac(dot, a->e[i].w, b->e[j].w);
-			i++;
-			j++;
+		u = a->h[i];
+		v = b->h[j];
+		if (u == v) {
+			wa = a->w[i];
+			wb = b->w[j];
+			wmin += wa < wb ? wa : wb;
+			mac(dot, wa, wb);
 		}
+		i += u <= v;
+		j += v <= u;
 	}
-	switch (m) {
-	case SH_SIM_CONTAINMENT:
-		return round_ratio(common, a->n < b->n ? a->n : b->n);
-	case SH_SIM_COSINE:
-		big_set(&num2, dot[0], dot[1]);
-		big_mul(&num2, &num2, &num2);
-		big_set(&den2, a->sq[0], a->sq[1]);
-		big_set(&t, b->sq[0], b->sq[1]);
-		big_mul(&den2, &den2, &t);
-		return round_root(&num2, &den2);
-	case SH_SIM_WEIGHTED:
+	if (m == SH_SIM_WEIGHTED)
 		return round_ratio(wmin, a->sum + b->sum - wmin);
-	default:
-		return round_ratio(common, a->n + b->n - common);
-	}
+	big_set(&num2, dot[0], dot[1]);
+	big_mul(&num2, &num2, &num2);
+	big_set(&den2, a->sq[0], a->sq[1]);
+	big_set(&t, b->sq[0], b->sq[1]);
+	big_mul(&den2, &den2, &t);
+	return round_root(&num2, &den2);
+}
+
+uint32_t
+sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b)
+{
+	return sh_sim_set(m, &a->set, &b->set);
 }
 
 int

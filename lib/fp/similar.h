@@ -40,7 +40,20 @@ struct sh_fvent {
 	size_t off, len;	/* text, when kept: v->text + off */
 };
 
-/* A document's features, sorted by hash once finished. */
+/*
+ * What comparing a document needs of its features: their hashes in
+ * ascending order, each once, and their weights, h[i] weighing w[i] (w
+ * may be NULL for the measures that do not read weights: see
+ * sh_sim_weights).  8 bytes a feature, 16 with weights.
+ */
+struct sh_fset {
+	const uint64_t *h, *w;
+	size_t n;
+	uint64_t sum;		/* sum of the weights */
+	uint64_t sq[2];		/* sum of their squares, high and low word */
+};
+
+/* A document's features, sorted by hash once finished; set views them. */
 struct sh_fvec {
 	struct sh_fvent *e;
 	size_t n, cap;
@@ -50,6 +63,9 @@ struct sh_fvec {
 	int nomem;		/* internal */
 	uint64_t sum;		/* sum of the weights */
 	uint64_t sq[2];		/* sum of their squares, high and low word */
+	uint64_t *h, *w;	/* the hashes and weights of e, for set */
+	size_t hcap;
+	struct sh_fset set;
 };
 
 /* An empty vector that keeps each feature's text when keep_text != 0;
@@ -81,6 +97,11 @@ const char *sh_sim_name(int m);
 /* Similarity of a and b by measure m, in millionths (0..SH_SIM_ONE).
  * Cost: O(a->n + b->n). */
 uint32_t sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b);
+
+/* The same over feature sets, which need weights when sh_sim_weights(m)
+ * is not 0.  Cost: one branch-free merge of the two hash arrays. */
+uint32_t sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b);
+int sh_sim_weights(int m);
 
 /*
  * Parse a similarity s ("0.8", "1", ".95", at most six decimals) into

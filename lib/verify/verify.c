@@ -18,9 +18,10 @@ struct doc {
 };
 
 /*
- * The cache: the features of every document cut so far (their hashes and
- * weights, no text) and its ID, in blocks that never move, found by the
- * hash of the ID.  Past the budget it is emptied whole, between lines.
+ * The cache: the features of every document cut so far (their hashes, and
+ * their weights when the measure reads them; no text) and its ID, in
+ * blocks that never move, found by the hash of the ID.  Past the budget
+ * it is emptied whole, between pairs.
  */
 #define BLOCK (1 << 20)
 
@@ -33,7 +34,7 @@ struct block {
 struct cached {
 	const char *id;
 	size_t idlen;
-	struct sh_fvec v;	/* a view: e points into a block */
+	struct sh_fset v;	/* a view into a block */
 };
 
 struct sh_verify {
@@ -123,7 +124,7 @@ cache_room(struct sh_verify *v, size_t n)
 }
 
 /* The cached features of document id[0..len), or NULL. */
-static const struct sh_fvec *
+static const struct sh_fset *
 cache_get(const struct sh_verify *v, const char *id, size_t len)
 {
 	const struct cached *c;
@@ -135,17 +136,17 @@ cache_get(const struct sh_verify *v, const char *id, size_t len)
 	return c->idlen == len && memcmp(c->id, id, len) == 0 ? &c->v : NULL;
 }
 
-/* Keep a copy of the features fv of document id[0..len), when there is
+/* Keep a copy of the features fs of document id[0..len), when there is
  * room for it in the budget (a miss costs only speed). */
 static void
 cache_put(struct sh_verify *v, const char *id, size_t len,
-    const struct sh_fvec *fv)
+    const struct sh_fset *fs)
 {
 	struct cached *c, *ne;
+	uint64_t *h, *w = NULL;
 	uint32_t old;
-	size_t cap;
+	size_t cap, n = fs->n * sizeof(*fs->h);
 	char *p;
-	int r;
 
 	if (v->bytes >= v->budget || v->nent >= UINT32_MAX)
 		return;
@@ -156,23 +157,25 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 		v->ent = ne;
 		v->cap = cap;
 	}
-	if ((r = sh_hmap_add(&v->map, sh_hash64(id, len, 0),
-	    (uint32_t)v->nent, &old)) != 0)
+	if (sh_hmap_add(&v->map, sh_hash64(id, len, 0), (uint32_t)v->nent,
+	    &old) != 0)
 		return;		/* a hash two IDs share, or no memory */
 	c = &v->ent[v->nent];
-	if ((p = cache_room(v, len + 1)) == NULL || (c->v.e = cache_room(v,
-	    fv->n * sizeof(*fv->e) + 1)) == NULL) {
+	if ((p = cache_room(v, len + 1)) == NULL ||
+	    (h = cache_room(v, n + 1)) == NULL ||
+	    (sh_sim_weights(v->measure) && (w = cache_room(v, n + 1)) == NULL)) {
 		sh_hmap_del(&v->map, sh_hash64(id, len, 0));
 		return;
 	}
 	memcpy(p, id, len);
 	c->id = p;
 	c->idlen = len;
-	memcpy(c->v.e, fv->e, fv->n * sizeof(*fv->e));
-	c->v.n = fv->n;
-	c->v.sum = fv->sum;
-	c->v.sq[0] = fv->sq[0];
-	c->v.sq[1] = fv->sq[1];
+	c->v = *fs;
+	memcpy(h, fs->h, n);
+	c->v.h = h;
+	if (w != NULL)
+		memcpy(w, fs->w, n);
+	c->v.w = w;
 	v->nent++;
 }
 
@@ -184,15 +187,15 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
  */
 static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
-    const sh_fpval *fp, size_t *col, struct sh_fvec *fv)
+    const sh_fpval *fp, size_t *col, struct sh_fset *fv)
 {
-	const struct sh_fvec *c;
+	const struct sh_fset *c;
 	struct sh_rec rec;
 	char *p;
 	int r, bad;
 
 	if (d->ok && d->idlen == len && memcmp(d->id, id, len) == 0) {
-		*fv = d->v;
+		*fv = d->v.set;
 		return 0;
 	}
 	if ((c = cache_get(v, id, len)) != NULL) {
@@ -218,8 +221,8 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 	memcpy(d->id, id, len);
 	d->idlen = len;
 	d->ok = 1;
-	*fv = d->v;
-	cache_put(v, id, len, &d->v);
+	*fv = d->v.set;
+	cache_put(v, id, len, &d->v.set);
 	return 0;
 }
 
@@ -228,7 +231,7 @@ sh_verify_ids(struct sh_verify *v, const char *const id[2],
     const size_t len[2], const sh_fpval *fp, uint32_t *sim, int *which,
     size_t *col)
 {
-	struct sh_fvec f[2];
+	struct sh_fset f[2];
 	int r, i;
 
 	/* Emptied between pairs, so that no view of this one goes. */
@@ -240,7 +243,7 @@ sh_verify_ids(struct sh_verify *v, const char *const id[2],
 		    col, &f[i])) != 0)
 			return r;
 	}
-	*sim = sh_sim(v->measure, &f[0], &f[1]);
+	*sim = sh_sim_set(v->measure, &f[0], &f[1]);
 	return 0;
 }
 

@@ -22,7 +22,8 @@ struct sh_verify;
  * New verifier looking documents up in m and cutting them with f (neither
  * copied nor freed here), as token lists when tokens != 0, comparing them
  * by measure (SH_SIM_*).  The features of the documents cut are kept,
- * about budget bytes of them (32 bytes a feature and the ID), so that a
+ * about budget bytes of them (8 bytes a feature, 16 when the measure
+ * reads weights, and the ID), so that a
  * document is read and cut once while they fit; past the budget the kept
  * ones are dropped all together.  The results do not depend on it.  NULL
  * when out of memory.
