@@ -139,6 +139,7 @@ bench: $(BIN) bench/gen bench/genfp bench/readrec
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf
+	bench/routes.sh
 	bench/eval.sh
 	bench/jieba-f1.sh
 	bench/short.sh

@@ -8,6 +8,15 @@
 #   en.txt  English pages from /usr/share/man/man[1-8].
 #   tw.txt  Traditional Chinese pages of manpages-zh (zh_TW), mostly the
 #           same pages as zh.txt converted: only when CORPORA names it.
+#   api.txt API reference pages of two libraries, installed with apt-get
+#           when missing: the libcurl pages of libcurl4-doc (man3,
+#           "*curl*" and "CURL*") and the OpenSSL pages of libssl-doc
+#           (man1, man3 and man7, "*ssl.gz"): large families of templated
+#           pages sharing their headings, boilerplate, example code and
+#           license text.
+#   fortune.txt  Short texts: the fortunes of Debian packages fortunes and
+#           fortunes-min (installed likewise), one document per fortune,
+#           ID "FILE#N"; white space collapsed.
 #   zhshort.txt  Short Chinese texts: the sentences of zh.txt (pieces
 #           between the marks 。！？；!?;) of 10 to 59 characters with at
 #           least 8 ideographs, each once, every Nth so that at most
@@ -30,8 +39,8 @@
 # or '.'), then the first EN_MAX pages in sorted order.
 #
 # usage: bench/corpus.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
-# environment: CORPORA ("zh en": the corpora built, of zh, en and tw; zh
-# brings zhshort), MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
+# environment: CORPORA ("zh en": the corpora built, of zh, en, tw, api
+# and fortune; zh brings zhshort), MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
 # MINBYTES (300), JOBS (number of processors), SHORT_MAX (20000).
 
 set -eu
@@ -81,8 +90,8 @@ build_short() {
 
 for c in $corpora; do
 	case $c in
-	zh|en|tw) ;;
-	*) die "unknown corpus $c (zh, en or tw)" ;;
+	zh|en|tw|api|fortune) ;;
+	*) die "unknown corpus $c (zh, en, tw, api or fortune)" ;;
 	esac
 done
 
@@ -99,19 +108,32 @@ for t in col gzip iconv xargs; do
 	command -v "$t" >/dev/null 2>&1 || die "$t not found"
 done
 
-if [ ! -d "$mandir/zh_CN" ]; then
+# need PACKAGE PATH: install the Debian package when PATH is missing.
+need() {
+	[ -e "$2" ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
-		die "$mandir/zh_CN missing: install the Debian package" \
-		    "manpages-zh (apt-get install manpages-zh) as root"
+		die "$2 missing: install the Debian package $1" \
+		    "(apt-get install $1) as root"
 	fi
-	echo "$prog: installing manpages-zh" >&2
-	apt-get install -y manpages-zh >&2 ||
-	    { apt-get update >&2 && apt-get install -y manpages-zh >&2; } ||
-	    die "apt-get install manpages-zh failed"
-	[ -d "$mandir/zh_CN" ] ||
-	    die "$mandir/zh_CN still missing after install" \
-		"(is /usr/share/man excluded by a dpkg path-exclude?)"
-fi
+	echo "$prog: installing $1" >&2
+	apt-get install -y "$1" >&2 ||
+	    { apt-get update >&2 && apt-get install -y "$1" >&2; } ||
+	    die "apt-get install $1 failed"
+	[ -e "$2" ] ||
+	    die "$2 still missing after install" \
+		"(is it excluded by a dpkg path-exclude?)"
+}
+
+fortunes=/usr/share/games/fortunes
+for c in $corpora; do
+	case $c in
+	zh|tw)	need manpages-zh "$mandir/zh_CN" ;;
+	api)	need libssl-doc "$mandir/man3/SSL_new.3ssl.gz"
+		need libcurl4-doc "$mandir/man3/curl_easy_setopt.3.gz" ;;
+	fortune) need fortunes "$fortunes/science"
+		need fortunes-min "$fortunes/fortunes" ;;
+	esac
+done
 ls "$mandir"/man1 >/dev/null 2>&1 || die "no English man pages in $mandir/man1"
 
 mkdir -p "$dir" || die "cannot create $dir"
@@ -196,6 +218,30 @@ for c in $corpora; do
 	zh)	zh_pages zh_CN | build zh 1000000000
 		build_short ;;
 	tw)	zh_pages zh_TW | build tw 1000000000 ;;
+	api)	(cd "$mandir" && { find man3 -type f \( -name '*curl*' -o \
+		    -name 'CURL*' \); find man1 man3 man7 -type f \
+		    -name '*ssl.gz'; } 2>/dev/null) | sort |
+		    build api 1000000000 ;;
+	fortune)
+		# Fortune files: text files with a .dat index beside them.
+		for f in "$fortunes"/*.dat; do
+			f=${f%.dat}
+			[ -f "$f" ] && printf '%s\n' "$f"
+		done | sort | while read -r f; do
+			LC_ALL=C awk -v name="${f##*/}" '
+			function put() {
+				gsub(/[\001-\037\177 ]+/, " ", text)
+				sub(/^ /, "", text)
+				sub(/ $/, "", text)
+				if (text != "")
+					print name "#" ++n "\t" text
+				text = ""
+			}
+			/^%$/ { put(); next }
+			{ text = text " " $0 }
+			END { put() }' "$f"
+		done | iconv -f UTF-8 -t UTF-8 -c >"$dir/fortune.txt.tmp"
+		mv "$dir/fortune.txt.tmp" "$dir/fortune.txt" ;;
 	en)	(cd "$mandir" && find man1 man2 man3 man4 man5 man6 man7 \
 		    man8 -type f -name '*.gz' 2>/dev/null) | sort |
 		    awk -v cap="$en_family" '{

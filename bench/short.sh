@@ -5,15 +5,17 @@
 #    first L ideographs of each Chinese page (zh.txt, everything else
 #    dropped), L = 20 40 60 80 120, one ideograph substituted (bench/edit
 #    char-sub at 1 %: one edit below 150 characters), fingerprinted with
-#    -n 2 (the default) and -n 1; share of copies within 3, 6 and 9.
+#    -n 2 and -n 1 (with -w 1 -W tf, the features of fingerprint
+#    version 1); share of copies within 3, 6 and 9.
 # 2. The policy on short texts (zhshort.txt: sentences of 10 to 59
 #    characters cut from the Chinese pages): every source and a copy with
-#    one character substituted, fingerprinted with POLICY_FP (-n 1), all
+#    one character substituted, fingerprinted with POLICY_FP (-n 1 -w 1
+#    -W tf), all
 #    pairs within POLICY_K (10) found by sh-near, then kept by sh-dist -v
-#    POLICY_VERIFY (-n 1 -J weighted) when their exact similarity (by
+#    POLICY_VERIFY (-n 1 -w 1 -W tf -J weighted) when their exact similarity (by
 #    default the weighted Jaccard of the character counts) is at least
 #    POLICY_MIN (0.8) and, unless POLICY_VERIFY2 is empty, by a second
-#    sh-dist -v POLICY_VERIFY2 (-n 2 -J weighted: character pairs, which
+#    sh-dist -v POLICY_VERIFY2 (-n 2 -w 1 -W tf -J weighted: pairs, which
 #    tell a reordered sentence from a copy) at least POLICY_MIN2 (0.6).
 #    Recall: share of copies paired with their source, before and after
 #    verification.  Precision: share of the kept pairs that are
@@ -36,12 +38,12 @@ set -eu
 prog=short.sh
 bin=${BIN:-bin}
 bench=${BENCH:-bench}
-pfp=${POLICY_FP:--n 1}
+pfp=${POLICY_FP:--n 1 -w 1 -W tf}
 pk=${POLICY_K:-10}
 pmin=${POLICY_MIN:-0.8}
-pv=${POLICY_VERIFY:--n 1 -J weighted}
+pv=${POLICY_VERIFY:--n 1 -w 1 -W tf -J weighted}
 pmin2=${POLICY_MIN2:-0.6}
-pv2=${POLICY_VERIFY2--n 2 -J weighted}
+pv2=${POLICY_VERIFY2--n 2 -w 1 -W tf -J weighted}
 seed=${SEED:-1}
 
 die() {
@@ -82,7 +84,7 @@ for len in 20 40 60 80 120; do
 	}' "$dir/zh.txt" >"$work/src.txt"
 	"$bench/edit" <"$work/src.txt" | grep '^[0-9]*|char-sub|1|' \
 	    >"$work/copies.txt"
-	for flags in "-n 2" "-n 1"; do
+	for flags in "-n 2 -w 1 -W tf" "-n 1 -w 1 -W tf"; do
 		# shellcheck disable=SC2086
 		"$bin/sh-fp" $flags "$work/src.txt" >"$work/src.fp"
 		# shellcheck disable=SC2086

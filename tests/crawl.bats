@@ -7,6 +7,10 @@
 
 load helper
 
+# The rules are shown on the features of fingerprint version 1: single
+# words, CJK bigrams, term frequency.
+export V1='-n 2 -w 1 -W tf'
+
 setup() {
 	command -v wget >/dev/null && command -v python3 >/dev/null ||
 	    skip "wget and python3 are needed"
@@ -48,7 +52,7 @@ $U/z.html"
 sh-fp: skipped 2 WARC response(s) of a media type not kept (-M)"
 	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H | sh-near'
 	eq "$output" "$U/a.html	$U/b.html	0"
-	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize -f warc -H 2>/dev/null | grep a.html'
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -H 2>/dev/null | grep a.html'
 	eq "$output" "$U/a.html	今天^1 天北^1 北京^1 京的^1 的天^1 天气^1 气很^1 很好^1 适合^1 合出^1 出去^1 去散^1 散步^1 公园^1 园里^1 里有^1 有很^1 很多^1 多人^1 人在^1 在锻^1 锻炼^1 炼身^1 身体^1"
 }
 

@@ -5,6 +5,10 @@
 
 load helper
 
+# The rules are shown on the features of fingerprint version 1: single
+# words, CJK bigrams, term frequency.
+V1='-n 2 -w 1 -W tf'
+
 setup() {
 	D=$BATS_TEST_TMPDIR
 	cd "$D" || return 1
@@ -17,21 +21,21 @@ setup() {
 }
 
 @test "ids: escaped on output, every format that can hold them" {
-	run -0 --separate-stderr sh-fp -f jsonl ids.jsonl
+	run -0 --separate-stderr sh-fp $V1 -f jsonl ids.jsonl
 	eq "$output" "$FP	a\\nb
 $FP	c\\td
 $FP	e\\\\f
 $FP	g\\rh
-$(sh-fp -f jsonl ids.jsonl | tail -n 1)"
-	eq "$(sh-fp -f jsonl ids.jsonl | tail -n 1 | cut -f 2)" "plain"
+$(sh-fp $V1 -f jsonl ids.jsonl | tail -n 1)"
+	eq "$(sh-fp $V1 -f jsonl ids.jsonl | tail -n 1 | cut -f 2)" "plain"
 	printf 'one\ttwo\0a\nb\\c\tx y\0' >nul.in
-	run -0 sh-tokenize -f nul nul.in
+	run -0 sh-tokenize $V1 -f nul nul.in
 	eq "$output" "one	two^1
 a\\nb\\\\c	x^1 y^1"
 	printf 'hello world\n' >"a	b\\c"
-	run -0 sh-fp -F "a	b\\c"
+	run -0 sh-fp $V1 -F "a	b\\c"
 	eq "$output" "$FP	a\\tb\\\\c"
-	run -0 sh-fp -l "a	b\\c" ids.jsonl
+	run -0 sh-fp $V1 -l "a	b\\c" ids.jsonl
 	eq "${lines[0]}" "$FP	a\\tb\\\\c:1"
 }
 
@@ -45,7 +49,7 @@ a\\nb\\\\c	x^1 y^1"
 }
 
 @test "ids: through sh-near, sh-index, sh-dist -v end to end" {
-	sh-fp -f jsonl ids.jsonl >ids.fp
+	sh-fp $V1 -f jsonl ids.jsonl >ids.fp
 	run -0 --separate-stderr sh-near ids.fp
 	eq "${lines[0]}" 'a\nb	c\td	0'
 	eq "${#lines[@]}" 6

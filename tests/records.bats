@@ -4,6 +4,10 @@
 
 load helper
 
+# The rules are shown on the features of fingerprint version 1: single
+# words, CJK bigrams, term frequency.
+V1='-n 2 -w 1 -W tf'
+
 setup() {
 	D=$BATS_TEST_TMPDIR
 }
@@ -21,16 +25,16 @@ warc_record() {
 @test "jsonl: id and text members, escapes and surrogate pairs decoded" {
 	printf '%s\n' '{"id":"a1","text":"caf\u00e9 \ud83d\ude00 \u4e2d\u6587 tab\there \"q\" \\ \/"}' \
 	    '  {"text": "number id", "id": 42, "x": [1, {"y": null}], "z": -1.5e3}  ' >"$D/t.jsonl"
-	run -0 --separate-stderr sh-tokenize -f jsonl "$D/t.jsonl"
+	run -0 --separate-stderr sh-tokenize $V1 -f jsonl "$D/t.jsonl"
 	eq "$output" "$(printf 'a1\tcafé^1 中文^1 tab^1 here^1 q^1\n42\tnumber^1 id^1')"
 	eq "$stderr" ""
 }
 
 @test "jsonl: nested fields by dotted path; the first of repeated members" {
 	printf '%s\n' '{"meta":{"url":"http://x/1","id":"m1"},"body":{"text":"deep text"},"id":"top","id":"again"}' >"$D/t.jsonl"
-	run -0 sh-tokenize -f jsonl -I meta.url -T body.text "$D/t.jsonl"
+	run -0 sh-tokenize $V1 -f jsonl -I meta.url -T body.text "$D/t.jsonl"
 	eq "$output" "$(printf 'http://x/1\tdeep^1 text^1')"
-	run -0 sh-tokenize -f jsonl -T body.text "$D/t.jsonl"
+	run -0 sh-tokenize $V1 -f jsonl -T body.text "$D/t.jsonl"
 	eq "$output" "$(printf 'top\tdeep^1 text^1')"
 }
 
@@ -38,7 +42,7 @@ warc_record() {
 	printf '%s\n' '{"id":"ok1","text":"fine"}' '{"id":"x","text":"open' \
 	    '{"text":"no id"}' '{"id":"x","text":7}' '["id","text"]' \
 	    '{"id":"x","text":"a"} trailing' '{"id":"ok2","text":"fine too"}' >"$D/t.jsonl"
-	run -2 --separate-stderr sh-tokenize -f jsonl "$D/t.jsonl"
+	run -2 --separate-stderr sh-tokenize $V1 -f jsonl "$D/t.jsonl"
 	eq "$output" "$(printf 'ok1\tfine^1\nok2\tfine^1 too^1')"
 	eq "$stderr" "$(printf '%s\n' \
 	    "sh-tokenize: $D/t.jsonl:2: malformed JSON" \
@@ -73,16 +77,16 @@ warc_record() {
 
 @test "nul: ID<TAB>TEXT records whose text holds newlines" {
 	printf 'a\tline one\nline two\0b\tthird\0c\tlast without NUL' >"$D/t.nul"
-	run -0 sh-tokenize -f nul "$D/t.nul"
+	run -0 sh-tokenize $V1 -f nul "$D/t.nul"
 	eq "$output" "$(printf 'a\tline^2 one^1 two^1\nb\tthird^1\nc\tlast^1 without^1 nul^1')"
 }
 
 @test "para: blank-line separated paragraphs, ID the first line" {
 	printf 'one a\none b\n\n \t\ntwo\n\n\nthree\n' >"$D/p.txt"
 	cp "$D/p.txt" "$D/q.txt"
-	run -0 sh-tokenize -f para "$D/p.txt"
+	run -0 sh-tokenize $V1 -f para "$D/p.txt"
 	eq "$output" "$(printf '1\tone^2 a^1 b^1\n5\ttwo^1\n8\tthree^1')"
-	run -0 sh-tokenize -f para "$D/p.txt" "$D/q.txt"
+	run -0 sh-tokenize $V1 -f para "$D/p.txt" "$D/q.txt"
 	eq "${lines[3]}" "$(printf '%s\tone^2 a^1 b^1' "$D/q.txt:1")"
 }
 
@@ -94,13 +98,13 @@ warc_record() {
 		    $'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><style>p{}</style><p>Caf&eacute; &amp; b&#228;r</p><!-- note --></html>'
 		warc_record conversion 'WARC-Target-URI: http://b/' $'plain text\nof a page'
 	} >"$D/t.warc"
-	run -0 --separate-stderr sh-tokenize -f warc -H "$D/t.warc"
+	run -0 --separate-stderr sh-tokenize $V1 -f warc -H "$D/t.warc"
 	eq "$output" "$(printf 'http://a/\tcafé^1 bär^1\nhttp://b/\tplain^1 text^1 of^1 a^1 page^1')"
-	run -0 sh-tokenize -f warc -H -I WARC-Record-ID -y response "$D/t.warc"
+	run -0 sh-tokenize $V1 -f warc -H -I WARC-Record-ID -y response "$D/t.warc"
 	eq "$output" "$(printf 'urn:uuid:1\tcafé^1 bär^1')"
-	run -0 sh-tokenize -f warc -y request "$D/t.warc"
+	run -0 sh-tokenize $V1 -f warc -y request "$D/t.warc"
 	eq "$output" "$(printf 'http://a/\tget^1 http^1 1^2')"
-	run -0 sh-tokenize -f warc -y conversion "$D/t.warc"
+	run -0 sh-tokenize $V1 -f warc -y conversion "$D/t.warc"
 	eq "$output" "$(printf 'http://b/\tplain^1 text^1 of^1 a^1 page^1')"
 }
 
@@ -123,13 +127,13 @@ warc_record() {
 }
 
 @test "-H in any format: tags out, entities decoded" {
-	run -0 sh-tokenize -H <<<$'id\t<b>caf&eacute;</b>&nbsp;x &unknown; 1&lt;2 <script>hidden</script>&#x4e2d;&#25991;'
+	run -0 sh-tokenize $V1 -H <<<$'id\t<b>caf&eacute;</b>&nbsp;x &unknown; 1&lt;2 <script>hidden</script>&#x4e2d;&#25991;'
 	eq "$output" "$(printf 'id\tcafé^1 x^1 unknown^1 1^1 2^1 中文^1')"
 }
 
 @test "-H: a reference past U+10FFFF is U+FFFD, not wrapped; markup is matched by its letters only" {
 	# 4294967361 wraps to 65 ("A") in 32 bits; a CR is not "-".
-	run -0 sh-tokenize -H <<<$'id\tx&#4294967361;y &#x110041;z keep <!-- a -\r> hidden --> shown'
+	run -0 sh-tokenize $V1 -H <<<$'id\tx&#4294967361;y &#x110041;z keep <!-- a -\r> hidden --> shown'
 	eq "$output" "$(printf 'id\tx^1 y^1 z^1 keep^1 shown^1')"
 }
 
@@ -178,13 +182,13 @@ warc_record() {
 @test "-C: text in another charset made UTF-8; a bad name refused" {
 	printf 'a\t%s\nb\t%s\n' "$(printf '今天天气很好' | iconv -f UTF-8 -t GBK)" \
 	    "$(printf '今天天气很好' | iconv -f UTF-8 -t GBK)" >"$D/gbk.tsv"
-	run -0 --separate-stderr sh-tokenize -C GBK "$D/gbk.tsv"
+	run -0 --separate-stderr sh-tokenize $V1 -C GBK "$D/gbk.tsv"
 	eq "$output" "$(printf 'a\t今天^1 天天^1 天气^1 气很^1 很好^1\nb\t今天^1 天天^1 天气^1 气很^1 很好^1')"
 	eq "$stderr" ""
 	run -0 --separate-stderr sh-fp "$D/gbk.tsv"
 	eq "$stderr" "sh-fp: 2 document(s) with invalid UTF-8"
 	printf '<meta charset="big5"><p>%s</p>\n' "$(printf '繁體' | iconv -f UTF-8 -t BIG5)" >"$D/b5.html"
-	run -0 sh-tokenize -F -H -C GBK "$D/b5.html"
+	run -0 sh-tokenize $V1 -F -H -C GBK "$D/b5.html"
 	eq "$output" "$(printf '%s\t繁體^1' "$D/b5.html")"
 	run -2 --separate-stderr sh-fp -C no-such-charset "$D/gbk.tsv"
 	eq "$stderr" "sh-fp: -C no-such-charset: invalid value"

@@ -13,6 +13,8 @@ USAGE='usage: sh-dist [-qR] [-k max] fingerprint fingerprint
        sh-dist -h | -V'
 Z=0000000000000000
 F=ffffffffffffffff
+# The default features of fingerprint version 1, for tests of other rules.
+V1='-n 2 -w 1 -W tf'
 
 # --- usage and option values ---------------------------------------------
 
@@ -283,7 +285,7 @@ $Z	$F	x	64"
 
 @test "distances between fingerprints from sh-fp" {
 	cd "$BATS_TEST_TMPDIR"
-	sh-fp "$FIXTURES/vectors.in" 2>/dev/null | sed -n '1,3p' >fps
+	sh-fp $V1 "$FIXTURES/vectors.in" 2>/dev/null | sed -n '1,3p' >fps
 	# Pair every fingerprint with the first one: en-fox with itself,
 	# its edit and an unrelated sentence.
 	awk -F '\t' 'NR == 1 { a = $1 } { print a "\t" $1 "\t" $2 }' fps >pairs
@@ -314,7 +316,7 @@ mkdocs() {
 	cd "$BATS_TEST_TMPDIR"
 	mkdocs
 	printf 'a\tb\t3\na\tc\t20\nb\ta\nc\tc\tx\ty\n' >pairs
-	run -0 --separate-stderr sh-dist -v docs pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "a	b	3	0.777778
 a	c	20	0.000000
 b	a	0.777778
@@ -328,17 +330,17 @@ c	c	x	y	1.000000"
 	printf 'a\tb\n' >pairs
 	# 7 of 8 words each; tf weights (2,1,...): dot 10, norms 11 and 11;
 	# min 8 of max 10.
-	run -0 --separate-stderr sh-dist -v docs -J containment pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -J containment pairs
 	eq "$output" "a	b	0.875000"
-	run -0 --separate-stderr sh-dist -v docs -J cosine pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -J cosine pairs
 	eq "$output" "a	b	0.909091"
-	run -0 --separate-stderr sh-dist -v docs -J weighted pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -J weighted pairs
 	eq "$output" "a	b	0.800000"
-	run -0 --separate-stderr sh-dist -v docs -J weighted -W binary pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -J weighted -W binary pairs
 	eq "$output" "a	b	0.777778"
-	run -0 --separate-stderr sh-dist -v docs -J jaccard pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -J jaccard pairs
 	eq "$output" "a	b	0.777778"
-	run -2 --separate-stderr sh-dist -v docs -J dice pairs
+	run -2 --separate-stderr sh-dist $V1 -v docs -J dice pairs
 	eq "$output" ""
 	eq "$stderr" "sh-dist: -J dice: invalid value"
 }
@@ -347,22 +349,22 @@ c	c	x	y	1.000000"
 	cd "$BATS_TEST_TMPDIR"
 	mkdocs
 	printf 'a\tb\na\tc\nb\tb\n' >pairs
-	run -0 --separate-stderr sh-dist -v docs -a 0.777778 pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -a 0.777778 pairs
 	eq "$output" "a	b	0.777778
 b	b	1.000000"
-	run -0 --separate-stderr sh-dist -v docs -a 0.777779 pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -a 0.777779 pairs
 	eq "$output" "b	b	1.000000"
-	run -0 --separate-stderr sh-dist -v docs -a 1 pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -a 1 pairs
 	eq "$output" "b	b	1.000000"
-	run -0 --separate-stderr sh-dist -v docs -a 0 pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -a 0 pairs
 	[ "${#lines[@]}" -eq 3 ]
-	run -0 --separate-stderr sh-dist -v docs -a .0 pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -a .0 pairs
 	[ "${#lines[@]}" -eq 3 ]
 	printf 'a\tc\n' >far
-	run -1 --separate-stderr sh-dist -v docs -a 0.000001 far
+	run -1 --separate-stderr sh-dist $V1 -v docs -a 0.000001 far
 	eq "$output" ""
 	eq "$stderr" ""
-	run -1 --separate-stderr sh-dist -v docs /dev/null
+	run -1 --separate-stderr sh-dist $V1 -v docs /dev/null
 	eq "$output" ""
 }
 
@@ -381,13 +383,13 @@ b	b	1.000000"
 	cd "$BATS_TEST_TMPDIR"
 	mkdocs
 	printf 'a\tzz\t3\nb\ta\nyy\tb\nno tab\n\n' >pairs
-	run -2 --separate-stderr sh-dist -v docs pairs
+	run -2 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "b	a	0.777778"
 	eq "$stderr" "sh-dist: pairs:1: no document zz in docs
 sh-dist: pairs:3: no document yy in docs
 sh-dist: pairs:4: too few fields
 sh-dist: pairs:5: too few fields"
-	run -2 --separate-stderr sh-dist -v docs -a 0.9 pairs
+	run -2 --separate-stderr sh-dist $V1 -v docs -a 0.9 pairs
 	eq "$output" ""
 }
 
@@ -396,7 +398,7 @@ sh-dist: pairs:5: too few fields"
 	mkdocs
 	# With the last record, "a later duplicate", a and b share nothing.
 	printf 'a\tb\n' >pairs
-	run -0 --separate-stderr sh-dist -v docs pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "a	b	0.777778"
 }
 
@@ -418,10 +420,10 @@ sh-dist: pairs:5: too few fields"
 	cd "$BATS_TEST_TMPDIR"
 	printf 'a\tx y\nno tab here\nb\tx z\n' >docs
 	printf 'a\tb\n' >pairs
-	run -2 --separate-stderr sh-dist -v docs pairs
+	run -2 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "a	b	0.333333"
 	eq "$stderr" "sh-dist: docs:2: missing TAB after ID"
-	run -0 --separate-stderr sh-dist -v docs -e pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -e pairs
 	eq "$output" "a	b	0.333333"
 	eq "$stderr" "sh-dist: skipped 1 bad record(s)"
 }
@@ -431,11 +433,12 @@ sh-dist: pairs:5: too few fields"
 	mkdocs
 	printf 'a\tb\r\n' >p1
 	printf 'b\tc' >p2
-	run -0 --separate-stderr sh -c 'printf "c\tc\n" | sh-dist -v docs p1 - p2'
+	run -0 --separate-stderr sh -c \
+	    'printf "c\tc\n" | sh-dist "$@" -v docs p1 - p2' sh $V1
 	eq "$output" "a	b	0.777778
 c	c	1.000000
 b	c	0.000000"
-	run -0 --separate-stderr sh -c 'sh-dist -v docs <p2'
+	run -0 --separate-stderr sh -c 'sh-dist "$@" -v docs <p2' sh $V1
 	eq "$output" "b	c	0.000000"
 }
 
@@ -443,10 +446,10 @@ b	c	0.000000"
 	cd "$BATS_TEST_TMPDIR"
 	mkdocs
 	printf 'a\tc\na\tb\nzz\ta\n' >pairs
-	run -0 --separate-stderr sh-dist -v docs -q -a 0.5 pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs -q -a 0.5 pairs
 	eq "$output" ""
 	eq "$stderr" ""
-	run -1 --separate-stderr sh-dist -v docs -q -a 0.9 /dev/null
+	run -1 --separate-stderr sh-dist $V1 -v docs -q -a 0.9 /dev/null
 }
 
 @test "-v: NUL bytes in a carried field, a pair line over 1 MiB" {
@@ -455,7 +458,7 @@ b	c	0.000000"
 	head -c 2097152 /dev/zero | tr '\000' x >long
 	{ printf 'a\tb\ta\000b\t'; cat long; printf '\n'; } >pairs
 	{ printf 'a\tb\ta\000b\t'; cat long; printf '\t0.777778\n'; } >want
-	run -0 --separate-stderr sh -c 'sh-dist -v docs pairs >out'
+	run -0 --separate-stderr sh -c 'sh-dist "$@" -v docs pairs >out' sh $V1
 	eq "$stderr" ""
 	same_files want out
 }
@@ -465,16 +468,16 @@ b	c	0.000000"
 	mkdocs
 	cut -f 2 docs >lines
 	printf '1\t2\n2\t3\n' >lpairs
-	run -0 --separate-stderr sh-dist -v lines -l lpairs
+	run -0 --separate-stderr sh-dist $V1 -v lines -l lpairs
 	eq "$output" "1	2	0.777778
 2	3	0.000000"
 	printf 'a\tb\n' >pairs
 	awk -F '\t' '{ printf "{\"id\": \"%s\", \"text\": \"%s\"}\n", $1, $2 }' \
 	    docs >docs.jsonl
-	run -0 --separate-stderr sh-dist -v docs.jsonl -f jsonl -J cosine pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs.jsonl -f jsonl -J cosine pairs
 	eq "$output" "a	b	0.909091"
 	tr '\n' '\000' <docs >docs.nul
-	run -0 --separate-stderr sh-dist -v docs.nul -f nul -J cosine pairs
+	run -0 --separate-stderr sh-dist $V1 -v docs.nul -f nul -J cosine pairs
 	eq "$output" "a	b	0.909091"
 }
 
@@ -572,7 +575,7 @@ a	c	1.000000"
 	cd "$BATS_TEST_TMPDIR"
 	printf 'the quick brown fox jumps over the lazy dog\n' >a.txt
 	printf 'the quick brown fox jumped over the lazy dog dog\n' >b.txt
-	run -0 --separate-stderr sh-dist -x -N 3 a.txt b.txt
+	run -0 --separate-stderr sh-dist $V1 -x -N 3 a.txt b.txt
 	eq "$output" "fingerprint	593b03225397e4ae	a.txt
 fingerprint	193f03261417948c	b.txt
 distance	13
@@ -589,7 +592,7 @@ feature	9	1	2	dog
 feature	9	1	0	jumps"
 	eq "$stderr" ""
 	# The fingerprints are sh-fp's, the distance sh-dist's.
-	eq "$(sh-fp -F a.txt b.txt | cut -f 1 | paste -s -d ' ')" \
+	eq "$(sh-fp $V1 -F a.txt b.txt | cut -f 1 | paste -s -d ' ')" \
 	    "593b03225397e4ae 193f03261417948c"
 	eq "$(sh-dist 593b03225397e4ae 193f03261417948c)" 13
 }
@@ -598,7 +601,7 @@ feature	9	1	0	jumps"
 	cd "$BATS_TEST_TMPDIR"
 	printf 'one two three\n' >a
 	printf 'three two one\n' >b
-	run -0 --separate-stderr sh-dist -x a b
+	run -0 --separate-stderr sh-dist $V1 -x a b
 	eq "${lines[2]}" "distance	0"
 	eq "$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')" 4
 	eq "$(printf '%s\n' "${lines[@]}" | grep -c '^feature')" 0
@@ -609,7 +612,7 @@ feature	9	1	0	jumps"
 	cd "$BATS_TEST_TMPDIR"
 	printf 'x\n' >a
 	printf 'y y\n' >b
-	run -0 --separate-stderr sh-dist -x a b
+	run -0 --separate-stderr sh-dist $V1 -x a b
 	d=$(sh-dist "${lines[0]:12:16}" "${lines[1]:12:16}")
 	eq "${lines[2]}" "distance	$d"
 	eq "${lines[10]}" "similarity	weighted	0.000000"
@@ -618,7 +621,7 @@ feature	9	1	0	jumps"
 	# At distance 3 or less, a block agrees.
 	printf 'x a b c d e f g h i j k l\n' >c
 	printf 'y a b c d e f g h i j k l\n' >e
-	run -0 --separate-stderr sh-dist -x c e
+	run -0 --separate-stderr sh-dist $V1 -x c e
 	d=${lines[2]#*	}
 	agree=$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')
 	[ "$d" -gt 3 ] || [ "$agree" -ge 1 ]

@@ -3,13 +3,16 @@
 
 load helper
 
+# The default features of fingerprint version 1, for tests of other rules.
+V1='-n 2 -w 1 -W tf'
+
 USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-L min] [-M types] [-n ngram] [-P shard/shards]\n             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
 @test "-c: the feature count column; -m: short documents counted" {
 	printf 'a\tone two three two\nb\tone\nc\t国语国\nd\t,\n' >"$BATS_TEST_TMPDIR/d.tsv"
-	run -0 --separate-stderr sh-fp -c -L 3 "$BATS_TEST_TMPDIR/d.tsv"
+	run -0 --separate-stderr sh-fp $V1 -c -L 3 "$BATS_TEST_TMPDIR/d.tsv"
 	eq "$(cut -f 2- <<<"$output")" "$(printf 'a\t4\nb\t1\nc\t2')"
 	eq "${stderr_lines[1]}" "sh-fp: 2 of 3 document(s) with fewer than 3 features: short, see sh-fp(1)"
 	# The count of a token list is its tokens; the default flags nothing.
@@ -18,6 +21,12 @@ USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n  
 	eq "$stderr" ""
 	run -2 --separate-stderr sh-fp -L -1 /dev/null
 	eq "$stderr" "sh-fp: -L -1: number out of range"
+}
+
+@test "-V: the toolkit and fingerprint versions" {
+	run -0 --separate-stderr sh-fp -V
+	eq "$output" "sh-fp (sh) 0.10.0, fingerprint version 2"
+	eq "$stderr" ""
 }
 
 @test "unknown option: usage on stderr, exit 2" {
@@ -68,18 +77,27 @@ USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n  
 	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/out"
 }
 
-@test "frozen fingerprints of the test vectors: -W logtf" {
-	sh-fp -W logtf "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+@test "frozen fingerprints of the test vectors: -n 2 -w 1 -W tf" {
+	sh-fp -n 2 -w 1 -W tf "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" \
+	    2>/dev/null
+	same_files "$FIXTURES/vectors-v1.out" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "frozen fingerprints of the test vectors: -n 2 -w 1 -W logtf" {
+	sh-fp -n 2 -w 1 -W logtf "$FIXTURES/vectors.in" \
+	    >"$BATS_TEST_TMPDIR/out" 2>/dev/null
 	same_files "$FIXTURES/vectors-logtf.out" "$BATS_TEST_TMPDIR/out"
 }
 
-@test "frozen fingerprints of the test vectors: -W binary" {
-	sh-fp -W binary "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+@test "frozen fingerprints of the test vectors: -n 2 -w 1 -W binary" {
+	sh-fp -n 2 -w 1 -W binary "$FIXTURES/vectors.in" \
+	    >"$BATS_TEST_TMPDIR/out" 2>/dev/null
 	same_files "$FIXTURES/vectors-binary.out" "$BATS_TEST_TMPDIR/out"
 }
 
-@test "frozen fingerprints of the test vectors: -n 3 -w 2" {
-	sh-fp -n 3 -w 2 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+@test "frozen fingerprints of the test vectors: -n 3 -w 2 -W tf" {
+	sh-fp -n 3 -w 2 -W tf "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" \
+	    2>/dev/null
 	same_files "$FIXTURES/vectors-n3-w2.out" "$BATS_TEST_TMPDIR/out"
 }
 
@@ -91,6 +109,42 @@ USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n  
 	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/u"
 }
 
+# --- default features ----------------------------------------------------
+
+@test "no feature options: -n 5 -w 3 -W binary, each of them in effect" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\n' 'en	The cat sat on the mat. The cat sat on the hat.' \
+	    'zh	我们今天很高兴，我们今天很高兴。北京的长城很长' \
+	    'mixed	近似重复检测 finds near copies 近似重复检测 finds near pages' \
+	    >mixed
+	sh-fp mixed >default
+	sh-fp -n 5 -w 3 -W binary mixed >explicit
+	[ "$(wc -l <default)" -eq 3 ]
+	same_files explicit default
+	for o in "-n 2" "-w 1" "-W tf"; do
+		sh-fp $o mixed >other
+		run -1 cmp -s default other
+	done
+}
+
+@test "no feature options: each distinct 3-shingle and 5-gram weighs 1" {
+	cd "$BATS_TEST_TMPDIR"
+	# Shingles run on across punctuation.  "the cat sat" comes twice, and
+	# so do 2 of the 8 5-grams of the CJK run of 12 characters.
+	printf 'x\tThe cat sat on the mat; the cat sat. 中文分词技术中文分词技术\n' >doc
+	w='cat_sat_on sat_on_the on_the_mat the_mat_the mat_the_cat'
+	g='分词技术中 词技术中文 技术中文分 术中文分词'
+	printf 'x\tthe_cat_sat %s 中文分词技 文分词技术 %s\n' "$w" "$g" >binary.tok
+	printf 'x\tthe_cat_sat^2 %s 中文分词技^2 文分词技术^2 %s\n' "$w" "$g" >tf.tok
+	run -0 --separate-stderr sh-fp doc
+	eq "$output" "$(sh-fp -t binary.tok)"
+	eq "$stderr" ""
+	binary=$output
+	run -0 --separate-stderr sh-fp -W tf doc
+	eq "$output" "$(sh-fp -t tf.tok)"
+	[ "$output" != "$binary" ]
+}
+
 @test "a one-token document's fingerprint is the XXH64 of the token" {
 	# XXH64 with seed 0 of "abc", "a", "中文" and of a token over 32 bytes.
 	run -0 --separate-stderr sh -c 'printf "1\tabc\n2\ta\n3\t中文\n4\tnobodyinspectsthespammishrepetition\n" | sh-fp'
@@ -100,7 +154,8 @@ USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n  
 
 @test "XXH64 of the token after folding, whatever its count" {
 	run -0 --separate-stderr sh -c \
-	    'printf "1\tABC\n2\tＡｂｃ, abc; aBc\n3\t\"abc\"\n" | sh-fp -W logtf'
+	    'printf "1\tABC\n2\tＡｂｃ, abc; aBc\n3\t\"abc\"\n" | sh-fp "$@" -W logtf' \
+	    sh $V1
 	eq "$output" $'44bc2cf5ad770999\t1\n44bc2cf5ad770999\t2\n44bc2cf5ad770999\t3'
 }
 
@@ -114,11 +169,11 @@ USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n  
 # --- traditional and simplified Chinese (-z) -----------------------------
 
 @test "-z: a zh_CN and a zh_TW man page, 21 apart, come within 3" {
-	run -0 --separate-stderr sh-fp "$FIXTURES/zdump-zh.tsv"
+	run -0 --separate-stderr sh-fp $V1 "$FIXTURES/zdump-zh.tsv"
 	eq "$output" $'af18789ce5a26f65\tzh_CN/man8/zdump.8\naa10ba3ec421ce39\tzh_TW/man8/zdump.8'
 	run -1 sh-dist -k 3 af18789ce5a26f65 aa10ba3ec421ce39
 	eq "$output" 21
-	run -0 --separate-stderr sh-fp -z "$FIXTURES/zdump-zh.tsv"
+	run -0 --separate-stderr sh-fp $V1 -z "$FIXTURES/zdump-zh.tsv"
 	eq "$output" $'af18789ce5a26f65\tzh_CN/man8/zdump.8\naf10389ce5a26f65\tzh_TW/man8/zdump.8'
 	eq "$stderr" ""
 	run -0 sh-dist -k 3 af18789ce5a26f65 af10389ce5a26f65
@@ -286,14 +341,14 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 @test "-s and -D change fingerprints; without them nothing changes" {
 	printf '\t3\nthe\t3\n' >"$BATS_TEST_TMPDIR/df"
 	printf 'a\tthe cat the dog\n' >"$BATS_TEST_TMPDIR/in"
-	run -0 sh-fp "$BATS_TEST_TMPDIR/in"
+	run -0 sh-fp $V1 "$BATS_TEST_TMPDIR/in"
 	plain=$output
-	run -0 sh-fp -s @en "$BATS_TEST_TMPDIR/in"
+	run -0 sh-fp $V1 -s @en "$BATS_TEST_TMPDIR/in"
 	[ "$output" != "$plain" ]
-	run -0 sh -c 'printf "a\tcat dog\n" | sh-fp'
+	run -0 sh -c 'printf "a\tcat dog\n" | sh-fp "$@"' sh $V1
 	[ -n "$output" ]
-	eq "$output" "$(sh-fp -s @en "$BATS_TEST_TMPDIR/in")"
-	run -0 sh-fp -D "$BATS_TEST_TMPDIR/df" "$BATS_TEST_TMPDIR/in"
+	eq "$output" "$(sh-fp $V1 -s @en "$BATS_TEST_TMPDIR/in")"
+	run -0 sh-fp $V1 -D "$BATS_TEST_TMPDIR/df" "$BATS_TEST_TMPDIR/in"
 	[ "$output" != "$plain" ]
 }
 
@@ -323,14 +378,14 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 @test "-d: the features are the dictionary words" {
 	small_dict "$BATS_TEST_TMPDIR/dict"
 	run -0 --separate-stderr sh -c 'printf "1\t中国人民\n2\tabc\n" |
-	    sh-fp -d "$0"; printf "1\t中国 人民\n2\tabc\n" | sh-fp -t' \
-	    "$BATS_TEST_TMPDIR/dict"
+	    sh-fp "$@" -d "$0"; printf "1\t中国 人民\n2\tabc\n" | sh-fp -t' \
+	    "$BATS_TEST_TMPDIR/dict" $V1
 	eq "${lines[0]}" "${lines[2]}"
 	eq "${lines[1]}" $'44bc2cf5ad770999\t2'
 	eq "${lines[3]}" $'44bc2cf5ad770999\t2'
 	# Without -d: the bigrams, another fingerprint.
 	words=${lines[0]}
-	run -0 sh -c 'printf "1\t中国人民\n" | sh-fp'
+	run -0 sh -c 'printf "1\t中国人民\n" | sh-fp "$@"' sh $V1
 	[ "$output" != "$words" ]
 }
 
@@ -368,7 +423,7 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	printf 'abc\n\nABC\tabc\n' >a
 	printf '  a  ' >b
 	: >empty
-	run -0 --separate-stderr sh-fp -F a empty b
+	run -0 --separate-stderr sh-fp $V1 -F a empty b
 	eq "$output" $'44bc2cf5ad770999\ta\nd24ec4f1a98c6e5b\tb'
 	eq "$stderr" "sh-fp: skipped 1 document(s) without features"
 }
@@ -383,9 +438,10 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 @test "-F and ID<TAB>TEXT give a text the same fingerprint" {
 	cd "$BATS_TEST_TMPDIR"
 	printf 'The quick brown fox\njumps over the lazy dog.' >fox
-	run -0 --separate-stderr sh -c 'printf "x\tThe quick brown fox jumps over the lazy dog.\n" | sh-fp'
+	run -0 --separate-stderr sh -c 'printf "x\tThe quick brown fox jumps over the lazy dog.\n" |
+	    sh-fp "$@"' sh $V1
 	eq "$output" $'593b03225397e4ae\tx'
-	run -0 --separate-stderr sh-fp -F fox
+	run -0 --separate-stderr sh-fp $V1 -F fox
 	eq "$output" $'593b03225397e4ae\tfox'
 }
 
@@ -417,12 +473,14 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 }
 
 @test "CRLF lines read like LF lines" {
-	run -0 --separate-stderr sh -c 'printf "x\tThe quick brown fox jumps over the lazy dog.\r\n" | sh-fp'
+	run -0 --separate-stderr sh -c 'printf "x\tThe quick brown fox jumps over the lazy dog.\r\n" |
+	    sh-fp "$@"' sh $V1
 	eq "$output" $'593b03225397e4ae\tx'
 }
 
 @test "an embedded NUL separates words" {
-	run -0 --separate-stderr sh -c 'printf "1\tabc\000abc\n2\ta\000b\n" | sh-fp'
+	run -0 --separate-stderr sh -c \
+	    'printf "1\tabc\000abc\n2\ta\000b\n" | sh-fp "$@"' sh $V1
 	eq "$output" $'44bc2cf5ad770999\t1\n504400a108800e1b\t2'
 	eq "$stderr" ""
 }
@@ -435,7 +493,8 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 
 @test "invalid UTF-8: bytes separate words, one summary line" {
 	run -0 --separate-stderr sh -c \
-	    'printf "1\tabc\377abc\n2\ta\300\200b\n3\t\377\376\n4\ta b\n" | sh-fp'
+	    'printf "1\tabc\377abc\n2\ta\300\200b\n3\t\377\376\n4\ta b\n" | sh-fp "$@"' \
+	    sh $V1
 	eq "$output" $'44bc2cf5ad770999\t1\n504400a108800e1b\t2\n504400a108800e1b\t4'
 	eq "$stderr" 'sh-fp: 3 document(s) with invalid UTF-8
 sh-fp: skipped 1 document(s) without features'
@@ -478,10 +537,11 @@ sh-fp: skipped 1 document(s) without features'
 @test "a 100 MiB line" {
 	# 6553600 times "lorem ipsum dol ": the fingerprint of one repetition.
 	run -0 --separate-stderr sh -c '{ printf "big\t"; yes "lorem ipsum dol" |
-	    head -c 104857600 | tr "\n" " "; } | sh-fp'
+	    head -c 104857600 | tr "\n" " "; } | sh-fp "$@"' sh $V1
 	eq "$output" $'4e777b2bebefc648\tbig'
 	eq "$stderr" ""
-	run -0 --separate-stderr sh -c 'printf "one\tlorem ipsum dol\n" | sh-fp'
+	run -0 --separate-stderr sh -c 'printf "one\tlorem ipsum dol\n" | sh-fp "$@"' \
+	    sh $V1
 	eq "$output" $'4e777b2bebefc648\tone'
 }
 

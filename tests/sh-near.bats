@@ -3,6 +3,9 @@
 
 load helper
 
+# The default features of fingerprint version 1, for tests of other rules.
+V1='-n 2 -w 1 -W tf'
+
 setup() {
 	printf '0000000000000000\ta\n0000000000000007\tb\n000000000000000f\tc\nffffffffffffffff\td\n' >"$BATS_TEST_TMPDIR/n.fp"
 }
@@ -115,7 +118,7 @@ setup() {
 @test "fields after the ID (the count of sh-fp -c) are no part of it" {
 	local d=$BATS_TEST_TMPDIR
 	printf 'a\tthe cat sat on the mat\nb\tthe cat sat on the mat\n' >"$d/c.tsv"
-	sh-fp -c "$d/c.tsv" >"$d/c.fp"
+	sh-fp $V1 -c "$d/c.tsv" >"$d/c.fp"
 	eq "$(cut -f 2,3 "$d/c.fp")" "$(printf 'a\t6\nb\t6')"
 	run -0 --separate-stderr sh-near "$d/c.fp"
 	eq "$output" "$(printf 'a\tb\t0')"
@@ -126,6 +129,6 @@ setup() {
 	run -0 sh-index build "$d/ix" "$d/c.fp"
 	run -0 sh-index dump "$d/ix"
 	eq "$output" "$(cut -f 1,2 "$d/c.fp")"
-	run -0 sh -c "sh-near '$d/c.fp' | sh-dist -v '$d/c.tsv'"
+	run -0 sh -c "sh-near '$d/c.fp' | sh-dist $V1 -v '$d/c.tsv'"
 	eq "$output" "$(printf 'a\tb\t0\t1.000000')"
 }

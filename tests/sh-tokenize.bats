@@ -3,6 +3,10 @@
 
 load helper
 
+# The rules are shown on the features of fingerprint version 1: single
+# words, CJK bigrams, term frequency.
+export V1='-n 2 -w 1 -W tf'
+
 USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-W weight] [-w shingle] [-y types]\n                   [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
@@ -60,31 +64,64 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	eq "$stderr" ""
 }
 
+# --- default features: fingerprint version 2 ----------------------------
+
+@test "no feature option is -n 5 -w 3 -W binary" {
+	local d="$BATS_TEST_TMPDIR" want
+
+	gen_corpus "$d/in" 500
+	printf 'm\tThe quick brown fox, jumps 我们今天去北京 over\n' >>"$d/in"
+	run -0 --separate-stderr sh-tokenize -n 5 -w 3 -W binary "$d/in"
+	want=$output
+	[ -n "$want" ]
+	run -0 --separate-stderr sh-tokenize "$d/in"
+	eq "$output" "$want"
+	eq "$stderr" ""
+}
+
+@test "the default: word 3-shingles, CJK 5-grams, every token weighs 1" {
+	printf 'm\tThe quick brown fox, jumps 我们今天去北京 over\nr\tgo go go go 天天天天天天\n' \
+	    >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize "$BATS_TEST_TMPDIR/in"
+	# The comma does not break the shingles; the run of seven characters
+	# gives three 5-grams and resets the window, so "over" stands alone.
+	eq "$output" $'m\tthe_quick_brown^1 quick_brown_fox^1 brown_fox_jumps^1 我们今天去^1 们今天去北^1 今天去北京^1 over^1\nr\tgo_go_go^1 天天天天天^1'
+	eq "$stderr" ""
+}
+
+@test "-n 2 -w 1 -W tf still gives the tokens of version 1" {
+	printf 'm\tThe quick brown fox, jumps 我们今天去北京 over\nr\tgo go go go 天天天天天天\n' \
+	    >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -n 2 -w 1 -W tf "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'m\tthe^1 quick^1 brown^1 fox^1 jumps^1 我们^1 们今^1 今天^1 天去^1 去北^1 北京^1 over^1\nr\tgo^4 天天^5'
+	eq "$stderr" ""
+}
+
 # --- features and weights ------------------------------------------------
 
 @test "term frequencies, tokens in order of first occurrence" {
 	run -0 --separate-stderr sh -c \
-	    'printf "a\tHello hello World\nb\tb a b c a\n" | sh-tokenize'
+	    'printf "a\tHello hello World\nb\tb a b c a\n" | sh-tokenize $V1'
 	eq "$output" $'a\thello^2 world^1\nb\tb^2 a^2 c^1'
 	eq "$stderr" ""
 }
 
-@test "-W tf is the default" {
+@test "-W tf: a token weighs its count, over the binary default" {
 	run -0 --separate-stderr sh -c \
-	    'printf "b\tb a b c a\n" | sh-tokenize -W tf'
+	    'printf "b\tb a b c a\n" | sh-tokenize -w 1 -W tf'
 	eq "$output" $'b\tb^2 a^2 c^1'
 }
 
 @test "-W logtf: 1 + ln tf with three decimals at most" {
 	run -0 --separate-stderr sh -c 'printf "d\tx y y z z z w w w w w w w w w w\n" |
-	    sh-tokenize -W logtf'
+	    sh-tokenize $V1 -W logtf'
 	eq "$output" $'d\tx^1 y^1.693 z^2.099 w^3.303'
 	eq "$stderr" ""
 }
 
 @test "-W binary: every distinct token weighs 1" {
 	run -0 --separate-stderr sh -c \
-	    'printf "b\tb a b c a\n" | sh-tokenize -W binary'
+	    'printf "b\tb a b c a\n" | sh-tokenize $V1 -W binary'
 	eq "$output" $'b\tb^1 a^1 c^1'
 }
 
@@ -97,7 +134,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 @test "folding: NFKC and case folding" {
 	run -0 --separate-stderr sh -c 'printf "f\tＦｕｌｌ Straße ﬁne Éclair ΣΑΣ x² １２３\n" |
-	    sh-tokenize'
+	    sh-tokenize $V1'
 	eq "$output" $'f\tfull^1 strasse^1 fine^1 éclair^1 σασ^1 x2^1 123^1'
 	eq "$stderr" ""
 }
@@ -106,18 +143,18 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	# e + U+0301, E + U+0301, decomposed Hangul, halfwidth katakana with
 	# a voiced mark, compatibility jamo.
 	run -0 --separate-stderr sh -c 'printf "c\tcafe\314\201 CAF\303\211 E\314\201T\303\211\n" |
-	    sh-tokenize'
+	    sh-tokenize $V1'
 	eq "$output" $'c\tcafé^2 été^1'
 	run -0 --separate-stderr sh -c 'printf "h\t\341\204\222\341\205\241\341\206\253\352\270\200 한글\n" |
-	    sh-tokenize'
+	    sh-tokenize $V1'
 	eq "$output" $'h\t한글^2'
-	run -0 --separate-stderr sh -c 'printf "k\tｶﾞｷﾞ ㄱㅏ\n" | sh-tokenize'
+	run -0 --separate-stderr sh -c 'printf "k\tｶﾞｷﾞ ㄱㅏ\n" | sh-tokenize $V1'
 	eq "$output" $'k\tガギ^1 가^1'
 }
 
 @test "punctuation, symbols and spaces separate; digits stay in words" {
 	run -0 --separate-stderr sh -c \
-	    'printf "p\tR2-D2 a,b;c x+y=z e^2 snake_case 3.14 ab12cd\n" | sh-tokenize'
+	    'printf "p\tR2-D2 a,b;c x+y=z e^2 snake_case 3.14 ab12cd\n" | sh-tokenize $V1'
 	eq "$output" $'p\tr2^1 d2^1 a^1 b^1 c^1 x^1 y^1 z^1 e^1 2^1 snake^1 case^1 3^1 14^1 ab12cd^1'
 }
 
@@ -127,51 +164,51 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 }
 
 @test "Chinese: overlapping character bigrams" {
-	run -0 --separate-stderr sh -c 'printf "z\t中文分词\n" | sh-tokenize'
+	run -0 --separate-stderr sh -c 'printf "z\t中文分词\n" | sh-tokenize $V1'
 	eq "$output" $'z\t中文^1 文分^1 分词^1'
 	eq "$stderr" ""
 }
 
 @test "-n sets the n-gram size; a shorter run is one token" {
 	printf 'z\t中文分词\ny\t中文\nx\t中\n' >"$BATS_TEST_TMPDIR/in"
-	run -0 --separate-stderr sh-tokenize -n 3 "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 -n 3 "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'z\t中文分^1 文分词^1\ny\t中文^1\nx\t中^1'
-	run -0 --separate-stderr sh-tokenize -n 1 "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 -n 1 "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'z\t中^1 文^1 分^1 词^1\ny\t中^1 文^1\nx\t中^1'
-	run -0 --separate-stderr sh-tokenize "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'z\t中文^1 文分^1 分词^1\ny\t中文^1\nx\t中^1'
 }
 
 @test "n-gram runs break at punctuation, spaces and Latin words" {
 	run -0 --separate-stderr sh -c \
-	    'printf "r\t中文，分词 中 文 中文abc分词\n" | sh-tokenize'
+	    'printf "r\t中文，分词 中 文 中文abc分词\n" | sh-tokenize $V1'
 	eq "$output" $'r\t中文^2 分词^2 中^1 文^1 abc^1'
 }
 
 @test "Japanese: kanji and kana in one run" {
-	run -0 --separate-stderr sh -c 'printf "j\t東京タワー ひらがな\n" | sh-tokenize'
+	run -0 --separate-stderr sh -c 'printf "j\t東京タワー ひらがな\n" | sh-tokenize $V1'
 	eq "$output" $'j\t東京^1 京タ^1 タワ^1 ワー^1 ひら^1 らが^1 がな^1'
 }
 
 @test "Korean and Thai: character bigrams" {
 	run -0 --separate-stderr sh -c \
-	    'printf "k\t안녕하세요\nt\tภาษาไทย\n" | sh-tokenize'
+	    'printf "k\t안녕하세요\nt\tภาษาไทย\n" | sh-tokenize $V1'
 	eq "$output" $'k\t안녕^1 녕하^1 하세^1 세요^1\nt\tภา^1 าษ^1 ษา^1 าไ^1 ไท^1 ทย^1'
 }
 
 @test "-z: traditional Chinese becomes simplified, simplified stays" {
 	printf 't\t國語說，後來\ns\t国语说，后来\n' >"$BATS_TEST_TMPDIR/in"
-	run -0 --separate-stderr sh-tokenize -z "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 -z "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'t\t国语^1 语说^1 后来^1\ns\t国语^1 语说^1 后来^1'
 	eq "$stderr" ""
-	run -0 --separate-stderr sh-tokenize "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'t\t國語^1 語說^1 後來^1\ns\t国语^1 语说^1 后来^1'
 }
 
 @test "-z: after folding, kanji included, other scripts unchanged" {
 	# U+F900 folds to 豈 and U+2FA8 KANGXI RADICAL GATE to 門.
 	run -0 --separate-stderr sh -c \
-	    'printf "c\t\357\244\200\342\276\250 東京タワー Straße 안녕\n" | sh-tokenize -z'
+	    'printf "c\t\357\244\200\342\276\250 東京タワー Straße 안녕\n" | sh-tokenize $V1 -z'
 	eq "$output" $'c\t岂门^1 东京^1 京タ^1 タワ^1 ワー^1 strasse^1 안녕^1'
 }
 
@@ -180,14 +217,14 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	printf '國語 10\n說明 5\n' >dict
 	printf '說明\n' >stop
 	printf 't\t國語說明\n' >in
-	run -0 --separate-stderr sh-tokenize -d dict in
+	run -0 --separate-stderr sh-tokenize $V1 -d dict in
 	eq "$output" $'t\t國語^1 說明^1'
 	for opts in '-d dict -z' '-z -d dict'; do
-		run -0 --separate-stderr sh-tokenize $opts in
+		run -0 --separate-stderr sh-tokenize $V1 $opts in
 		eq "$output" $'t\t国语^1 说明^1'
 	done
 	for opts in '-s stop -z' '-z -s stop'; do
-		run -0 --separate-stderr sh-tokenize $opts in
+		run -0 --separate-stderr sh-tokenize $V1 $opts in
 		eq "$output" $'t\t国语^1 语说^1'
 	done
 }
@@ -213,9 +250,9 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 }
 
 @test "frozen tokens of the test vectors" {
-	run -0 --separate-stderr sh-tokenize "$FIXTURES/vectors.in"
+	run -0 --separate-stderr sh-tokenize $V1 "$FIXTURES/vectors.in"
 	eq "$stderr" ""
-	sh-tokenize "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out"
+	sh-tokenize $V1 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out"
 	same_files "$FIXTURES/vectors.tok" "$BATS_TEST_TMPDIR/out"
 }
 
@@ -224,7 +261,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 @test "-d: n-gram runs are cut into dictionary words" {
 	small_dict "$BATS_TEST_TMPDIR/dict"
 	run -0 --separate-stderr sh -c 'printf "z\t中华人民共和国，中国人民 分词\n" |
-	    sh-tokenize -d "$0"' "$BATS_TEST_TMPDIR/dict"
+	    sh-tokenize $V1 -d "$0"' "$BATS_TEST_TMPDIR/dict"
 	eq "$output" $'z\t中^1 华^1 人民^2 共和国^1 中国^1 分词^1'
 	eq "$stderr" ""
 }
@@ -232,7 +269,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 @test "-d: one word beats two rarer ones, unknown characters stand alone" {
 	small_dict "$BATS_TEST_TMPDIR/dict"
 	run -0 --separate-stderr sh -c 'printf "a\t中国人\nb\t好中国\n" |
-	    sh-tokenize -d "$0"' "$BATS_TEST_TMPDIR/dict"
+	    sh-tokenize $V1 -d "$0"' "$BATS_TEST_TMPDIR/dict"
 	eq "$output" $'a\t中国人^1\nb\t好^1 中国^1'
 }
 
@@ -246,7 +283,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 @test "-d with -n: the n-gram size is unused" {
 	small_dict "$BATS_TEST_TMPDIR/dict"
 	printf 'z\t中国人民\n' >"$BATS_TEST_TMPDIR/in"
-	run -0 --separate-stderr sh-tokenize -n 3 -d "$BATS_TEST_TMPDIR/dict" \
+	run -0 --separate-stderr sh-tokenize $V1 -n 3 -d "$BATS_TEST_TMPDIR/dict" \
 	    "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'z\t中国^1 人民^1'
 }
@@ -255,10 +292,10 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	printf 'ひらがな 3\n안녕 2\n' >"$BATS_TEST_TMPDIR/dict"
 	: >"$BATS_TEST_TMPDIR/empty"
 	printf 'k\tひらがなです 안녕하세요\n' >"$BATS_TEST_TMPDIR/in"
-	run -0 --separate-stderr sh-tokenize -d "$BATS_TEST_TMPDIR/dict" \
+	run -0 --separate-stderr sh-tokenize $V1 -d "$BATS_TEST_TMPDIR/dict" \
 	    "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'k\tひらがな^1 で^1 す^1 안녕^1 하^1 세^1 요^1'
-	run -0 --separate-stderr sh-tokenize -d "$BATS_TEST_TMPDIR/empty" \
+	run -0 --separate-stderr sh-tokenize $V1 -d "$BATS_TEST_TMPDIR/empty" \
 	    "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'k\tひ^1 ら^1 が^1 な^1 で^1 す^1 안^1 녕^1 하^1 세^1 요^1'
 }
@@ -275,7 +312,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 @test "-d: a run over 1 MiB" {
 	small_dict "$BATS_TEST_TMPDIR/dict"
 	run -0 --separate-stderr sh -c '{ printf "big\t"; yes "中国人民" |
-	    head -n 200000 | tr -d "\n"; echo; } | sh-tokenize -d "$0"' \
+	    head -n 200000 | tr -d "\n"; echo; } | sh-tokenize $V1 -d "$0"' \
 	    "$BATS_TEST_TMPDIR/dict"
 	eq "$output" $'big\t中国^200000 人民^200000'
 	eq "$stderr" ""
@@ -311,7 +348,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 @test "-d: the dictionary may have blank lines, CRLF and no final newline" {
 	printf '\r\n中国 20 ns\r\n\n  人民 15\t n\r\n分词 1' >"$BATS_TEST_TMPDIR/dict"
 	run -0 --separate-stderr sh -c 'printf "z\t中国人民分词\n" |
-	    sh-tokenize -d "$0"' "$BATS_TEST_TMPDIR/dict"
+	    sh-tokenize $V1 -d "$0"' "$BATS_TEST_TMPDIR/dict"
 	eq "$output" $'z\t中国^1 人民^1 分词^1'
 }
 
@@ -319,13 +356,13 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 @test "the ID is everything before the first TAB" {
 	run -0 --separate-stderr sh -c \
-	    'printf "id 1\tone\ttwo\n\tthree\n" | sh-tokenize'
+	    'printf "id 1\tone\ttwo\n\tthree\n" | sh-tokenize $V1'
 	eq "$output" $'id 1\tone^1 two^1\n\tthree^1'
 }
 
 @test "-l: every line is a document numbered from 1" {
 	printf 'one two\n\tthree\n\n' >"$BATS_TEST_TMPDIR/a"
-	run -0 --separate-stderr sh-tokenize -l "$BATS_TEST_TMPDIR/a"
+	run -0 --separate-stderr sh-tokenize $V1 -l "$BATS_TEST_TMPDIR/a"
 	eq "$output" $'1\tone^1 two^1\n2\tthree^1\n3\t'
 	eq "$stderr" ""
 }
@@ -343,15 +380,15 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	printf 'one two\nthree\tone\n' >a
 	printf 'four' >b
 	: >empty
-	run -0 --separate-stderr sh-tokenize -F a b empty
+	run -0 --separate-stderr sh-tokenize $V1 -F a b empty
 	eq "$output" $'a\tone^2 two^1 three^1\nb\tfour^1\nempty\t'
 	eq "$stderr" ""
 }
 
 @test "-F: stdin is the document -" {
-	run -0 --separate-stderr sh -c 'printf "one\ntwo one\n" | sh-tokenize -F'
+	run -0 --separate-stderr sh -c 'printf "one\ntwo one\n" | sh-tokenize $V1 -F'
 	eq "$output" $'-\tone^2 two^1'
-	run -0 --separate-stderr sh -c 'printf "one\n" | sh-tokenize -F -'
+	run -0 --separate-stderr sh -c 'printf "one\n" | sh-tokenize $V1 -F -'
 	eq "$output" $'-\tone^1'
 }
 
@@ -378,26 +415,26 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 @test "CRLF lines read like LF lines" {
 	run -0 --separate-stderr sh -c \
-	    'printf "a\tone two\r\nb\tthree\r\n" | sh-tokenize'
+	    'printf "a\tone two\r\nb\tthree\r\n" | sh-tokenize $V1'
 	eq "$output" $'a\tone^1 two^1\nb\tthree^1'
 }
 
 @test "an embedded NUL separates words" {
-	run -0 --separate-stderr sh -c 'printf "a\tfoo\000bar\000foo\n" | sh-tokenize'
+	run -0 --separate-stderr sh -c 'printf "a\tfoo\000bar\000foo\n" | sh-tokenize $V1'
 	eq "$output" $'a\tfoo^2 bar^1'
 	eq "$stderr" ""
 }
 
 @test "invalid UTF-8 separates words and is counted once per document" {
 	run -0 --separate-stderr sh -c \
-	    'printf "a\tfoo\377bar\nb\tok\nc\t\303x\376\375\nd\t\355\240\200\n" | sh-tokenize'
+	    'printf "a\tfoo\377bar\nb\tok\nc\t\303x\376\375\nd\t\355\240\200\n" | sh-tokenize $V1'
 	eq "$output" $'a\tfoo^1 bar^1\nb\tok^1\nc\tx^1\nd\t'
 	eq "$stderr" "sh-tokenize: 3 document(s) with invalid UTF-8"
 }
 
 @test "a line over 1 MiB" {
 	run -0 --separate-stderr sh -c '{ printf "big\t"; yes "lorem ipsum dol" |
-	    head -c 2097152 | tr "\n" " "; echo; } | sh-tokenize'
+	    head -c 2097152 | tr "\n" " "; echo; } | sh-tokenize $V1'
 	eq "$output" $'big\tlorem^131072 ipsum^131072 dol^131072'
 	eq "$stderr" ""
 }
@@ -443,7 +480,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 }
 
 @test "a mark that does not compose stays with its base in n-grams" {
-	run -0 sh -c 'printf "t\tยง่าย\n" | sh-tokenize'
+	run -0 sh -c 'printf "t\tยง่าย\n" | sh-tokenize $V1'
 	eq "$output" "$(printf 't\tยง่^1 ง่า^1 าย^1')"
 }
 
@@ -451,7 +488,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 @test "-s @en drops English function words, whatever their case" {
 	run -0 --separate-stderr sh -c \
-	    'printf "a\tThe cat sat ON the mat and it is fine\n" | sh-tokenize -s @en'
+	    'printf "a\tThe cat sat ON the mat and it is fine\n" | sh-tokenize $V1 -s @en'
 	eq "$output" $'a\tcat^1 sat^1 mat^1 fine^1'
 	eq "$stderr" ""
 }
@@ -464,11 +501,11 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 @test "-s @zh: n-grams and short runs equal to a stop word are dropped" {
 	printf 'b\t他的书在这里。的\nc\t我们的书\n' >"$BATS_TEST_TMPDIR/in"
-	run -0 --separate-stderr sh-tokenize -s @zh "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 -s @zh "$BATS_TEST_TMPDIR/in"
 	# 这里 and 我们 are stop bigrams, the lone 的 a stop run; 的 inside a
 	# bigram stays.
 	eq "$output" $'b\t他的^1 的书^1 书在^1 在这^1\nc\t们的^1 的书^1'
-	run -0 --separate-stderr sh-tokenize -s @zh -n 1 "$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 -s @zh -n 1 "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'b\t书^1 里^1\nc\t们^1 书^1'
 }
 
@@ -477,7 +514,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	    >"$BATS_TEST_TMPDIR/stop"
 	printf 'a\tThe cat sat on the mat and it is fine\nb\t他的书在这里\n' \
 	    >"$BATS_TEST_TMPDIR/in"
-	run -0 --separate-stderr sh-tokenize -s "$BATS_TEST_TMPDIR/stop" \
+	run -0 --separate-stderr sh-tokenize $V1 -s "$BATS_TEST_TMPDIR/stop" \
 	    -s @en "$BATS_TEST_TMPDIR/in"
 	eq "$output" $'a\tsat^1 fine^1\nb\t他的^1 的书^1 在这^1 这里^1'
 	eq "$stderr" ""
@@ -508,7 +545,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 @test "-c: the document count, then TOKEN<TAB>DF in byte order" {
 	run -0 --separate-stderr sh -c 'printf "a\tb a b\nb\tA c\nc\t\nd\t的书\n" |
-	    sh-tokenize -c'
+	    sh-tokenize $V1 -c'
 	eq "$output" $'\t4\na\t2\nb\t1\nc\t1\n的书\t1'
 	eq "$stderr" ""
 }
@@ -582,11 +619,11 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 @test "-D DF file: tf times 1 + ln((N + 1) / (df + 1)); unknown: df = 0" {
 	printf '\t3\ncat\t1\nthe\t2\n' >"$BATS_TEST_TMPDIR/df"
 	run -0 --separate-stderr sh -c 'printf "a\tthe cat the dog\n" |
-	    sh-tokenize -D "$1"' sh "$BATS_TEST_TMPDIR/df"
+	    sh-tokenize $V1 -D "$1"' sh "$BATS_TEST_TMPDIR/df"
 	# the: 2 x 1.288; cat: 1.693; dog: 1 + ln 4 = 2.386
 	eq "$output" $'a\tthe^2.576 cat^1.693 dog^2.386'
 	run -0 --separate-stderr sh -c 'printf "a\tthe cat the dog\n" |
-	    sh-tokenize -W logtf -D "$1"' sh "$BATS_TEST_TMPDIR/df"
+	    sh-tokenize $V1 -W logtf -D "$1"' sh "$BATS_TEST_TMPDIR/df"
 	# the: 1.693 x 1.288 = 2.180584
 	eq "$output" $'a\tthe^2.181 cat^1.693 dog^2.386'
 }
@@ -595,7 +632,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	printf '北京 4.66740230872\n长城 6.70099930628\n我们 3.39131796699\n' \
 	    >"$BATS_TEST_TMPDIR/idf"
 	run -0 --separate-stderr sh -c 'printf "a\t我们去北京长城\n" |
-	    sh-tokenize -D "$1"' sh "$BATS_TEST_TMPDIR/idf"
+	    sh-tokenize $V1 -D "$1"' sh "$BATS_TEST_TMPDIR/idf"
 	eq "$output" $'a\t我们^3.391 们去^4.667 去北^4.667 北京^4.667 京长^4.667 长城^6.701'
 }
 
@@ -604,7 +641,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 
 	[ -r "$f" ] || skip "python3-jieba is not installed"
 	run -0 --separate-stderr sh -c 'printf "a\t我们今天去北京看长城\n" |
-	    sh-tokenize -D "$1"' sh "$f"
+	    sh-tokenize $V1 -D "$1"' sh "$f"
 	eq "$output" $'a\t我们^3.391 们今^11.955 今天^4.992 天去^11.955 去北^11.955 北京^4.667 京看^11.955 看长^11.955 长城^6.701'
 }
 

@@ -6,6 +6,8 @@
 load helper
 
 F='-w 3 -W binary'
+# The default features of fingerprint version 1, for tests of other rules.
+V1='-n 2 -w 1 -W tf'
 
 setup() {
 	local d="$BATS_TEST_TMPDIR"
@@ -104,11 +106,11 @@ setup() {
 
 @test "-v: fingerprints made with other options fail loudly" {
 	local d="$BATS_TEST_TMPDIR"
-	sh-fp "$d/docs" >"$d/plain.fp"
-	run -2 --separate-stderr sh-near -v "$d/docs" $F -a 0.9 "$d/plain.fp"
+	sh-fp $V1 "$d/docs" >"$d/v1.fp"
+	run -2 --separate-stderr sh-near -v "$d/docs" -a 0.9 "$d/v1.fp"
 	eq "$output" ""
 	eq "$stderr" "sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
-	run -2 --separate-stderr sh-near -u -v "$d/docs" -a 0.9 "$d/fp"
+	run -2 --separate-stderr sh-near -u -v "$d/docs" $V1 -a 0.9 "$d/fp"
 	eq "$stderr" "sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
 }
 

@@ -43,8 +43,8 @@ struct sh_stop;
 struct sh_dict;
 
 struct sh_tokopt {
-	int ngram;		/* 1..SH_TOK_MAX, default 2 */
-	int shingle;		/* 1..SH_TOK_MAX, default 1 */
+	int ngram;		/* 1..SH_TOK_MAX, default 5 (fp/fingerprint.h) */
+	int shingle;		/* 1..SH_TOK_MAX, default 3 */
 	const struct sh_stop *stop;	/* NULL: none; not copied */
 	const struct sh_dict *dict;	/* NULL: n-grams (not copied) */
 	int simplify;		/* 1: traditional to simplified Chinese;

@@ -1,6 +1,12 @@
 /*
- * Document fingerprints, version 1: the one place where text becomes a
+ * Document fingerprints, version 2: the one place where text becomes a
  * 64-bit simhash.
+ *
+ * Version 2 changed the default features and weights only: word
+ * 3-shingles, CJK 5-grams and binary weights (-w 3 -n 5 -W binary), the
+ * features of the similarity that make eval measures routes against.
+ * Version 1 had single words, CJK bigrams and term frequency; the same
+ * code gives its fingerprints with those options (SH_FPOPT_V1).
  *
  * Text: features from tokenize.h; each distinct feature f seen tf times
  * weighs sh_weight(scheme, tf); its hash is sh_hash64(f, len, 0).  With
@@ -28,7 +34,7 @@
 #include "feat/weight.h"
 
 /* The version of the fingerprint of a document defined here. */
-#define SH_FP_VERSION 1
+#define SH_FP_VERSION 2
 
 /* What a fingerprinter cuts and weighs: see the options of
  * feat/tokenize.h and feat/weight.h, and the files loaded below. */
@@ -46,8 +52,11 @@ struct sh_fpopt {
 #define SH_FPOPT_INIT(n, w, scheme) { .tok = { .ngram = (n), \
 	.shingle = (w) }, .weight = (scheme) }
 
-/* Defaults: bigrams, single words, term frequency. */
-#define SH_FPOPT_DEFAULT SH_FPOPT_INIT(2, 1, SH_W_TF)
+/* Defaults: CJK 5-grams, word 3-shingles, binary weights. */
+#define SH_FPOPT_DEFAULT SH_FPOPT_INIT(5, 3, SH_W_BINARY)
+
+/* The defaults of version 1: bigrams, single words, term frequency. */
+#define SH_FPOPT_V1 SH_FPOPT_INIT(2, 1, SH_W_TF)
 
 /*
  * Files that options name.  The words of a dictionary and of stop-word
