@@ -12,7 +12,7 @@
 # (documents of the parallel section, default 500000: about 1 GB), DICT
 # (dictionary of the dict section, default jieba's as Debian installs it).
 
-sections='fp records dict near index parallel verify'
+sections='fp records dict near index parallel verify route'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -31,6 +31,9 @@ NEAR_RUNS=${NEAR_RUNS:-3}
 QUERIES=${QUERIES:-1000000}
 INDEX_PLANS=${INDEX_PLANS:-}
 PAR_DOCS=${PAR_DOCS:-500000}
+ROUTE_DOCS=${ROUTE_DOCS:-200000}
+ROUTE_T=${ROUTE_T:-0.9}
+VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
@@ -170,6 +173,7 @@ tools()
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
+	route)	echo sh-fp sh-near ;;
 	esac
 }
 
@@ -499,30 +503,86 @@ is_count "$DOCS" || die "DOCS must be a positive integer: $DOCS"
 bench_verify()
 {
 	data en
-	awk -F '\t' '{ id[NR] = $1 } END {
+	awk -F '\t' -v k="$VERIFY_PAIRS" '{ id[NR] = $1 } END {
 		srand(1)
-		for (i = 1; i <= NR; i++)
-			for (j = 1; j <= 4; j++) {
+		for (i = 1; i <= NR; i++) {
+			print id[i] "\t" id[i] "\t0" > "/dev/stderr"
+			for (j = 1; j <= k; j++) {
 				p = id[i] "\t" id[(i + j * 7919) % NR + 1] "\t3"
-				print p > "/dev/stderr"
-				printf "%.9f\t%s\n", rand(), p
+				print p
+				printf "%.9f\t%s\n", rand(), p > "/dev/fd/3"
 			}
-	}' "$data" 2>"$tmp/pairs.grouped" | sort -n | cut -f 2- \
-	    >"$tmp/pairs.random" || die "cannot write the pairs"
+		}
+	}' "$data" >"$tmp/pairs.grouped" 2>"$tmp/pairs.cut" 3>"$tmp/pairs.r" ||
+	    die "cannot write the pairs"
+	sort -n "$tmp/pairs.r" | cut -f 2- >"$tmp/pairs.random" ||
+	    die "cannot write the pairs"
 	n=$(wc -l <"$tmp/pairs.grouped")
 	b=$(wc -c <"$data")
 	echo
 	echo "verify: sh-dist -v DOCS PAIRS over $DOCS documents," \
-	    "$(awk -v b="$b" 'BEGIN { printf "%.1f MB", b / 1e6 }') (single core)"
-	printf '%-18s %8s %9s %9s\n' pairs count 'median s' pairs/s
+	    "$(awk -v b="$b" 'BEGIN { printf "%.1f MB", b / 1e6 }')," \
+	    "$VERIFY_PAIRS pairs a document (single core, median of $RUNS)"
+	cut=$(timeit "$BIN/sh-dist" -v "$data" "$tmp/pairs.cut") || exit 2
+	echo "each document read and cut once (a pair of it with itself):" \
+	    "$cut s"
+	printf '%-18s %8s %9s %9s %9s\n' pairs count 'median s' pairs/s \
+	    'net/s'
 	for c in 'grouped jaccard' 'grouped cosine' 'random jaccard'; do
 		set -- $c
 		s=$(timeit "$BIN/sh-dist" -v "$data" -J "$2" \
 		    "$tmp/pairs.$1") || exit 2
-		awk -v c="$1 $2" -v n="$n" -v s="$s" 'BEGIN {
-		    printf "%-18s %8d %9.3f %9.0f\n", c, n, s,
-			(s > 0 ? n / s : 0) }'
+		awk -v c="$1 $2" -v n="$n" -v s="$s" -v cut="$cut" 'BEGIN {
+		    printf "%-18s %8d %9.3f %9.0f %9.0f\n", c, n, s,
+			(s > 0 ? n / s : 0), (s > cut ? n / (s - cut) : 0) }'
 	done
+}
+
+# The verified route against sh-fp alone: ROUTE_DOCS English documents,
+# a tenth of them followed by a copy with one word in 100 replaced
+# (Jaccard about 0.94 over 3-shingles); sh-fp alone on one core, then the whole
+# route, sh-fp | sh-near -v DOCS -a ROUTE_T (both cores, unpinned), and
+# its parts.
+bench_route()
+{
+	f=$tmp/route.tsv
+	if [ ! -s "$f" ]; then
+		"$GEN" -s 7 en "$ROUTE_DOCS" | awk -F '\t' '{
+			print
+			if (NR % 10)
+				next
+			n = split($2, w, " ")
+			s = ""
+			for (i = 1; i <= n; i++)
+				s = s (i > 1 ? " " : "") (i % 100 ? w[i] : "zzz" i)
+			print $1 "-copy\t" s
+		}' >"$f" || die "cannot write $f"
+	fi
+	n=$(wc -l <"$f")
+	b=$(wc -c <"$f")
+	"$BIN/sh-fp" "$f" >"$tmp/route.fp" || die "sh-fp $f failed"
+	echo
+	echo "route: $n documents," \
+	    "$(awk -v b="$b" 'BEGIN { printf "%.1f MB", b / 1e6 }')," \
+	    "t = $ROUTE_T, median of $NEAR_RUNS runs"
+	printf '%-44s %9s %7s\n' run 'median s' ratio
+	fp=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-fp" "$f") || exit 2
+	printf '%-44s %9.3f %7.2f\n' 'sh-fp (one core)' "$fp" 1
+	for c in route verify; do
+		case $c in
+		route)	label="sh-fp | sh-near -v DOCS -a $ROUTE_T"
+			set -- sh -c '"$1" "$2" | "$3" -v "$2" -a "$4"' sh \
+			    "$BIN/sh-fp" "$f" "$BIN/sh-near" "$ROUTE_T" ;;
+		verify)	label="  sh-near -v DOCS -a $ROUTE_T (join, verify)"
+			set -- "$BIN/sh-near" -v "$f" -a "$ROUTE_T" \
+			    "$tmp/route.fp" ;;
+		esac
+		s=$(RUNS=$NEAR_RUNS pin= timeit "$@") || exit 2
+		printf '%-44s %9.3f %7.2f\n' "$label" "$s" \
+		    "$(awk -v s="$s" -v f="$fp" 'BEGIN { print s / f }')"
+	done
+	echo "pairs found: $("$BIN/sh-near" -v "$f" -a "$ROUTE_T" \
+	    "$tmp/route.fp" | wc -l) (copies made: $((n / 11)))"
 }
 
 for s; do

@@ -44,7 +44,8 @@ struct sh_plan {
 /*
  * Fill *p for distance k (0..SH_PLAN_KMAX) with r key blocks per table,
  * or, when r is 0, with the r that minimises the expected work for n
- * fingerprints: tables * (1 + n / 2^keybits).  Return 0, or SH_ERANGE when
+ * fingerprints: tables * (32 + n / 2^keybits), putting a fingerprint
+ * into a table at the cost of 32 comparisons.  Return 0, or SH_ERANGE when
  * k or r is out of range or the plan would need more than SH_PLAN_TMAX
  * tables or SH_PLAN_BMAX blocks.
  */
