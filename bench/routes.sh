@@ -11,7 +11,9 @@
 #          features of OPTS.
 #
 # for every option set of SETS ("name:options" words, options joined by
-# commas).  Seconds are the wall-clock time of the route, sh-fp included.
+# commas): by default the defaults (fingerprint version 2: -n 5 -w 3
+# -W binary), version 1 (-n 2 -w 1 -W tf), and the defaults with one
+# option changed.  Seconds are the wall-clock time of the route, sh-fp included.
 #
 # usage: bench/routes.sh [corpus.txt ...]
 # Without operands: en, api, zh, fortune and zhshort of bench/corpus.sh in
@@ -27,8 +29,8 @@ bench=${BENCH:-bench}
 ts=${TS:-0.8 0.9 0.95}
 ks=${KS:-3 6}
 routes=${ROUTES:-fp verify}
-sets=${SETS:-default: binary:-W,binary w2b:-w,2,-W,binary \
-w3:-w,3 w3b:-w,3,-W,binary w3n5b:-w,3,-n,5,-W,binary}
+sets=${SETS:-default: v1:-n,2,-w,1,-W,tf w1:-w,1 w2:-w,2 n2:-n,2 n3:-n,3 \
+tf:-W,tf}
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2

@@ -80,10 +80,12 @@ static long
 similarity(const char *const id[2], const size_t len[2],
     const sh_fpval fp[2])
 {
+	static unsigned long long n;
 	uint32_t sim;
 	size_t col;
 	int e, which;
 
+	progress_items("pairs verified", ++n);
 	if ((e = sh_verify_ids(vd.vf, id, len, fp, &sim, &which, &col)) == 0)
 		return sim;
 	status = vdocs_error(&vd, e, NULL, 0, id[which], len[which], col);

@@ -32,8 +32,8 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	if (sh_docmap_skipped(d->m))
 		warnx("skipped %llu bad record(s)", sh_docmap_skipped(d->m));
 	if ((d->fp = sh_fp_new(&o->fp)) == NULL ||
-	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure,
-	    budget)) == NULL)
+	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure, budget,
+	    getenv("TMPDIR"))) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 }
 

@@ -20,7 +20,8 @@ struct vdocs {
 /*
  * Map the documents of path, read and cut with the options of o (loaded,
  * docopt_load), as token lists when tokens != 0, and make the verifier
- * comparing them by measure, keeping about budget bytes of features.  A
+ * comparing them by measure, keeping about budget bytes of features in
+ * memory and the rest in a temporary file in TMPDIR.  A
  * bad record is reported and sets *status to 2, or ends the program with
  * status 2 when reading cannot go on; so does running out of memory.
  */

@@ -686,6 +686,34 @@ feature	9	1	0	jumps"
 	eq "$stderr" "sh-dist: -v and -R cannot be used together"
 }
 
+@test "-v -S: features past the budget go to TMPDIR, and back, the same bytes" {
+	cd "$BATS_TEST_TMPDIR"
+	# 4000 documents of 80 words: some 2.5 MB of 3-shingle hashes, past
+	# a budget of 1M.
+	awk 'BEGIN { srand(5); for (d = 1; d <= 4000; d++) { s = ""
+	    for (i = 0; i < 80; i++) s = s " w" int(rand() * 500)
+	    print "d" d "\t" s } }' >corpus
+	awk 'BEGIN { srand(6); for (i = 0; i < 20000; i++)
+	    printf "d%d\td%d\n", 1 + int(rand() * 4000),
+		1 + int(rand() * 4000) }' >pairs
+	for j in jaccard cosine; do
+		sh-dist -v corpus -J $j pairs >big
+		[ "$(wc -l <big)" -eq 20000 ]
+		mkdir tmp
+		TMPDIR=$PWD/tmp run -0 --separate-stderr sh-dist -v corpus \
+		    -J $j -S 1M pairs
+		eq "$output" "$(cat big)"
+		eq "$stderr" ""
+		# Unlinked at once: nothing left behind.
+		eq "$(ls -A tmp)" ""
+		rmdir tmp
+		# No room for the file: documents are cut again instead.
+		TMPDIR=$PWD/none run -0 --separate-stderr sh-dist -v corpus \
+		    -J $j -S 1M pairs
+		eq "$output" "$(cat big)"
+	done
+}
+
 @test "-v -S: the features kept change no byte of the output" {
 	cd "$BATS_TEST_TMPDIR"
 	gen_corpus corpus

@@ -1,27 +1,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/hash.h"
 #include "base/hmap.h"
+#include "base/io.h"
 #include "fp/similar.h"
 #include "near/pairline.h"
 #include "verify/verify.h"
 
-/* A document's features, kept with its ID. */
+/* A document's features, kept with its ID; buf holds them when they
+ * were read back from the spill file. */
 struct doc {
 	char *id;
 	size_t idlen, idcap;
 	int ok;
 	struct sh_fvec v;
+	uint64_t *buf;
+	size_t bufcap;
 };
 
 /*
  * The cache: the features of every document cut so far (their hashes, and
- * their weights when the measure reads them; no text) and its ID, in
- * blocks that never move, found by the hash of the ID.  Past the budget
- * it is emptied whole, between pairs.
+ * their weights when the measure reads them; no text) and its ID, found
+ * by the hash of the ID.  IDs and, within the budget, features lie in
+ * blocks that never move; past the budget features go to the end of an
+ * unnamed temporary file, from where a pair reads them back.
  */
 #define BLOCK (1 << 20)
 
@@ -34,7 +41,8 @@ struct block {
 struct cached {
 	const char *id;
 	size_t idlen;
-	struct sh_fset v;	/* a view into a block */
+	struct sh_fset v;	/* a view into a block; h NULL: spilled */
+	off_t off;		/* where in the spill file */
 };
 
 struct sh_verify {
@@ -47,17 +55,22 @@ struct sh_verify {
 	struct cached *ent;
 	size_t nent, cap;
 	struct block *blk;	/* newest first */
+	const char *tmpdir;
+	FILE *spill;		/* NULL: none yet */
+	off_t spillend;
+	int nospill;		/* the spill file failed: keep no more */
 };
 
 struct sh_verify *
 sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure,
-    size_t budget)
+    size_t budget, const char *tmpdir)
 {
 	struct sh_verify *v;
 
 	if ((v = calloc(1, sizeof(*v))) == NULL)
 		return NULL;
 	v->budget = budget;
+	v->tmpdir = tmpdir;
 	v->m = m;
 	v->f = f;
 	v->tokens = tokens;
@@ -67,35 +80,27 @@ sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure,
 	return v;
 }
 
-/* Empty the cache. */
-static void
-cache_clear(struct sh_verify *v)
-{
-	struct block *b, *next;
-
-	for (b = v->blk; b != NULL; b = next) {
-		next = b->next;
-		free(b);
-	}
-	v->blk = NULL;
-	sh_hmap_free(&v->map);
-	v->nent = 0;
-	v->bytes = 0;
-}
-
 void
 sh_verify_free(struct sh_verify *v)
 {
+	struct block *b, *next;
 	int i;
 
 	if (v == NULL)
 		return;
 	for (i = 0; i < 2; i++) {
 		free(v->d[i].id);
+		free(v->d[i].buf);
 		sh_fvec_free(&v->d[i].v);
 	}
-	cache_clear(v);
+	for (b = v->blk; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	sh_hmap_free(&v->map);
 	free(v->ent);
+	if (v->spill != NULL)
+		fclose(v->spill);
 	free(v);
 }
 
@@ -123,8 +128,8 @@ cache_room(struct sh_verify *v, size_t n)
 	return p;
 }
 
-/* The cached features of document id[0..len), or NULL. */
-static const struct sh_fset *
+/* The cached entry of document id[0..len), or NULL. */
+static const struct cached *
 cache_get(const struct sh_verify *v, const char *id, size_t len)
 {
 	const struct cached *c;
@@ -133,50 +138,97 @@ cache_get(const struct sh_verify *v, const char *id, size_t len)
 	if (!sh_hmap_get(&v->map, sh_hash64(id, len, 0), &i))
 		return NULL;
 	c = &v->ent[i];
-	return c->idlen == len && memcmp(c->id, id, len) == 0 ? &c->v : NULL;
+	return c->idlen == len && memcmp(c->id, id, len) == 0 ? c : NULL;
 }
 
-/* Keep a copy of the features fs of document id[0..len), when there is
- * room for it in the budget (a miss costs only speed). */
+/* Write the features fs to the end of the spill file, into *c.  Return
+ * 0, or -1 when they cannot be (the cache then keeps no more). */
+static int
+spill(struct sh_verify *v, const struct sh_fset *fs, struct cached *c)
+{
+	size_t n = fs->n * sizeof(*fs->h);
+
+	if (v->nospill || (v->spill == NULL &&
+	    sh_tmpfile(v->tmpdir, &v->spill) != 0) ||
+	    sh_write_all(fileno(v->spill), fs->h, n) != 0 ||
+	    (sh_sim_weights(v->measure) &&
+	    sh_write_all(fileno(v->spill), fs->w, n) != 0)) {
+		v->nospill = 1;
+		return -1;
+	}
+	c->v = *fs;
+	c->v.h = c->v.w = NULL;
+	c->off = v->spillend;
+	v->spillend += (off_t)(n * (sh_sim_weights(v->measure) ? 2 : 1));
+	return 0;
+}
+
+/* Keep a copy of the features fs of document id[0..len): in memory within
+ * the budget, else in the spill file (a miss costs only speed). */
 static void
 cache_put(struct sh_verify *v, const char *id, size_t len,
     const struct sh_fset *fs)
 {
-	struct cached *c, *ne;
+	struct cached *c;
 	uint64_t *h, *w = NULL;
 	uint32_t old;
-	size_t cap, n = fs->n * sizeof(*fs->h);
+	size_t n = fs->n * sizeof(*fs->h);
 	char *p;
 
-	if (v->bytes >= v->budget || v->nent >= UINT32_MAX)
+	if (v->nent >= UINT32_MAX || (v->nent == v->cap &&
+	    sh_grow(&v->ent, &v->cap, v->nent + 1, sizeof(*v->ent)) != 0))
 		return;
-	if (v->nent == v->cap) {
-		cap = v->cap ? 2 * v->cap : 1024;
-		if ((ne = realloc(v->ent, cap * sizeof(*ne))) == NULL)
-			return;
-		v->ent = ne;
-		v->cap = cap;
-	}
 	if (sh_hmap_add(&v->map, sh_hash64(id, len, 0), (uint32_t)v->nent,
 	    &old) != 0)
 		return;		/* a hash two IDs share, or no memory */
 	c = &v->ent[v->nent];
-	if ((p = cache_room(v, len + 1)) == NULL ||
-	    (h = cache_room(v, n + 1)) == NULL ||
-	    (sh_sim_weights(v->measure) && (w = cache_room(v, n + 1)) == NULL)) {
-		sh_hmap_del(&v->map, sh_hash64(id, len, 0));
-		return;
+	if ((p = cache_room(v, len + 1)) == NULL)
+		goto fail;
+	if (v->bytes >= v->budget) {
+		if (spill(v, fs, c) != 0)
+			goto fail;
+	} else {
+		if ((h = cache_room(v, n + 1)) == NULL ||
+		    (sh_sim_weights(v->measure) &&
+		    (w = cache_room(v, n + 1)) == NULL))
+			goto fail;
+		c->v = *fs;
+		memcpy(h, fs->h, n);
+		c->v.h = h;
+		if (w != NULL)
+			memcpy(w, fs->w, n);
+		c->v.w = w;
 	}
 	memcpy(p, id, len);
 	c->id = p;
 	c->idlen = len;
-	c->v = *fs;
-	memcpy(h, fs->h, n);
-	c->v.h = h;
-	if (w != NULL)
-		memcpy(w, fs->w, n);
-	c->v.w = w;
 	v->nent++;
+	return;
+fail:
+	sh_hmap_del(&v->map, sh_hash64(id, len, 0));
+}
+
+/* The features of cached entry c into *fv, read into d's buffer when
+ * spilled.  Return 0, SH_EIO or SH_ENOMEM. */
+static int
+cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
+    struct sh_fset *fv)
+{
+	size_t n = c->v.n * (sh_sim_weights(v->measure) ? 2 : 1);
+	ssize_t r;
+
+	*fv = c->v;
+	if (c->v.h != NULL)
+		return 0;
+	if (d->bufcap < n &&
+	    sh_grow(&d->buf, &d->bufcap, n, sizeof(*d->buf)) != 0)
+		return SH_ENOMEM;
+	r = pread(fileno(v->spill), d->buf, n * sizeof(*d->buf), c->off);
+	if (r < 0 || (size_t)r != n * sizeof(*d->buf))
+		return SH_EIO;
+	fv->h = d->buf;
+	fv->w = sh_sim_weights(v->measure) ? d->buf + c->v.n : NULL;
+	return 0;
 }
 
 /*
@@ -189,7 +241,7 @@ static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
     const sh_fpval *fp, size_t *col, struct sh_fset *fv)
 {
-	const struct sh_fset *c;
+	const struct cached *c;
 	struct sh_rec rec;
 	char *p;
 	int r, bad;
@@ -198,10 +250,8 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 		*fv = d->v.set;
 		return 0;
 	}
-	if ((c = cache_get(v, id, len)) != NULL) {
-		*fv = *c;
-		return 0;
-	}
+	if ((c = cache_get(v, id, len)) != NULL)
+		return cache_read(v, c, d, fv);
 	d->ok = 0;
 	if ((r = sh_docmap_get(v->m, id, len, &rec)) <= 0)
 		return r == 0 ? SH_ENODOC : r;
@@ -234,9 +284,6 @@ sh_verify_ids(struct sh_verify *v, const char *const id[2],
 	struct sh_fset f[2];
 	int r, i;
 
-	/* Emptied between pairs, so that no view of this one goes. */
-	if (v->bytes >= v->budget)
-		cache_clear(v);
 	for (i = 0; i < 2; i++) {
 		*which = i;
 		if ((r = load(v, &v->d[i], id[i], len[i], fp ? &fp[i] : NULL,

@@ -1,9 +1,7 @@
 /*
  * Verification of candidate pairs: the exact similarity (similar.h) of two
  * documents named by their IDs in a pair line, the documents looked up in
- * a map (docmap.h).  The features of the last first document and of the
- * last second one are kept, so that runs of pairs sharing their first ID,
- * as sh-near prints them, read and cut that document once.
+ * a map (docmap.h), each cut once and its features kept.
  */
 #ifndef SH_VERIFY_H
 #define SH_VERIFY_H
@@ -21,15 +19,16 @@ struct sh_verify;
 /*
  * New verifier looking documents up in m and cutting them with f (neither
  * copied nor freed here), as token lists when tokens != 0, comparing them
- * by measure (SH_SIM_*).  The features of the documents cut are kept,
- * about budget bytes of them (8 bytes a feature, 16 when the measure
- * reads weights, and the ID), so that a
- * document is read and cut once while they fit; past the budget the kept
- * ones are dropped all together.  The results do not depend on it.  NULL
- * when out of memory.
+ * by measure (SH_SIM_*).  Each document is read and cut once: its
+ * features are kept, in memory while they take less than budget bytes (8
+ * bytes a feature, 16 when the measure reads weights), past it in an
+ * unnamed temporary file in tmpdir (NULL: /tmp), read back for each pair;
+ * its ID stays in memory.  Should the file fail (a full disk), later
+ * documents are cut again for each pair.  The results do not depend on
+ * any of this.  NULL when out of memory.
  */
 struct sh_verify *sh_verify_new(struct sh_docmap *m, struct sh_fp *f,
-    int tokens, int measure, size_t budget);
+    int tokens, int measure, size_t budget, const char *tmpdir);
 void sh_verify_free(struct sh_verify *v);
 
 /*
