@@ -148,3 +148,18 @@ setup() {
 	[ -s "$d/want" ]
 	same_files "$d/want" "$d/got"
 }
+
+@test "-v with -S (the join on disk) and with -m (pairs given): the same bytes" {
+	local d="$BATS_TEST_TMPDIR"
+	sh-near -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/want"
+	[ -s "$d/want" ]
+	sh-near -v "$d/docs" $F -a 0.8 -S 1M "$d/fp" >"$d/got"
+	same_files "$d/want" "$d/got"
+	# The pairs of a sharded join, verified in the reduce step.
+	for i in 0 1 2; do
+		sh-near -k 15 -P $i/3 "$d/fp" >"$d/p.$i" || true
+	done
+	cat "$d/p.2" "$d/p.0" "$d/p.1" |
+	    sh-near -m - -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/got"
+	same_files "$d/want" "$d/got"
+}
