@@ -46,7 +46,8 @@ static int status;		/* the exit status of errors met */
 static struct docopt o;		/* -v: the documents' options */
 static struct vdocs vd;
 static uint32_t minsim;		/* -a */
-static struct sh_fplist kept;	/* -u -v: the lines kept */
+static struct sh_fplist lines;	/* -u -v: the input lines, whole */
+static int keep_lines;		/* into lines (-u -v) */
 
 static void
 fail(int e)
@@ -136,21 +137,6 @@ lookup(void *ctx, const struct sh_fpline *f)
 	query(f, 0);
 }
 
-/* -u -v: whether kept line i is similar enough to line ctx. */
-static int
-similar_kept(void *ctx, uint32_t i)
-{
-	const struct sh_fpline *f = ctx;
-	const char *id[2];
-	size_t len[2];
-	sh_fpval fp[2] = { kept.fp[i], f->fp };
-
-	id[0] = sh_fplist_id(&kept, i, &len[0]);
-	id[1] = f->id;
-	len[1] = f->idlen;
-	return similarity(id, len, fp) >= minsim;
-}
-
 /* -u: the lines near no line before them (nor, with -i, the index). */
 static void
 keep_new(void *ctx, const struct sh_fpline *f)
@@ -160,12 +146,7 @@ keep_new(void *ctx, const struct sh_fpline *f)
 	(void)ctx;
 	if (ix != NULL && query(f, 1) > 0)
 		return;
-	if (vd.vf == NULL)
-		e = sh_dedup_add(dedup, f->fp);
-	else if ((e = sh_dedup_near(dedup, f->fp, similar_kept,
-	    (void *)f)) == 0 && (e = sh_dedup_keep(dedup, f->fp)) == 0)
-		e = sh_fplist_add(&kept, f->fp, f->id, f->idlen);
-	if (e < 0)
+	if ((e = sh_dedup_add(dedup, f->fp)) < 0)
 		fail(e);
 	if (e == 0) {
 		fwrite(f->line, 1, f->len, stdout);
@@ -173,14 +154,17 @@ keep_new(void *ctx, const struct sh_fpline *f)
 	}
 }
 
-/* Pairs and clusters: every line into the set. */
+/* Pairs and clusters: every line into the set; with -u -v, whole into
+ * lines as well. */
 static void
 collect(void *ctx, const struct sh_fpline *f)
 {
 	int e;
 
 	(void)ctx;
-	if ((e = sh_fpset_add(&set, f->fp, f->id, f->idlen)) != 0)
+	if ((e = sh_fpset_add(&set, f->fp, f->id, f->idlen)) != 0 ||
+	    (keep_lines &&
+	    (e = sh_fplist_add(&lines, f->fp, f->line, f->len)) != 0))
 		fail(e);
 }
 
@@ -267,6 +251,39 @@ put_pairs(int clusters)
 		    -1, -1));
 	}
 	free(rep);
+}
+
+/*
+ * -u -v: the lines near no line kept before them, nor with -i the index,
+ * from the verified pairs of the join.
+ */
+static void
+put_firsts(void)
+{
+	struct sh_fpline f;
+	const char *p;
+	uint8_t *keep;
+	size_t i, n = sh_fpset_n(&set), len;
+	int e;
+
+	if ((keep = malloc(n + 1)) == NULL)
+		fail(SH_ENOMEM);
+	memset(keep, 1, n);
+	for (i = 0; i < n && ix != NULL; i++) {
+		f.fp = lines.fp[i];
+		if ((e = sh_fpset_id(&set, i, &f.id, &f.idlen)) != 0)
+			fail(e);
+		keep[i] = query(&f, 1) == 0;
+	}
+	if ((e = sh_fpset_first(&set, keep, similar_pair, NULL)) != 0)
+		fail(e);
+	for (i = 0; i < n; i++)
+		if (keep[i]) {
+			p = sh_fplist_id(&lines, i, &len);
+			fwrite(p, 1, len, stdout);
+			put_ok(putchar('\n') == EOF);
+		}
+	free(keep);
 }
 
 int
@@ -379,18 +396,18 @@ main(int argc, char *argv[])
 		    (size_t)budget : (size_t)256 << 20, &status);
 	}
 
-	if (mode == 'u') {
+	if (mode == 'u' && vd.vf == NULL) {
 		/* The kept set is unknown in advance: plan for 2^24. */
 		plan(&p, 1 << 24);
 		if ((dedup = sh_dedup_new(&p)) == NULL)
 			fail(SH_ENOMEM);
-		sh_fplist_init(&kept);
 		input_fps(argc, argv, keep_new, NULL, &status);
-		sh_fplist_free(&kept);
 		sh_dedup_free(dedup);
-	} else if (ix != NULL)
+	} else if (ix != NULL && mode != 'u')
 		input_fps(argc, argv, lookup, NULL, &status);
 	else {
+		sh_fplist_init(&lines);
+		keep_lines = mode == 'u';
 		input_fps(argc, argv, collect, NULL, &status);
 		e = 0;
 		if (given != NULL) {
@@ -404,7 +421,11 @@ main(int argc, char *argv[])
 			    shard.n ? &shard : NULL, progress_lib())) != 0)
 				fail(e);
 		}
-		put_pairs(mode == 'g');
+		if (mode == 'u')
+			put_firsts();
+		else
+			put_pairs(mode == 'g');
+		sh_fplist_free(&lines);
 	}
 	if (ix != NULL) {
 		sh_index_close(ix);

@@ -163,3 +163,22 @@ setup() {
 	    sh-near -m - -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/got"
 	same_files "$d/want" "$d/got"
 }
+
+@test "-u -i -v: a line goes when the index or a kept line before it is at or above t" {
+	local d="$BATS_TEST_TMPDIR"
+	grep -v 'c[23]$' "$d/fp" >"$d/old.fp"
+	grep 'c[23]$' "$d/fp" >"$d/new.fp"
+	sh-index build "$d/ix" "$d/old.fp"
+	awk -F '\t' 'FILENAME == ARGV[1] {
+		if ($3 >= 0.7 && $4 <= 16) { near[$1, $2] = 1; near[$2, $1] = 1 }
+		next }
+	    FILENAME == ARGV[2] { old[++no] = $2; next }
+	    { for (i = 1; i <= no; i++) if ((old[i], $2) in near) next
+	      for (i = 1; i <= nk; i++) if ((kept[i], $2) in near) next
+	      kept[++nk] = $2; print }' "$d/brute" "$d/old.fp" "$d/new.fp" \
+	    >"$d/want"
+	sh-near -u -i "$d/ix" -v "$d/docs" $F -a 0.7 -k 16 "$d/new.fp" >"$d/got"
+	same_files "$d/want" "$d/got"
+	[ "$(wc -l <"$d/got")" -lt 80 ]
+	[ "$(wc -l <"$d/got")" -gt 5 ]
+}

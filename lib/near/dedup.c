@@ -95,38 +95,19 @@ grow(struct sh_dedup *d)
 }
 
 int
-sh_dedup_near(struct sh_dedup *d, sh_fpval fp, sh_dedup_fn *fn, void *ctx)
+sh_dedup_add(struct sh_dedup *d, sh_fpval fp)
 {
 	uint32_t i, b;
-	int t, r;
+	size_t h;
+	int t;
 
 	for (t = 0; d->n > 0 && t < d->plan.ntables; t++) {
 		b = bucket(d, t, fp);
 		for (i = d->head[(size_t)t << d->logb | b]; i != NONE;
-		    i = d->next[(size_t)t * d->cap + i]) {
-			if (sh_hamming(d->fp[i], fp) > d->plan.k)
-				continue;
-			if (fn == NULL)
+		    i = d->next[(size_t)t * d->cap + i])
+			if (sh_hamming(d->fp[i], fp) <= d->plan.k)
 				return 1;
-			/* Each kept one once: from the table that owns the
-			 * pair. */
-			if (!sh_plan_owner(&d->plan, t, sh_plan_agree(&d->plan,
-			    d->fp[i], fp)))
-				continue;
-			if ((r = fn(ctx, i)) != 0)
-				return r;
-		}
 	}
-	return 0;
-}
-
-int
-sh_dedup_keep(struct sh_dedup *d, sh_fpval fp)
-{
-	uint32_t i;
-	size_t h;
-	int t;
-
 	if (d->n == d->cap && grow(d) != 0)
 		return SH_ENOMEM;
 	i = d->n++;
@@ -137,14 +118,4 @@ sh_dedup_keep(struct sh_dedup *d, sh_fpval fp)
 		d->head[h] = i;
 	}
 	return 0;
-}
-
-int
-sh_dedup_add(struct sh_dedup *d, sh_fpval fp)
-{
-	int r;
-
-	if ((r = sh_dedup_near(d, fp, NULL, NULL)) != 0)
-		return r;
-	return sh_dedup_keep(d, fp);
 }

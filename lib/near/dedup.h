@@ -22,23 +22,9 @@ void sh_dedup_free(struct sh_dedup *d);
 
 /*
  * Return 1 if fp is within plan->k of a kept fingerprint (fp is then not
- * kept), 0 if not (fp is kept), or SH_ENOMEM (fp is not kept): the two
- * calls below.
+ * kept), 0 if not (fp is kept), or SH_ENOMEM (fp is not kept).
  */
 int sh_dedup_add(struct sh_dedup *d, sh_fpval fp);
-
-/*
- * The kept fingerprints within plan->k of fp, one by one: fn(ctx, i) for
- * the ith kept (from 0), each once, until fn returns other than 0; or,
- * when fn is NULL, the first met.  Return what fn returned (1 for the
- * first met without fn), or 0 when none stopped the search.
- */
-typedef int sh_dedup_fn(void *ctx, uint32_t i);
-int sh_dedup_near(struct sh_dedup *d, sh_fpval fp, sh_dedup_fn *fn,
-    void *ctx);
-
-/* Keep fp, as the next kept one.  Return 0 or SH_ENOMEM. */
-int sh_dedup_keep(struct sh_dedup *d, sh_fpval fp);
 
 /* Number of kept fingerprints. */
 uint64_t sh_dedup_kept(const struct sh_dedup *d);

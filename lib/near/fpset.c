@@ -263,3 +263,33 @@ sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep, sh_fpset_fn *keep,
 	sh_cluster_finish(sh_fpset_n(s), rep);
 	return e;
 }
+
+int
+sh_fpset_first(struct sh_fpset *s, uint8_t *kept, sh_fpset_fn *near,
+    void *ctx)
+{
+	struct sh_pairs later = { NULL, 0, 0 };
+	uint32_t a, b;
+	size_t i, j;
+	int e, dist;
+
+	/* The pairs by their later entry: b << 32 | a, sorted. */
+	while ((e = sh_fpset_next(s, &a, &b, &dist)) > 0)
+		if ((e = sh_pairs_add(&later, (uint64_t)b << 32 | a)) != 0)
+			break;
+	if (e < 0) {
+		free(later.v);
+		return e;
+	}
+	sh_pairs_sort(&later);
+	for (i = 0; i < later.n; i = j) {
+		b = (uint32_t)(later.v[i] >> 32);
+		for (j = i; j < later.n && later.v[j] >> 32 == b; j++) {
+			a = (uint32_t)later.v[j];
+			if (kept[b] && kept[a] && near(ctx, a, b, -1))
+				kept[b] = 0;
+		}
+	}
+	free(later.v);
+	return 0;
+}

@@ -102,4 +102,17 @@ typedef int sh_fpset_fn(void *ctx, uint32_t a, uint32_t b, int dist);
 int sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep, sh_fpset_fn *keep,
     void *ctx);
 
+/*
+ * The streaming filter over the pairs, "keep the first copy": entries in
+ * order, entry b is kept unless a pair (a, b), a < b, has a kept and
+ * near(ctx, a, b, dist) returning other than 0 (near is asked only until
+ * one says yes).  On entry kept[i] is 0 for the entries to leave out from
+ * the start, else 1; on return, 1 for the entries kept.  It keeps what
+ * sh_dedup keeps for the pairs within plan->k when near says yes to all
+ * of them, but from a join: all the pairs are taken at once, 8 bytes each.
+ * Return 0, SH_ENOMEM or an error of sh_fpset_next.
+ */
+int sh_fpset_first(struct sh_fpset *s, uint8_t *kept, sh_fpset_fn *near,
+    void *ctx);
+
 #endif
