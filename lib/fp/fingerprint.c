@@ -16,6 +16,7 @@ struct sh_fp {
 	struct sh_fpopt o;
 	struct sh_tok *tok;
 	struct sh_bag *bag;	/* text kept: for sh_fp_features */
+	struct sh_bag *set;	/* no text: the features of sh_fp_text */
 	struct sh_simhash acc;
 	unsigned long long nfeat;	/* features of the last document */
 	uint64_t *hv;		/* -D: feature hashes of the document */
@@ -83,7 +84,8 @@ sh_fp_new(const struct sh_fpopt *o)
 		return NULL;
 	f->o = *o;
 	if ((f->tok = sh_tok_new(&f->o.tok)) == NULL ||
-	    (f->bag = sh_bag_new(1)) == NULL) {
+	    (f->bag = sh_bag_new(1)) == NULL ||
+	    (f->set = sh_bag_new(0)) == NULL) {
 		sh_fp_free(f);
 		return NULL;
 	}
@@ -97,6 +99,7 @@ sh_fp_free(struct sh_fp *f)
 		return;
 	sh_tok_free(f->tok);
 	sh_bag_free(f->bag);
+	sh_bag_free(f->set);
 	free(f->hv);
 	free(f);
 }
@@ -161,23 +164,31 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 	return 0;
 }
 
+struct collecting {
+	struct sh_fp *f;
+	struct sh_bag *bag;
+};
+
 static void
 add_bag(void *ctx, const char *tok, size_t len, uint64_t h)
 {
-	struct sh_fp *f = ctx;
+	struct collecting *c = ctx;
 
-	if (sh_bag_add(f->bag, h, tok, len) != 0)
-		f->nomem = 1;
+	if (sh_bag_add(c->bag, h, tok, len) != 0)
+		c->f->nomem = 1;
 }
 
+/* The features of text p[0..len), counted, into bag. */
 static int
-collect(struct sh_fp *f, const char *p, size_t len, int *bad)
+collect(struct sh_fp *f, struct sh_bag *bag, const char *p, size_t len,
+    int *bad)
 {
+	struct collecting c = { f, bag };
 	long long n;
 
-	sh_bag_clear(f->bag);
+	sh_bag_clear(bag);
 	f->nomem = 0;
-	if ((n = sh_tok_run(f->tok, p, len, add_bag, f, bad)) < 0 ||
+	if ((n = sh_tok_run(f->tok, p, len, add_bag, &c, bad)) < 0 ||
 	    f->nomem)
 		return SH_ENOMEM;
 	f->nfeat = (unsigned long long)n;
@@ -206,12 +217,17 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 			return SH_ENOMEM;
 		f->nfeat = (unsigned long long)r;
 	} else {
-		if ((r = collect(f, p, len, bad)) != 0)
+		if ((r = collect(f, f->set, p, len, bad)) != 0)
 			return (int)r;
-		n = sh_bag_entries(f->bag, &e);
+		n = sh_bag_entries(f->set, &e);
+		/* Binary weights without IDF are all alike: votes of 1 give
+		 * the same signs. */
 		for (i = 0; i < n; i++)
-			sh_simhash_addw(&f->acc, e[i].hash,
-			    sh_fp_weight(f, &e[i]));
+			if (f->o.weight == SH_W_BINARY && f->o.idf == NULL)
+				sh_simhash_add(&f->acc, e[i].hash);
+			else
+				sh_simhash_addw(&f->acc, e[i].hash,
+				    sh_fp_weight(f, &e[i]));
 	}
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
@@ -249,7 +265,7 @@ sh_fp_features(struct sh_fp *f, const char *p, size_t len,
     const struct sh_bag **bag, int *bad)
 {
 	*bag = f->bag;
-	return collect(f, p, len, bad);
+	return collect(f, f->bag, p, len, bad);
 }
 
 unsigned long long
@@ -277,7 +293,7 @@ sh_fp_each(struct sh_fp *f, const char *p, size_t len, int tokens,
 
 	if (tokens)
 		return sh_toklist_parse(p, len, fn, ctx, col);
-	if ((r = collect(f, p, len, bad)) != 0)
+	if ((r = collect(f, f->bag, p, len, bad)) != 0)
 		return r;
 	n = sh_bag_entries(f->bag, &e);
 	text = sh_bag_text(f->bag);
