@@ -171,3 +171,10 @@ clean:
 	rm -rf bin
 
 .PHONY: all check demo bench eval lint install uninstall clean
+
+# Fault injection (tests/faults/README): the sweeps of tests/faults.bats
+# alone, which build the LD_PRELOAD shim themselves with cc.
+faults: $(BIN)
+	bats tests/faults.bats
+
+.PHONY: faults

@@ -32,11 +32,18 @@ static const char usage_text[] =
     "       sh-index info | dump | verify index\n"
     "       sh-index -h | -V\n";
 
+/* Report error e of where and exit, first removing what the writer
+ * made and did not commit (the message is made before: removing may
+ * change errno, which it may quote). */
 static void
 fail(int e)
 {
-	errx(2, "%s: %s%s", where, sh_strerror(e), e == SH_EEXIST ?
-	    " (use -O to replace it)" : "");
+	char msg[SH_WHERE + 256];
+
+	snprintf(msg, sizeof(msg), "%s: %s%s", where, sh_strerror(e),
+	    e == SH_EEXIST ? " (use -O to replace it)" : "");
+	sh_ixw_close(w);
+	errx(2, "%s", msg);
 }
 
 /* Append a fingerprint line to the list (ctx); within a budget, write
@@ -47,8 +54,10 @@ add_line(void *ctx, const struct sh_fpline *f)
 	struct sh_fplist *list = ctx;
 	int r;
 
-	if ((r = sh_fplist_add(list, f->fp, f->id, f->idlen)) != 0)
+	if ((r = sh_fplist_add(list, f->fp, f->id, f->idlen)) != 0) {
+		sh_ixw_close(w);
 		errx(2, "%s", sh_strerror(r));
+	}
 	if (w != NULL && status == 0 && sh_ixw_full(w, list)) {
 		/* None once the input had an error: nothing will be kept. */
 		if ((r = sh_ixw_add(w, list, where)) != 0)

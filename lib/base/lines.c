@@ -23,9 +23,7 @@ sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 	if (l->end >= 0 && l->off >= l->end)
 		return 0;
 	if ((n = getdelim(&l->buf, &l->cap, l->delim, l->fp)) < 0) {
-		if (ferror(l->fp))
-			return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
-		return 0;
+		return sh_lines_error(l->fp);
 	}
 	if (l->off == 0 && sh_lines_gzip(l->buf, (size_t)n)) {
 		l->end = 0;	/* nothing more of it */
@@ -41,6 +39,14 @@ sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 	*p = l->buf;
 	*len = (size_t)n;
 	return 1;
+}
+
+int
+sh_lines_error(FILE *fp)
+{
+	if (feof(fp) && !ferror(fp))
+		return 0;
+	return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
 }
 
 int

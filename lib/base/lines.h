@@ -35,6 +35,13 @@ void sh_lines_init(struct sh_lines *l, FILE *fp, int delim);
  */
 int sh_lines_next(struct sh_lines *l, const char **p, size_t *len);
 
+/*
+ * After getline or getdelim returned -1 on fp: 0 at the end of the file,
+ * else the error (SH_ENOMEM or SH_EIO), which the stream's error flag does
+ * not always show (a failed allocation sets errno alone).
+ */
+int sh_lines_error(FILE *fp);
+
 /* Whether p[0..len) starts with the gzip magic. */
 int sh_lines_gzip(const char *p, size_t len);
 

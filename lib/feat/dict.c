@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/lines.h"
 #include "base/num.h"
 #include "feat/dict.h"
 #include "text/fold.h"
@@ -224,10 +225,9 @@ sh_dict_load(FILE *fp, int simplify, struct sh_dict **dp,
 		if ((r = add_word(d, word, wlen, f, simplify, key)) != 0)
 			break;
 	}
-	if (r == 0 && ferror(fp)) {
-		r = errno == ENOMEM ? SH_ENOMEM : SH_EIO;
+	if (r == 0 && (r = sh_lines_error(fp)) != 0)
 		*line = 0;
-	} else if (r == SH_ENOMEM)
+	else if (r == SH_ENOMEM)
 		*line = 0;
 	free(buf);
 	free(key);

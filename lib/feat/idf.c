@@ -8,6 +8,7 @@
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/hmap.h"
+#include "base/lines.h"
 #include "base/num.h"
 #include "feat/df.h"
 #include "feat/idf.h"
@@ -240,11 +241,10 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 		    pend[i % PEND].val);
 	if (r == 0) {
 		*line = 0;
-		if (ferror(f))
-			r = SH_EIO;
-		else if (fmt == F_UNKNOWN)
+		r = sh_lines_error(f);
+		if (r == 0 && fmt == F_UNKNOWN)
 			r = SH_ENOIDF;
-		else if (fmt == F_JIEBA)
+		else if (r == 0 && fmt == F_JIEBA)
 			r = median(d);
 	} else if (r == SH_ENOMEM)
 		*line = 0;

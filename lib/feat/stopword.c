@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/lines.h"
 #include "feat/stopword.h"
 #include "feat/tokenize.h"
 
@@ -91,8 +92,8 @@ load_file(struct load *l, FILE *f, unsigned long long *line)
 			break;
 		}
 	}
-	if (r == 0 && ferror(f))
-		r = SH_EIO;
+	if (r == 0)
+		r = sh_lines_error(f);
 	free(buf);
 	return r;
 }

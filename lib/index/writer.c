@@ -191,14 +191,32 @@ sync_dir(const char *dir)
 	return e;
 }
 
-/* Write data to DIR/NAME.tmp, sync it, rename it to DIR/NAME. */
+/* Unlink path, leaving errno as it was: it tells why we got here. */
+static void
+remove_keep_errno(const char *path)
+{
+	int saved = errno;
+
+	unlink(path);
+	errno = saved;
+}
+
+/*
+ * Write data to DIR/NAME.tmp, sync it, rename it to DIR/NAME.  *renamed
+ * (when not NULL) tells whether the rename was done, also when syncing
+ * the directory then failed: a MANIFEST is then the index's, maybe not
+ * yet on disk.
+ */
 static int
 put_file(const char *dir, const char *name, const struct sh_plan *plan,
     const struct sh_segdata *d, const struct sh_progress *pg,
-    const char *text, size_t len, char *where)
+    const char *text, size_t len, char *where, int *renamed)
 {
 	char tmp[SH_WHERE], path[SH_WHERE];
 	int fd, e = 0;
+
+	if (renamed != NULL)
+		*renamed = 0;
 
 	sh_ixfile_join(path, dir, name, NULL);
 	sh_ixfile_join(tmp, dir, name, ".tmp");
@@ -214,22 +232,34 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 		e = SH_EIO;
 	if (e == 0 && rename(tmp, path) != 0)
 		e = SH_EIO;
-	if (e == 0 && (e = sync_dir(dir)) == 0)
-		return 0;
+	else if (e == 0) {
+		/* Renamed: a MANIFEST is now the index, so stays; a segment
+		 * is nobody's yet, so goes. */
+		if (renamed != NULL)
+			*renamed = 1;
+		if ((e = sync_dir(dir)) == 0)
+			return 0;
+		sh_ixfile_fail(where, dir, NULL, e);
+		if (d != NULL)
+			remove_keep_errno(path);
+		return e;
+	}
 	sh_ixfile_fail(where, tmp, NULL, e);
-	unlink(tmp);
+	remove_keep_errno(tmp);
 	return e;
 }
 
 static int
-put_manifest(const char *dir, const struct sh_index *ix, char *where)
+put_manifest(const char *dir, const struct sh_index *ix, char *where,
+    int *renamed)
 {
 	size_t cap = 128 + 80 * (size_t)ix->nseg, len;
 	char *buf;
 	int i, e;
 
+	*renamed = 0;
 	if ((buf = malloc(cap)) == NULL)
-		return SH_ENOMEM;
+		return sh_ixfile_fail(where, dir, NULL, SH_ENOMEM);
 	len = (size_t)snprintf(buf, cap, "sh-index 1\nk %d plan %d %d "
 	    "shard %u %u next %llu\n", ix->k, ix->b, ix->r, ix->shard.i,
 	    ix->shard.n, (unsigned long long)ix->next);
@@ -241,7 +271,8 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where)
 	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
 	len += SH_HEX_LEN;
 	buf[len++] = '\n';
-	e = put_file(dir, "MANIFEST", NULL, NULL, NULL, buf, len, where);
+	e = put_file(dir, "MANIFEST", NULL, NULL, NULL, buf, len, where,
+	    renamed);
 	free(buf);
 	return e;
 }
@@ -428,8 +459,14 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sd.nfp = m.n;
 		sd.nid = m.nid;
 		if ((e = put_file(w->dir, name, &plan, &sd, w->pg, NULL, 0,
-		    where)) == 0)
-			e = sh_ixfile_addname(ix, name, m.n, m.nid);
+		    where, NULL)) == 0 &&
+		    (e = sh_ixfile_addname(ix, name, m.n, m.nid)) != 0) {
+			/* Not named in ix, so nobody's: sh_ixw_close would
+			 * not find it. */
+			sh_ixfile_fail(where, w->dir, NULL, e);
+			sh_ixfile_join(path, w->dir, name, NULL);
+			remove_keep_errno(path);
+		}
 		w->dirty = 1;
 	}
 out:
@@ -444,12 +481,20 @@ int
 sh_ixw_commit(struct sh_ixwriter *w, char *where)
 {
 	char path[SH_WHERE];
-	int i, e;
+	int i, e, renamed;
 
 	if (!w->dirty)
 		return 0;
-	if ((e = put_manifest(w->dir, &w->ix, where)) != 0)
+	if ((e = put_manifest(w->dir, &w->ix, where, &renamed)) != 0) {
+		if (renamed) {
+			/* The new MANIFEST is in place, perhaps not yet on
+			 * disk: its segments and the old ones all stay. */
+			w->dirty = 0;
+			w->ndrop = 0;
+			w->nold = w->ix.nseg;
+		}
 		return e;
+	}
 	w->dirty = 0;
 	for (i = 0; i < w->ndrop; i++) {
 		sh_ixfile_join(path, w->dir, w->drop[i], NULL);
@@ -516,6 +561,9 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		goto out;
 	}
 	e = sh_ixfile_manifest(&w->ix, dir, where);
+	/* The segments named so far are the index's, even when reading
+	 * the MANIFEST failed half-way: never removed on the way out. */
+	w->nold = w->ix.nseg;
 	if ((fresh = e == SH_EIO && errno == ENOENT)) {
 		settings(&w->ix, o);
 		w->dirty = 1;

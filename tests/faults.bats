@@ -1,0 +1,397 @@
+#!/usr/bin/env bats
+# Fault injection: the LD_PRELOAD shim of tests/faults (see its README)
+# fails, one at a time, the calls that sh-index build and add make (and
+# the merge an add makes, and a build within -S), sh-near's join on disk
+# (-S) and sh-dist -v's feature spill: writes, syncs, renames, opens,
+# maps, allocations, stdio writes.  Each run must succeed with the output
+# of a run without faults, or exit 2 with one line "PROGRAM: ..." on
+# stderr; an index must then be whole, the old one or the new one, and no
+# file may be left in it or in TMPDIR.  Each test reports, as a TAP
+# comment, the calls it counted and failed.  The tests skip themselves on
+# a sanitizer build (its binaries name __asan_init or __ubsan_handle).
+
+load helper
+
+# At most this many injection points a sweep: past it, the first and the
+# last 10 calls and an even spread between them.
+MAXPOINTS=150
+
+setup_file() {
+	local b
+	export F=$BATS_FILE_TMPDIR FAULTS_SKIP=
+	# A copy of the binaries: a sweep counts the calls of one build.
+	mkdir "$F/bin"
+	for b in sh-index sh-near sh-dist; do
+		cp "$(command -v "$b")" "$F/bin/"
+	done
+	PATH=$F/bin:$PATH
+	# The sanitizers intercept the same functions and bring their own
+	# malloc: the shim is for plain builds only.
+	for b in sh-index sh-near sh-dist; do
+		if LC_ALL=C grep -aq -e __asan_init -e __ubsan_handle \
+		    -e __tsan_init -e __msan_init -e libasan -e libubsan \
+		    "$F/bin/$b"; then
+			FAULTS_SKIP="sanitizer build: fault injection needs a plain build"
+			return 0
+		fi
+	done
+	if ! command -v cc >/dev/null 2>&1; then
+		FAULTS_SKIP="no cc to build the shim"
+		return 0
+	fi
+	cc -O2 -fPIC -shared -o "$F/inject.so" \
+	    "$BATS_TEST_DIRNAME/faults/inject.c" -ldl
+	export INJECT=$F/inject.so
+	FAULT_COUNT=$F/probe LD_PRELOAD=$INJECT sh-index -V >/dev/null
+	if [ ! -s "$F/probe" ]; then
+		FAULTS_SKIP="the programs ignore LD_PRELOAD (static?)"
+		return 0
+	fi
+
+	# Indexes: ix1 of 500 fingerprints, ix2 the same and a segment of 30
+	# (an add of 30 to ix1 merges nothing), which an add of 200 merges
+	# with both into one.
+	rand_fps "$F/base.fp" 500 21
+	rand_fps "$F/more.fp" 30 22
+	sed -i 's/\tf/\tm/' "$F/more.fp"
+	rand_fps "$F/m2.fp" 200 23
+	sed -i 's/\tf/\tn/' "$F/m2.fp"
+	# Within -S 1M, 25,000 fingerprints make three segments.
+	rand_fps "$F/big.fp" 25000 24
+	sh-index build "$F/ix1" "$F/base.fp"
+	cp -a "$F/ix1" "$F/ix2"
+	sh-index add "$F/ix2" "$F/more.fp"
+
+	# The join: 12,000 fingerprints alone and 1000 groups of 8 within 2
+	# bits of each other, 28,000 pairs: within -S 1M both the tables and
+	# the pairs are sorted in several runs on disk.
+	awk 'BEGIN {
+		srand(41)
+		for (i = 1; i <= 13000; i++) {
+			s = ""
+			for (j = 0; j < 16; j++)
+				s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
+			for (c = 0; c < (i <= 1000 ? 8 : 1); c++) {
+				t = s
+				for (f = c % 3; f > 0; f--) {
+					p = int(rand() * 16) + 1
+					t = substr(t, 1, p - 1) (substr(t, p, 1) == "0" ? \
+					    "1" : "0") substr(t, p + 1)
+				}
+				printf "%s\tg%dc%d\n", t, i, c
+			}
+		}
+	}' >"$F/near.fp"
+
+	# Verification: 1000 documents of about 160 features (1.3 MB of
+	# them, all spilled within -S 1M), each paired with its source and
+	# with one other.
+	near_copies "$F/docs.tsv" 250 7
+	awk -F '\t' '{ id[NR] = $1 } END {
+		for (i = 1; i <= NR; i++) {
+			if (i % 4 != 1)
+				print id[i - (i - 1) % 4] "\t" id[i]
+			print id[i] "\t" id[(i * 37) % NR + 1]
+		}
+	}' "$F/docs.tsv" >"$F/pairs"
+}
+
+setup() {
+	[ -z "$FAULTS_SKIP" ] || skip "$FAULTS_SKIP"
+	PATH=$F/bin:$PATH
+	W=$BATS_TEST_TMPDIR
+	export TMPDIR=$W/tmp
+}
+
+# op NAME: the operation, as CMD (its program first), the index IX it
+# writes (none for a filter) and the index START it starts from (none:
+# there is no index yet).
+op() {
+	IX= START=
+	case $1 in
+	build)	IX=$W/ix CMD=(sh-index build "$W/ix" "$F/base.fp") ;;
+	replace) IX=$W/ix START=$F/ix1
+		CMD=(sh-index build -O "$W/ix" "$F/m2.fp") ;;
+	budget)	IX=$W/ix CMD=(sh-index build -S 1M "$W/ix" "$F/big.fp") ;;
+	add)	IX=$W/ix START=$F/ix1 CMD=(sh-index add "$W/ix" "$F/more.fp") ;;
+	merge)	IX=$W/ix START=$F/ix2 CMD=(sh-index add "$W/ix" "$F/m2.fp") ;;
+	join)	CMD=(sh-near -j 1 -S 1M "$F/near.fp") ;;
+	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
+	esac
+}
+
+# The state a run starts from.
+prepare() {
+	rm -rf "$W/ix" "$TMPDIR"
+	mkdir "$TMPDIR"
+	[ -z "$START" ] || cp -a "$START" "$W/ix"
+}
+
+# points CALLS: the calls to fail, 1 to CALLS or a sample of MAXPOINTS.
+points() {
+	awk -v c="$1" -v m="$MAXPOINTS" 'BEGIN {
+		if (c <= m) {
+			for (i = 1; i <= c; i++)
+				print i
+			exit
+		}
+		for (i = 1; i <= 10; i++)
+			print i
+		k = m - 20
+		for (j = 1; j <= k; j++)
+			print 10 + int(j * (c - 20) / (k + 1))
+		for (i = c - 9; i <= c; i++)
+			print i
+	}'
+}
+
+# check N RC: what is wrong with the run that failed call N and exited
+# RC, if anything, on one line; nothing when all is well.
+check() {
+	local n=$1 rc=$2 why= lines f
+	if [ "$rc" -eq 0 ]; then
+		cmp -s "$W/out" "$W/ref.out" || why="$why; exit 0 with other output"
+		[ ! -s "$W/err" ] || why="$why; exit 0 with a diagnostic"
+	elif [ "$rc" -eq 2 ]; then
+		mapfile -t lines <"$W/err"
+		# An input file that cannot be read is named, then why the
+		# index was not written (sh-index(1), DIAGNOSTICS).
+		if [ "${#lines[@]}" -eq 2 ] && [ -n "$IX" ] &&
+		    [ "${lines[1]}" = "sh-index: $IX: not written: the input has errors" ]; then
+			unset 'lines[1]'
+		fi
+		if [ "${#lines[@]}" -ne 1 ]; then
+			why="$why; ${#lines[@]} lines on stderr"
+		elif [[ ${lines[0]} != "${CMD[0]}: "?* ]]; then
+			why="$why; diagnostic not of the form ${CMD[0]}: ..."
+		fi
+	else
+		why="$why; exit $rc"
+	fi
+	if [ -n "$IX" ] && [ -f "$IX/MANIFEST" ]; then
+		sh-index verify "$IX" 2>/dev/null || why="$why; verify fails"
+		if ! sh-index dump "$IX" >"$W/dump" 2>/dev/null; then
+			why="$why; dump fails"
+		elif cmp -s "$W/dump" "$W/new.dump"; then
+			:
+		elif [ -n "$START" ] && cmp -s "$W/dump" "$W/old.dump"; then
+			[ "$rc" -ne 0 ] || why="$why; exit 0 but the old index"
+		else
+			why="$why; the index is neither the old nor the new one"
+		fi
+	elif [ -n "$IX" ] && { [ -n "$START" ] || [ "$rc" -eq 0 ]; }; then
+		why="$why; no MANIFEST"
+	fi
+	if [ -n "$IX" ] && [ -d "$IX" ]; then
+		# Only LOCK, MANIFEST and the segments it names; and when the
+		# new MANIFEST is in place but its directory could not be
+		# synced (exit 2), the old one's, which a crash could bring
+		# back: the next writer removes them.
+		f=$( { echo LOCK; echo MANIFEST; [ ! -f "$IX/MANIFEST" ] ||
+		    awk 'NR > 2 && $1 != "end" { print $1 }' "$IX/MANIFEST"
+		    if [ "$rc" -eq 2 ] && [ -n "$START" ] &&
+			cmp -s "$W/dump" "$W/new.dump"; then
+			awk 'NR > 2 && $1 != "end" { print $1 }' \
+			    "$START/MANIFEST"
+		    fi; } |
+		    grep -vxF -f - <(ls -A "$IX") | tr '\n' ' ')
+		[ -z "$f" ] || why="$why; left in the index: $f"
+	fi
+	f=$(ls -A "$TMPDIR" | tr '\n' ' ')
+	[ -z "$f" ] || why="$why; left in TMPDIR: $f"
+	[ -n "$why" ] || return 0
+	printf 'FAULT_AT=%s (%s): %s; stderr: %s\n' "$n" \
+	    "$(cut -d ' ' -f 2- "$W/log" 2>/dev/null | head -n 1)" \
+	    "${why#; }" "$(head -n 2 "$W/err" | tr '\n' '|')"
+}
+
+# sweep OP [VAR=VALUE ...]: run OP without the shim, then once under it
+# with the settings given (FAULT_CALLS, FAULT_ERRNO, FAULT_FROM,
+# FAULT_STICKY) to count the calls, then once failing each call in turn
+# (or a sample); fail listing the bad runs.
+sweep() {
+	local name=$1 calls n rc swept=0
+	shift
+	op "$name"
+	prepare
+	"${CMD[@]}" >"$W/ref.out" 2>"$W/ref.err"
+	[ -z "$IX" ] || sh-index dump "$IX" >"$W/new.dump"
+	[ -z "$START" ] || sh-index dump "$START" >"$W/old.dump"
+	prepare
+	env "$@" FAULT_COUNT="$W/count" LD_PRELOAD="$INJECT" "${CMD[@]}" \
+	    >"$W/out" 2>"$W/err"
+	same_files "$W/ref.out" "$W/out"
+	calls=$(head -n 1 "$W/count")
+	: >"$W/bad"
+	for n in $(points "$calls"); do
+		prepare
+		rm -f "$W/log"
+		rc=0
+		env "$@" FAULT_AT="$n" FAULT_LOG="$W/log" LD_PRELOAD="$INJECT" \
+		    "${CMD[@]}" >"$W/out" 2>"$W/err" || rc=$?
+		check "$n" "$rc" >>"$W/bad"
+		swept=$((swept + 1))
+	done
+	printf '# %s (%s): %s calls, %s failed in turn, %s bad\n' \
+	    "${BATS_TEST_DESCRIPTION%%:*}" "$*" "$calls" "$swept" \
+	    "$(grep -c . "$W/bad")" >&3
+	[ "$calls" -gt 0 ]
+	if [ -s "$W/bad" ]; then
+		head -n 30 "$W/bad"
+		return 1
+	fi
+}
+
+IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
+
+@test "sh-index build: each write fails (ENOSPC)" {
+	sweep build FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index build: the disk is full from each write on" {
+	sweep build FAULT_CALLS=write FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-index build: each write is short" {
+	sweep build FAULT_ERRNO=short
+}
+
+@test "sh-index build: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep build "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index build: each allocation of the program fails" {
+	sweep build FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index build: each allocation in the C library fails" {
+	sweep build FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-index build -O: each write fails (ENOSPC)" {
+	sweep replace FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index build -O: the disk is full from each write on" {
+	sweep replace FAULT_CALLS=write FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-index build -O: each write is short" {
+	sweep replace FAULT_ERRNO=short
+}
+
+@test "sh-index build -O: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep replace "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index build -O: each allocation of the program fails" {
+	sweep replace FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index build -O: each allocation in the C library fails" {
+	sweep replace FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-index build -S 1M: each write fails (ENOSPC)" {
+	sweep budget FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index add: each write fails (ENOSPC)" {
+	sweep add FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index add: the disk is full from each write on" {
+	sweep add FAULT_CALLS=write FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-index add: each write is short" {
+	sweep add FAULT_ERRNO=short
+}
+
+@test "sh-index add: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep add "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add: each allocation of the program fails" {
+	sweep add FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index add: each allocation in the C library fails" {
+	sweep add FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-index add, merging: each write fails (ENOSPC)" {
+	sweep merge FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index add, merging: the disk is full from each write on" {
+	sweep merge FAULT_CALLS=write FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-index add, merging: each write is short" {
+	sweep merge FAULT_ERRNO=short
+}
+
+@test "sh-index add, merging: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep merge "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add, merging: each mmap fails (ENOMEM)" {
+	sweep merge FAULT_CALLS=mmap FAULT_ERRNO=ENOMEM
+}
+
+@test "sh-index add, merging: each allocation of the program fails" {
+	sweep merge FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index add, merging: each allocation in the C library fails" {
+	sweep merge FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-near -S 1M: each stdio write fails, temporary files and stdout (ENOSPC)" {
+	sweep join FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-near -S 1M: the disk is full from each stdio write on" {
+	sweep join FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-near -S 1M: each temporary file cannot be made (EIO)" {
+	sweep join "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-near -S 1M: each allocation of the program fails" {
+	sweep join FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -S 1M: each allocation in the C library fails" {
+	sweep join FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-dist -v -S 1M: each write of the spill fails (ENOSPC)" {
+	sweep spill FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-dist -v -S 1M: the disk is full from each write of the spill on" {
+	sweep spill FAULT_CALLS=write FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-dist -v -S 1M: each write of the spill is short" {
+	sweep spill FAULT_ERRNO=short
+}
+
+@test "sh-dist -v -S 1M: the spill file cannot be made (EIO)" {
+	sweep spill "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-dist -v -S 1M: each stdio write fails (ENOSPC)" {
+	sweep spill FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-dist -v -S 1M: each allocation of the program fails" {
+	sweep spill FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-dist -v -S 1M: each allocation in the C library fails" {
+	sweep spill FAULT_CALLS=malloc FAULT_FROM=lib
+}
