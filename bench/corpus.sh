@@ -8,12 +8,12 @@
 #   en.txt  English pages from /usr/share/man/man[1-8].
 #   tw.txt  Traditional Chinese pages of manpages-zh (zh_TW), mostly the
 #           same pages as zh.txt converted: only when CORPORA names it.
-#   api.txt API reference pages of two libraries, installed with apt-get
-#           when missing: the libcurl pages of libcurl4-doc (man3,
-#           "*curl*" and "CURL*") and the OpenSSL pages of libssl-doc
-#           (man1, man3 and man7, "*ssl.gz"): large families of templated
-#           pages sharing their headings, boilerplate, example code and
-#           license text.
+#   api.txt API reference pages of three libraries, installed with
+#           apt-get when missing: the libcurl pages of libcurl4-doc (man3,
+#           "*curl*" and "CURL*"), the OpenSSL pages of libssl-doc (man1,
+#           man3 and man7, "*ssl.gz") and the Xlib pages of libx11-doc:
+#           large families of templated pages sharing their headings,
+#           boilerplate, example code and license text.
 #   fortune.txt  Short texts: the fortunes of Debian packages fortunes and
 #           fortunes-min (installed likewise), one document per fortune,
 #           ID "FILE#N"; white space collapsed.
@@ -129,7 +129,8 @@ for c in $corpora; do
 	case $c in
 	zh|tw)	need manpages-zh "$mandir/zh_CN" ;;
 	api)	need libssl-doc "$mandir/man3/SSL_new.3ssl.gz"
-		need libcurl4-doc "$mandir/man3/curl_easy_setopt.3.gz" ;;
+		need libcurl4-doc "$mandir/man3/curl_easy_setopt.3.gz"
+		need libx11-doc "$mandir/man3/XOpenDisplay.3.gz" ;;
 	fortune) need fortunes "$fortunes/science"
 		need fortunes-min "$fortunes/fortunes" ;;
 	esac
@@ -220,8 +221,10 @@ for c in $corpora; do
 	tw)	zh_pages zh_TW | build tw 1000000000 ;;
 	api)	(cd "$mandir" && { find man3 -type f \( -name '*curl*' -o \
 		    -name 'CURL*' \); find man1 man3 man7 -type f \
-		    -name '*ssl.gz'; } 2>/dev/null) | sort |
-		    build api 1000000000 ;;
+		    -name '*ssl.gz'; dpkg -L libx11-doc 2>/dev/null |
+		    sed -n 's|^/usr/share/man/\(man3/.*\.3\.gz\)$|\1|p' |
+		    while read -r f; do [ -L "$f" ] || echo "$f"; done
+		    } 2>/dev/null) | sort -u | build api 1000000000 ;;
 	fortune)
 		# Fortune files: text files with a .dat index beside them.
 		for f in "$fortunes"/*.dat; do
