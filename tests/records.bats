@@ -193,3 +193,11 @@ warc_record() {
 	run -2 --separate-stderr sh-fp -C no-such-charset "$D/gbk.tsv"
 	eq "$stderr" "sh-fp: -C no-such-charset: invalid value"
 }
+
+@test "warc: a Content-Length past the end of the input is an error, not a huge allocation" {
+	# 10 TB announced, 3 bytes given (found by fuzz/record.c).
+	run -2 --separate-stderr sh -c 'printf "WARC/1.0\nWARC-Type: conversion\nWARC-Target-URI: <x>\nContent-Length: 10995116277776\n\nxyz" |
+	    (ulimit -v 1000000; sh-fp -f warc)'
+	eq "$output" ""
+	eq "$stderr" "sh-fp: <stdin>:1: malformed WARC record"
+}

@@ -1,6 +1,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,6 +148,32 @@ reserve(char **buf, size_t *cap, size_t n)
 		return SH_ENOMEM;
 	*buf = nb;
 	*cap = n;
+	return 0;
+}
+
+/*
+ * The n bytes of a WARC block into r->tbuf (and a byte more), *got of
+ * them read: in steps, the buffer growing as they come, so that a
+ * Content-Length past the end of the file costs no more memory than the
+ * file holds.  Return 0 or SH_ENOMEM.
+ */
+static int
+read_block(struct sh_reader *r, size_t n, size_t *got)
+{
+	size_t step, cap, k;
+
+	*got = 0;
+	do {
+		step = n - *got < ((size_t)1 << 20) ? n - *got :
+		    (size_t)1 << 20;
+		cap = r->tcap > n / 2 ? n + 1 : 2 * r->tcap;
+		if (cap < *got + step + 1)
+			cap = *got + step + 1;
+		if (reserve(&r->tbuf, &r->tcap, cap) != 0)
+			return SH_ENOMEM;
+		k = fread(r->tbuf + *got, 1, step, r->in.fp);
+		*got += k;
+	} while (k == step && *got < n);
 	return 0;
 }
 
@@ -437,11 +464,11 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			ret = SH_EWARC;
 			break;
 		}
-		if (reserve(&r->tbuf, &r->tcap, (size_t)clen + 1) != 0) {
+		if ((unsigned long long)clen >= SIZE_MAX ||
+		    read_block(r, (size_t)clen, &got) != 0) {
 			ret = SH_ENOMEM;
 			break;
 		}
-		got = fread(r->tbuf, 1, (size_t)clen, r->in.fp);
 		r->in.off += (long long)got;
 		for (i = 0; i < got; i++)
 			r->in.line += r->tbuf[i] == '\n';
