@@ -195,9 +195,11 @@ warc_record() {
 }
 
 @test "warc: a Content-Length past the end of the input is an error, not a huge allocation" {
-	# 10 TB announced, 3 bytes given (found by fuzz/record.c).
+	# 10 TB announced, 3 bytes given (found by fuzz/record.c): asking
+	# for the 10 TB first gave "out of memory" (or an abort under
+	# AddressSanitizer).
 	run -2 --separate-stderr sh -c 'printf "WARC/1.0\nWARC-Type: conversion\nWARC-Target-URI: <x>\nContent-Length: 10995116277776\n\nxyz" |
-	    (ulimit -v 1000000; sh-fp -f warc)'
+	    sh-fp -f warc'
 	eq "$output" ""
 	eq "$stderr" "sh-fp: <stdin>:1: malformed WARC record"
 }
