@@ -178,3 +178,97 @@ faults: $(BIN)
 	bats tests/faults.bats
 
 .PHONY: faults
+
+# Fuzzing (fuzz/README).  make fuzz builds each target with libFuzzer and
+# the sanitizers and runs it FUZZ_SECONDS on a copy of its seed corpus;
+# make fuzz-replay builds the same targets as plain programs with CC and
+# CFLAGS (over lib/libsh.a) and replays the committed corpora.
+FUZZ_TARGETS = record toklist fpline pairline idf df dict stopword fptext \
+	segment
+FUZZ_SECONDS = 60
+FUZZ_CC = clang
+FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+FUZZ_LIB = fuzz/build/libfuzzer/libsh.a
+FUZZ_BIN = fuzz/build/libfuzzer/record fuzz/build/libfuzzer/toklist \
+	fuzz/build/libfuzzer/fpline fuzz/build/libfuzzer/pairline \
+	fuzz/build/libfuzzer/idf fuzz/build/libfuzzer/df \
+	fuzz/build/libfuzzer/dict fuzz/build/libfuzzer/stopword \
+	fuzz/build/libfuzzer/fptext fuzz/build/libfuzzer/segment
+FUZZ_REPLAY = fuzz/build/replay/record fuzz/build/replay/toklist \
+	fuzz/build/replay/fpline fuzz/build/replay/pairline \
+	fuzz/build/replay/idf fuzz/build/replay/df fuzz/build/replay/dict \
+	fuzz/build/replay/stopword fuzz/build/replay/fptext \
+	fuzz/build/replay/segment
+
+# The library again, instrumented for coverage, apart from lib/*.o.
+$(FUZZ_LIB): $(LIBOBJ:.o=.c) $(HDR)
+	@mkdir -p fuzz/build/libfuzzer/lib
+	for f in $(LIBOBJ:.o=.c); do \
+		o=$${f##*/}; \
+		$(FUZZ_CC) $(SH_CFLAGS) $(FUZZ_CFLAGS) \
+		    -fsanitize=fuzzer-no-link -c -o \
+		    fuzz/build/libfuzzer/lib/$${o%.c}.o $$f || exit 1; \
+	done
+	rm -f $@
+	ar rcs $@ fuzz/build/libfuzzer/lib/*.o
+
+$(FUZZ_BIN): $(FUZZ_LIB) fuzz/util.c fuzz/util.h
+	$(FUZZ_CC) $(SH_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DSH_LIBFUZZER \
+		-o $@ fuzz/$$(basename $@).c fuzz/util.c $(FUZZ_LIB) $(SH_LIBS)
+fuzz/build/libfuzzer/record: fuzz/record.c
+fuzz/build/libfuzzer/toklist: fuzz/toklist.c
+fuzz/build/libfuzzer/fpline: fuzz/fpline.c
+fuzz/build/libfuzzer/pairline: fuzz/pairline.c
+fuzz/build/libfuzzer/idf: fuzz/idf.c
+fuzz/build/libfuzzer/df: fuzz/df.c
+fuzz/build/libfuzzer/dict: fuzz/dict.c
+fuzz/build/libfuzzer/stopword: fuzz/stopword.c
+fuzz/build/libfuzzer/fptext: fuzz/fptext.c
+fuzz/build/libfuzzer/segment: fuzz/segment.c
+
+$(FUZZ_REPLAY): lib/libsh.a $(HDR) fuzz/util.c fuzz/util.h fuzz/driver.c
+	@mkdir -p fuzz/build/replay
+	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ fuzz/$$(basename $@).c \
+		fuzz/util.c fuzz/driver.c lib/libsh.a $(SH_LIBS)
+fuzz/build/replay/record: fuzz/record.c
+fuzz/build/replay/toklist: fuzz/toklist.c
+fuzz/build/replay/fpline: fuzz/fpline.c
+fuzz/build/replay/pairline: fuzz/pairline.c
+fuzz/build/replay/idf: fuzz/idf.c
+fuzz/build/replay/df: fuzz/df.c
+fuzz/build/replay/dict: fuzz/dict.c
+fuzz/build/replay/stopword: fuzz/stopword.c
+fuzz/build/replay/fptext: fuzz/fptext.c
+fuzz/build/replay/segment: fuzz/segment.c
+
+# Each target on a scratch copy of its corpus, so that what the fuzzer
+# finds never grows the committed one; a crash is kept in fuzz/build.
+fuzz: $(FUZZ_BIN)
+	@tmp=$$(mktemp -d) || exit 2; trap 'rm -rf "$$tmp"' EXIT; \
+	status=0; \
+	for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz $$t ($(FUZZ_SECONDS) s)"; \
+		mkdir "$$tmp/$$t" && cp fuzz/corpus/$$t/* "$$tmp/$$t/" || exit 2; \
+		len=; [ $$t = segment ] && len=-max_len=65536; \
+		fuzz/build/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) \
+		    -timeout=10 -print_final_stats=1 $$len \
+		    -artifact_prefix=fuzz/build/$$t- "$$tmp/$$t" \
+		    2>"$$tmp/$$t.log" || { tail -n 60 "$$tmp/$$t.log"; \
+		    status=1; continue; }; \
+		grep -E 'DONE|stat::number_of_executed_units' \
+		    "$$tmp/$$t.log"; \
+	done; \
+	exit $$status
+
+fuzz-replay: $(FUZZ_REPLAY)
+	@status=0; \
+	for t in $(FUZZ_TARGETS); do \
+		fuzz/build/replay/$$t fuzz/corpus/$$t || status=1; \
+	done; \
+	exit $$status
+
+fuzz-clean:
+	rm -rf fuzz/build
+
+.PHONY: fuzz fuzz-replay fuzz-clean

@@ -1,0 +1,55 @@
+/*
+ * Fuzz target: fingerprint lines (near/fpline.h).  The input is lines;
+ * each that parses is written back with sh_fpline_write and must parse
+ * again to the same fingerprint and ID, its hex the lowercase of the
+ * line's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/fpval.h"
+#include "near/fpline.h"
+#include "util.h"
+
+static void
+line(const char *p, size_t len)
+{
+	char hex[SH_HEX_LEN], *buf = NULL;
+	const char *id, *id2;
+	size_t idlen, idlen2, blen = 0, i;
+	sh_fpval fp, fp2;
+	FILE *out;
+	int r;
+
+	r = sh_fpline_parse(p, len, &fp, &id, &idlen);
+	FZ_CHECK(r == 0 || r == SH_EFIELDS || r == SH_EHEX);
+	if (r != 0)
+		return;
+	FZ_CHECK(id == p + SH_HEX_LEN + 1 && idlen <= len - SH_HEX_LEN - 1);
+	FZ_CHECK(memchr(id, '\t', idlen) == NULL);
+	sh_hex_format(fp, hex);
+	for (i = 0; i < SH_HEX_LEN; i++)
+		FZ_CHECK(hex[i] == (p[i] >= 'A' && p[i] <= 'F' ?
+		    p[i] - 'A' + 'a' : p[i]));
+	out = fz_sink(&buf, &blen);
+	FZ_CHECK(sh_fpline_write(out, fp, id, idlen) == 0);
+	fclose(out);
+	FZ_CHECK(sh_fpline_parse(buf, blen, &fp2, &id2, &idlen2) == 0);
+	FZ_CHECK(fp2 == fp && idlen2 == idlen &&
+	    memcmp(id2, id, idlen) == 0);
+	free(buf);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *p = (const char *)data, *end = p + size, *nl;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		line(p, (size_t)(nl - p));
+	}
+	return 0;
+}
