@@ -73,22 +73,21 @@ plan(struct sh_plan *p, uint64_t n)
 }
 
 /*
- * -v: the similarity in millionths of the documents of IDs id[0], id[1]
- * whose fingerprints are fp[0], fp[1]; -1, reported, when it cannot be
- * had.
+ * -v: the similarity in millionths that a verification (0: done)
+ * returned in *sim, or -1 after reporting error e about the document of
+ * id[which] (col: its column).
  */
 static long
-similarity(const char *const id[2], const size_t len[2],
-    const sh_fpval fp[2])
+verified(int e, uint32_t sim, const char *const id[2], const size_t len[2],
+    int which, size_t col)
 {
 	static unsigned long long n;
-	uint32_t sim;
-	size_t col;
-	int e, which;
 
 	progress_items("pairs verified", ++n);
-	if ((e = sh_verify_ids(vd.vf, id, len, fp, &sim, &which, &col)) == 0)
+	if (e == 0)
 		return sim;
+	if (which < 0)
+		fail(e);
 	status = vdocs_error(&vd, e, NULL, 0, id[which], len[which], col);
 	return -1;
 }
@@ -99,10 +98,11 @@ query(const struct sh_fpline *f, int quiet)
 {
 	char where[SH_WHERE];
 	const char *p, *id[2] = { f->id, NULL };
-	size_t i, len, n = 0, idlen[2] = { f->idlen, 0 };
+	size_t i, len, n = 0, col, idlen[2] = { f->idlen, 0 };
 	sh_fpval fp[2] = { f->fp, 0 };
+	uint32_t vsim;
 	long sim = -1;
-	int e;
+	int e, which;
 
 	hits.n = 0;
 	if ((e = sh_index_search(ix, f->fp, (int)k, &hits, where)) != 0)
@@ -112,8 +112,13 @@ query(const struct sh_fpline *f, int quiet)
 			errx(2, "%s: %s", where, sh_strerror(e));
 		fp[1] = hits.v[i].fp;
 		while (sh_ids_next(&p, &len, &id[1], &idlen[1])) {
-			if (vd.vf && (sim = similarity(id, idlen, fp)) < minsim)
-				continue;
+			if (vd.vf) {
+				e = sh_verify_ids(vd.vf, id, idlen, fp, &vsim,
+				    &which, &col);
+				if ((sim = verified(e, vsim, id, idlen, which,
+				    col)) < minsim)
+					continue;
+			}
 			n++;
 			if (!quiet)
 				put_ok(sh_pairline_write(stdout, id[0],
@@ -194,14 +199,17 @@ given_pair(void *ctx, const char *p, size_t len, const char *name,
 static long
 entries(uint32_t a, uint32_t b, const char *id[2], size_t len[2])
 {
-	sh_fpval fp[2];
-	int e;
+	uint32_t sim;
+	size_t col;
+	int e, which;
 
-	if ((e = sh_fpset_fp(&set, a, &fp[0])) != 0 ||
-	    (e = sh_fpset_fp(&set, b, &fp[1])) != 0 ||
-	    (e = sh_fpset_ids(&set, a, b, id, len)) != 0)
-		fail(e);
-	return vd.vf ? similarity(id, len, fp) : 0;
+	if (vd.vf == NULL) {
+		if ((e = sh_fpset_ids(&set, a, b, id, len)) != 0)
+			fail(e);
+		return 0;
+	}
+	e = sh_verify_entries(vd.vf, &set, a, b, &sim, id, len, &which, &col);
+	return verified(e, sim, id, len, which, col);
 }
 
 /* Clusters with -v: whether the pair a, b is similar enough. */
@@ -382,10 +390,8 @@ main(int argc, char *argv[])
 			k = index.k;
 	}
 	/* A threshold sets the distance that holds its pairs. */
-	if (k < 0 && aflag) {
-		k = sh_model_k(minsim, SH_MODEL_RECALL);
-		k = k < SH_PLAN_KMAX ? k : SH_PLAN_KMAX;
-	}
+	if (k < 0 && aflag)
+		k = sh_model_search(minsim);
 	if (k < 0)
 		k = SH_INDEX_K;
 	if (tflag && o.rec.mode != SH_REC_TAB)

@@ -2,6 +2,7 @@
 
 #include "base/fpval.h"
 #include "near/model.h"
+#include "near/plan.h"
 
 /* Probability that one bit differs at Jaccard similarity sim. */
 static double
@@ -38,4 +39,12 @@ sh_model_k(uint32_t sim, uint32_t recall)
 		cdf += term;
 	}
 	return k;
+}
+
+int
+sh_model_search(uint32_t sim)
+{
+	int k = sh_model_k(sim, SH_MODEL_RECALL);
+
+	return k < SH_PLAN_KMAX ? k : SH_PLAN_KMAX;
 }

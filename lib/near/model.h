@@ -29,6 +29,10 @@
  */
 int sh_model_k(uint32_t sim, uint32_t recall);
 
+/* The distance sh-near searches for threshold sim: sh_model_k at
+ * SH_MODEL_RECALL, at most SH_PLAN_KMAX. */
+int sh_model_search(uint32_t sim);
+
 /* The expected distance of a pair at Jaccard similarity sim, in bits. */
 double sh_model_mean(uint32_t sim);
 

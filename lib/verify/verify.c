@@ -9,6 +9,7 @@
 #include "base/hmap.h"
 #include "base/io.h"
 #include "fp/similar.h"
+#include "near/fpset.h"
 #include "near/pairline.h"
 #include "verify/verify.h"
 
@@ -292,6 +293,22 @@ sh_verify_ids(struct sh_verify *v, const char *const id[2],
 	}
 	*sim = sh_sim_set(v->measure, &f[0], &f[1]);
 	return 0;
+}
+
+int
+sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
+    uint32_t b, uint32_t *sim, const char *id[2], size_t len[2], int *which,
+    size_t *col)
+{
+	sh_fpval fp[2];
+	int e;
+
+	*which = -1;
+	if ((e = sh_fpset_fp(s, a, &fp[0])) != 0 ||
+	    (e = sh_fpset_fp(s, b, &fp[1])) != 0 ||
+	    (e = sh_fpset_ids(s, a, b, id, len)) != 0)
+		return e;
+	return sh_verify_ids(v, id, len, fp, sim, which, col);
 }
 
 int

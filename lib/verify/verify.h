@@ -55,6 +55,17 @@ int sh_verify_ids(struct sh_verify *v, const char *const id[2],
     size_t *col);
 
 /*
+ * The similarity of entries a and b of set s (near/fpset.h), as
+ * sh_verify_ids gives it for their IDs and fingerprints, which are
+ * checked; their IDs into id and len, valid until the next call on s.
+ * Return as sh_verify_ids, or an error of the set with *which -1.
+ */
+struct sh_fpset;
+int sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
+    uint32_t b, uint32_t *sim, const char *id[2], size_t len[2], int *which,
+    size_t *col);
+
+/*
  * The first record of file path, read with record options o (not copied;
  * bad records skipped when o->skip is set), cut by f into v (as a token
  * list when tokens != 0), its ID copied into *id (NUL-terminated, the
