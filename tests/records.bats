@@ -203,3 +203,14 @@ warc_record() {
 	eq "$output" ""
 	eq "$stderr" "sh-fp: <stdin>:1: malformed WARC record"
 }
+
+@test "warc: a Content-Length holding a NUL byte is malformed" {
+	# "3<NUL>" read as the string "3" accepted 3 bytes of body.
+	run -2 --separate-stderr sh -c 'printf "WARC/1.0\nWARC-Type: conversion\nWARC-Target-URI: <x>\nContent-Length: 3\0000\n\nxyz\n\n" |
+	    sh-fp -f warc'
+	eq "$output" ""
+	eq "$stderr" "sh-fp: <stdin>:1: malformed WARC record"
+	run -0 sh -c 'printf "WARC/1.0\nWARC-Type: conversion\nWARC-Target-URI: <x>\nContent-Length: 3\n\nxyz\n\n" |
+	    sh-fp -f warc'
+	eq "${output#*	}" "x"
+}

@@ -370,12 +370,15 @@ sh_seg_close(struct sh_seg *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Verify the checksums of the chunks holding body[off .. off + len). */
+/* Verify the checksums of the chunks holding body[off .. off + len),
+ * which must lie in the body: every read of the body passes here. */
 static int
 need(struct sh_seg *s, uint64_t off, uint64_t len)
 {
 	uint64_t c, last, n;
 
+	if (off > s->bodylen || len > s->bodylen - off)
+		return SH_ECORRUPT;
 	if (len == 0)
 		return 0;
 	for (c = off / CH, last = (off + len - 1) / CH; c <= last; c++) {

@@ -34,6 +34,15 @@ mask(int len)
 	return len >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << len) - 1;
 }
 
+/* The next number above set with as many bits set. */
+static uint32_t
+next_subset(uint32_t set)
+{
+	uint32_t low = set & -set, up = set + low;
+
+	return up | ((set ^ up) / low) >> 2;
+}
+
 int
 sh_plan_blocks(struct sh_plan *p, int b, int r)
 {
@@ -52,11 +61,11 @@ sh_plan_blocks(struct sh_plan *p, int b, int r)
 		p->bshift[i] = top;
 		p->bmask[i] = mask(p->blen[i]) << top;
 	}
-	/* Tables: every r-subset of the blocks, in increasing order. */
+	/* Tables: every r-subset of the blocks, in increasing order, each
+	 * the next number with r bits set (Gosper), not a walk over 2^b. */
 	p->ntables = 0;
-	for (set = 0; set < (uint32_t)1 << b; set++) {
-		if (sh_hamming(set, 0) != r)
-			continue;
+	for (set = ((uint32_t)1 << r) - 1; set < (uint32_t)1 << b;
+	    set = next_subset(set)) {
 		t = p->ntables++;
 		p->tblocks[t] = set;
 		p->tmask[t] = 0;

@@ -431,7 +431,8 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && len > 0) {
 			if (header(p, len, "Content-Length", &v, &vlen)) {
 				clen = -2;
-				if (vlen < sizeof(num)) {
+				if (vlen < sizeof(num) &&
+				    memchr(v, '\0', vlen) == NULL) {
 					memcpy(num, v, vlen);
 					num[vlen] = '\0';
 					if (sh_strtonum(num, 0, (long long)1 << 40,

@@ -16,6 +16,7 @@
 
 #include "base/errors.h"
 #include "base/fpval.h"
+#include "base/hash.h"
 #include "index/index.h"
 #include "index/segment.h"
 #include "index/writer.h"
@@ -104,6 +105,173 @@ make_segment(const char *path, const struct sh_plan *plan,
 	e = sh_seg_write(fileno(f), plan, &d, NULL);
 	fclose(f);
 	return e ? e : sh_seg_open(s, path, 0);
+}
+
+/* Put v at byte p of a file, little-endian, or read it back. */
+static void
+put_at(FILE *f, long p, uint64_t v)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> 8 * i);
+	fseek(f, p, SEEK_SET);
+	fwrite(b, 1, 8, f);
+	fflush(f);
+}
+
+static uint64_t
+get_at(FILE *f, long p)
+{
+	unsigned char b[8] = { 0 };
+	uint64_t v = 0;
+	int i;
+
+	fseek(f, p, SEEK_SET);
+	if (fread(b, 1, 8, f) != 8)
+		return 0;
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* Rehash what a forger rehashes: the chunk holding body byte off, the
+ * checksum section, then the header (sh-index(5)). */
+static void
+reseal(FILE *f, uint64_t bodylen, uint64_t nchunks, uint64_t off)
+{
+	static unsigned char buf[SH_SEG_CHUNK], sums[1 << 16], hdr[128];
+	uint64_t c = off / SH_SEG_CHUNK, n;
+	long sumsat = (long)(128 + bodylen);
+
+	n = c == nchunks - 1 ? bodylen - c * SH_SEG_CHUNK : SH_SEG_CHUNK;
+	fseek(f, (long)(128 + c * SH_SEG_CHUNK), SEEK_SET);
+	if (fread(buf, 1, (size_t)n, f) != n)
+		return;
+	put_at(f, sumsat + (long)(8 * c), sh_hash64(buf, (size_t)n, 0));
+	fseek(f, sumsat, SEEK_SET);
+	if (fread(sums, 1, (size_t)(8 * nchunks), f) != 8 * nchunks)
+		return;
+	put_at(f, 8 * 13, sh_hash64(sums, (size_t)(8 * nchunks), 0));
+	fseek(f, 0, SEEK_SET);
+	if (fread(hdr, 1, 128, f) != 128)
+		return;
+	put_at(f, 8 * 15, sh_hash64(hdr, 120, 0));
+}
+
+/*
+ * A segment is untrusted input: a forger who recomputes every checksum
+ * can still not make a read leave the file.  Each header field set to a
+ * lie, and the header resealed, is refused at open; a directory offset
+ * or an ID offset pointing past its section, resealed, is SH_ECORRUPT
+ * from the search, the IDs and verify.
+ */
+static void
+forged(const char *path)
+{
+	static uint64_t fp[N];
+	static const struct {
+		int field;
+		uint64_t delta, value;	/* value when delta is 0 */
+		const char *what;
+	} lie[] = {
+		{ 2, 0, 17, "k above 16" },
+		{ 3, 0, 21, "21 blocks" },
+		{ 3, 0, 0, "no blocks" },
+		{ 4, 1, 0, "one key block more" },
+		{ 5, 1, 0, "one table more" },
+		{ 6, 0, 31, "31 directory bits" },
+		{ 7, 1, 0, "one fingerprint more" },
+		{ 7, 0, (uint64_t)1 << 32, "2^32 fingerprints" },
+		{ 7, 0, ~(uint64_t)0, "2^64 - 1 fingerprints" },
+		{ 8, 0, 1, "fewer IDs than fingerprints" },
+		{ 9, 8, 0, "8 ID bytes more" },
+		{ 9, 0, (uint64_t)1 << 62, "2^62 ID bytes" },
+		{ 10, 4096, 0, "a body 4096 bytes longer" },
+		{ 11, 0, 8192, "8192-byte chunks" },
+		{ 12, 1, 0, "one chunk more" },
+	};
+	struct sh_hits h = { 0 };
+	struct sh_plan plan;
+	struct sh_seg s;
+	const char *ids;
+	size_t n, i, len;
+	uint64_t v, dirs, idoff, bodylen, nchunks;
+	FILE *f;
+	int bad = 0, e;
+
+	make_set(fp, N, 0, 3);
+	n = uniq(fp, N);
+	sh_plan_index(&plan, 3, n);
+	if (make_segment(path, &plan, fp, n, &s) != 0) {
+		ok(0, "forged: segment written");
+		return;
+	}
+	dirs = s.dirs;
+	idoff = s.idoff;
+	bodylen = s.bodylen;
+	nchunks = s.nchunks;
+	sh_seg_close(&s);
+	if ((f = fopen(path, "r+")) == NULL) {
+		ok(0, "forged: segment reopened");
+		sh_seg_close(&s);
+		return;
+	}
+	for (i = 0; i < sizeof(lie) / sizeof(lie[0]); i++) {
+		v = get_at(f, 8 * lie[i].field);
+		put_at(f, 8 * lie[i].field, lie[i].delta ? v + lie[i].delta :
+		    lie[i].value);
+		reseal(f, bodylen, nchunks, 0);
+		if ((e = sh_seg_open(&s, path, 0)) == 0 ||
+		    (e != SH_ECORRUPT && e != SH_ETRUNC)) {
+			printf("# header with %s: open gave %d\n",
+			    lie[i].what, e);
+			bad++;
+		}
+		if (e == 0)
+			sh_seg_close(&s);
+		put_at(f, 8 * lie[i].field, v);
+		reseal(f, bodylen, nchunks, 0);
+	}
+	ok(bad == 0, "a header resealed with any of %zu lies is refused at "
+	    "open", sizeof(lie) / sizeof(lie[0]));
+
+	/* Bucket 0 of table 0 ending past the table. */
+	v = get_at(f, (long)(128 + dirs));
+	put_at(f, (long)(128 + dirs), (v & 0xffffffff) | (uint64_t)0xfffffff0 <<
+	    32);
+	reseal(f, bodylen, nchunks, dirs);
+	bad = sh_seg_open(&s, path, 0) != 0;
+	bad += !bad && sh_seg_search(&s, 0, 3, 0, &h) != SH_ECORRUPT;
+	for (i = 0; !bad && i < n; i += 97) {
+		h.n = 0;
+		e = sh_seg_search(&s, fp[i], 3, 0, &h);
+		bad += e != 0 && e != SH_ECORRUPT;
+	}
+	bad += !bad && sh_seg_verify(&s) != SH_ECORRUPT;
+	ok(bad == 0, "a directory offset past its table, resealed: a search "
+	    "reaching it and verify are SH_ECORRUPT, others fail or answer");
+	if (!bad)
+		sh_seg_close(&s);
+	put_at(f, (long)(128 + dirs), v);
+	reseal(f, bodylen, nchunks, dirs);
+
+	/* The ID offsets of entry 1 past the ID section. */
+	v = get_at(f, (long)(128 + idoff + 16));
+	put_at(f, (long)(128 + idoff + 16), (uint64_t)1 << 40);
+	reseal(f, bodylen, nchunks, idoff + 16);
+	bad = sh_seg_open(&s, path, 0) != 0;
+	bad += !bad && (sh_seg_ids(&s, 1, &ids, &len) != SH_ECORRUPT ||
+	    sh_seg_ids(&s, 2, &ids, &len) != SH_ECORRUPT ||
+	    sh_seg_ids(&s, 0, &ids, &len) != 0 ||
+	    sh_seg_verify(&s) != SH_ECORRUPT);
+	ok(bad == 0, "an ID offset past the ID section, resealed: the IDs "
+	    "of both entries it bounds and verify are SH_ECORRUPT");
+	if (!bad)
+		sh_seg_close(&s);
+	fclose(f);
+	free(h.v);
 }
 
 /* Remove the index directory dir and what it holds. */
@@ -390,6 +558,7 @@ main(void)
 				sh_seg_close(&s);
 			}
 		}
+	forged(path);
 	unlink(path);
 	free(h.v);
 	index_stats(tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
