@@ -179,6 +179,14 @@ faults: $(BIN)
 
 .PHONY: faults
 
+# Crash trials (tests/torture/run): TORTURE_TRIALS writers killed at
+# random (1000), TORTURE_ROUNDS rounds of concurrent writers and readers
+# (100); about 15 minutes.  Not part of make check.
+torture: $(BIN)
+	tests/torture/run
+
+.PHONY: torture
+
 # Fuzzing (fuzz/README).  make fuzz builds each target with libFuzzer and
 # the sanitizers and runs it FUZZ_SECONDS on a copy of its seed corpus;
 # make fuzz-replay builds the same targets as plain programs with CC and
