@@ -89,6 +89,37 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	eq "$stderr" ""
 }
 
+@test "-w: shingles of words short and long, many per document, as built by hand" {
+	# Words of 1 to 900 letters, 2,000 of them: the window slides over
+	# a buffer that fills and moves to its front many times.
+	awk 'BEGIN {
+		printf "d\t"
+		for (i = 0; i < 2000; i++) {
+			n = (i * 7919) % 900 + 1
+			w = sprintf("%c", 97 + i % 26)
+			while (length(w) < n)
+				w = w w
+			printf "%s ", substr(w, 1, n) i
+		}
+		printf "\n"
+	}' >"$BATS_TEST_TMPDIR/in"
+	for w in 2 3 5; do
+		awk -v w="$w" -F '\t' '{
+			n = split($2, t, " ")
+			printf "d\t"
+			for (i = 1; i + w - 1 <= n; i++) {
+				s = t[i]
+				for (j = 1; j < w; j++)
+					s = s "_" t[i + j]
+				printf "%s%s^1", (i > 1 ? " " : ""), s
+			}
+			printf "\n"
+		}' "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/want"
+		sh-tokenize -w "$w" -W tf "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/got"
+		cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	done
+}
+
 @test "-n 2 -w 1 -W tf still gives the tokens of version 1" {
 	printf 'm\tThe quick brown fox, jumps 我们今天去北京 over\nr\tgo go go go 天天天天天天\n' \
 	    >"$BATS_TEST_TMPDIR/in"

@@ -29,15 +29,18 @@ struct sh_tok {
 	size_t wlast;
 	uint32_t wprev;
 
-	/* Shingle window: up to o.shingle words joined by '_'. */
+	/* Shingle window: up to o.shingle words joined by '_', the bytes
+	 * s.p[sbeg .. s.len); word i of it starts at s.p[sstart[i]]. */
 	struct buf s;
-	size_t sstart[SH_TOK_MAX];
+	size_t sbeg, sstart[SH_TOK_MAX];
 	int swords, semitted;
 
 	/* N-gram run: bytes of its last o.ngram characters, each a base and
-	 * the marks that did not compose with it, at most CLUSTER bytes. */
-	char g[CLUSTER * (SH_TOK_MAX + 1)];
-	size_t glen, gclen[SH_TOK_MAX + 1];
+	 * the marks that did not compose with it, at most CLUSTER bytes: the
+	 * window g[gbeg .. gbeg + glen), in room for two windows so that it
+	 * slides by a step of gbeg and moves to the front only when full. */
+	char g[2 * CLUSTER * (SH_TOK_MAX + 1)];
+	size_t gbeg, glen, gclen[SH_TOK_MAX + 1];
 	int gchars;
 	uint32_t gprev;
 
@@ -72,26 +75,38 @@ static const unsigned char ascii[256] = {
 	0x78, 0x79, 0x7a, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
-/* Append p[0..n) to b, making room for at least reserve more bytes. */
+/* Make room in b for at least reserve more bytes. */
 static int
-buf_put(struct buf *b, const char *p, size_t n, size_t reserve)
+buf_grow(struct buf *b, size_t reserve)
 {
 	char *np;
-	size_t cap;
+	size_t cap = b->cap ? b->cap : 64;
+
+	if (b->cap - b->len >= reserve)
+		return 0;
+	while (cap - b->len < reserve)
+		cap *= 2;
+	if ((np = realloc(b->p, cap)) == NULL)
+		return SH_ENOMEM;
+	b->p = np;
+	b->cap = cap;
+	return 0;
+}
+
+/* Append p[0..n) to b, making room for at least reserve more bytes.  The
+ * bytes are few (a word, a character): copied in a loop, not by a call. */
+static inline int
+buf_put(struct buf *b, const char *p, size_t n, size_t reserve)
+{
+	char *o;
+	size_t i;
 
 	if (reserve < n)
 		reserve = n;
-	if (b->cap - b->len < reserve) {
-		cap = b->cap ? b->cap : 64;
-		while (cap - b->len < reserve)
-			cap *= 2;
-		if ((np = realloc(b->p, cap)) == NULL)
-			return SH_ENOMEM;
-		b->p = np;
-		b->cap = cap;
-	}
-	if (n > 0)
-		memcpy(b->p + b->len, p, n);
+	if (b->cap - b->len < reserve && buf_grow(b, reserve) != 0)
+		return SH_ENOMEM;
+	for (o = b->p + b->len, i = 0; i < n; i++)
+		o[i] = p[i];
 	b->len += n;
 	return 0;
 }
@@ -145,10 +160,10 @@ stopped(const struct sh_tok *t, uint64_t h)
 static void
 emit_gram(struct sh_tok *t)
 {
-	uint64_t h = sh_hash64(t->g, t->glen, 0);
+	uint64_t h = sh_hash64(t->g + t->gbeg, t->glen, 0);
 
 	if (!stopped(t, h))
-		emit_h(t, t->g, t->glen, h);
+		emit_h(t, t->g + t->gbeg, t->glen, h);
 }
 
 /* End of a stretch of words: flush a short shingle window. */
@@ -156,10 +171,10 @@ static void
 seg_end(struct sh_tok *t)
 {
 	if (t->swords > 0 && !t->semitted)
-		emit(t, t->s.p, t->s.len);
+		emit(t, t->s.p + t->sbeg, t->s.len - t->sbeg);
 	t->swords = 0;
 	t->semitted = 0;
-	t->s.len = 0;
+	t->s.len = t->sbeg = 0;
 }
 
 /* The word p[0..n) joins the word stream. */
@@ -180,12 +195,22 @@ word_push(struct sh_tok *t, const char *p, size_t n)
 	}
 	if (t->swords == t->o.shingle) {
 		/* Slide: drop the oldest word and its '_'. */
-		drop = t->sstart[1];
+		t->sbeg = t->sstart[1];
+		for (i = 1; i < t->swords; i++)
+			t->sstart[i - 1] = t->sstart[i];
+		t->swords--;
+	}
+	if (t->s.cap - t->s.len < n + 1) {
+		/* Out of room: the window moves to the front, and the buffer
+		 * grows to leave room for many more words after it. */
+		drop = t->sbeg;
 		memmove(t->s.p, t->s.p + drop, t->s.len - drop);
 		t->s.len -= drop;
-		for (i = 1; i < t->swords; i++)
-			t->sstart[i - 1] = t->sstart[i] - drop;
-		t->swords--;
+		t->sbeg = 0;
+		for (i = 0; i < t->swords; i++)
+			t->sstart[i] -= drop;
+		if (buf_grow(&t->s, n + 1 + 256) != 0)
+			t->nomem = 1;
 	}
 	if (t->swords > 0 && buf_put(&t->s, "_", 1, 0) != 0)
 		t->nomem = 1;
@@ -194,7 +219,7 @@ word_push(struct sh_tok *t, const char *p, size_t n)
 		t->nomem = 1;
 	t->swords++;
 	if (t->swords == t->o.shingle) {
-		emit(t, t->s.p, t->s.len);
+		emit(t, t->s.p + t->sbeg, t->s.len - t->sbeg);
 		t->semitted = 1;
 	}
 }
@@ -219,7 +244,7 @@ gram_end(struct sh_tok *t)
 	if (t->gchars > 0)
 		emit_gram(t);
 	t->gchars = 0;
-	t->glen = 0;
+	t->gbeg = t->glen = 0;
 }
 
 /* A dictionary word, code points start..start+len of the run. */
@@ -304,6 +329,22 @@ dict_char(struct sh_tok *t, uint32_t cp, size_t n)
 	t->rclen = n;
 }
 
+/* Append the n (<= 4) bytes of a character to the n-gram window. */
+static inline void
+gram_put(struct sh_tok *t, const char *enc, size_t n)
+{
+	char *o;
+
+	if (t->gbeg + t->glen + n > sizeof(t->g)) {
+		memmove(t->g, t->g + t->gbeg, t->glen);
+		t->gbeg = 0;
+	}
+	o = t->g + t->gbeg + t->glen;
+	t->glen += n;
+	while (n-- > 0)
+		*o++ = *enc++;
+}
+
 /* Append the folded code point cp to the current word or n-gram run. */
 static void
 put(struct sh_tok *t, uint32_t cp)
@@ -344,16 +385,14 @@ put(struct sh_tok *t, uint32_t cp)
 		case SH_FOLD_COMPOSE:
 			n = sh_utf8_encode(c, enc);
 			t->glen -= t->gclen[t->gchars - 1];
-			memcpy(t->g + t->glen, enc, n);
-			t->glen += n;
+			gram_put(t, enc, n);
 			t->gclen[t->gchars - 1] = n;
 			t->gprev = c;
 			return;
 		case SH_FOLD_MARK:
 			n = sh_utf8_encode(cp, enc);
 			if (t->gclen[t->gchars - 1] + n <= CLUSTER) {
-				memcpy(t->g + t->glen, enc, n);
-				t->glen += n;
+				gram_put(t, enc, n);
 				t->gclen[t->gchars - 1] += n;
 			}
 			return;
@@ -383,14 +422,13 @@ put(struct sh_tok *t, uint32_t cp)
 	if (t->gchars == t->o.ngram) {
 		emit_gram(t);
 		/* Slide: drop the oldest character. */
-		memmove(t->g, t->g + t->gclen[0], t->glen - t->gclen[0]);
+		t->gbeg += t->gclen[0];
 		t->glen -= t->gclen[0];
 		for (i = 1; i < t->gchars; i++)
 			t->gclen[i - 1] = t->gclen[i];
 		t->gchars--;
 	}
-	memcpy(t->g + t->glen, enc, n);
-	t->glen += n;
+	gram_put(t, enc, n);
 	t->gclen[t->gchars++] = n;
 	t->gprev = cp;
 }
@@ -412,7 +450,7 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	t->nfeat = 0;
 	t->nomem = 0;
 	/* A run cut short by SH_ENOMEM may have left words behind. */
-	t->w.len = t->s.len = t->glen = t->rlen = 0;
+	t->w.len = t->s.len = t->sbeg = t->gbeg = t->glen = t->rlen = 0;
 	t->swords = t->semitted = t->gchars = 0;
 	while (p < end) {
 		if (*p < 0x80) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "base/errors.h"
+#include "base/hmap.h"
 #include "base/hash.h"
 #include "base/num.h"
 #include "feat/dict.h"
@@ -17,6 +18,7 @@ struct sh_fp {
 	struct sh_tok *tok;
 	struct sh_bag *bag;	/* text kept: for sh_fp_features */
 	struct sh_bag *set;	/* no text: the features of sh_fp_text */
+	struct sh_hmap seen;	/* binary weights: the features voted */
 	struct sh_simhash acc;
 	unsigned long long nfeat;	/* features of the last document */
 	uint64_t *hv;		/* -D: feature hashes of the document */
@@ -100,6 +102,7 @@ sh_fp_free(struct sh_fp *f)
 	sh_tok_free(f->tok);
 	sh_bag_free(f->bag);
 	sh_bag_free(f->set);
+	sh_hmap_free(&f->seen);
 	free(f->hv);
 	free(f);
 }
@@ -164,6 +167,42 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 	return 0;
 }
 
+/* Binary weights without IDF: each distinct feature votes once, when it
+ * first comes. */
+static void
+add_once(void *ctx, const char *tok, size_t len, uint64_t h)
+{
+	struct sh_fp *f = ctx;
+	uint32_t old;
+	int r;
+
+	(void)tok;
+	(void)len;
+	if ((r = sh_hmap_add(&f->seen, h, 0, &old)) == 0)
+		sh_simhash_add(&f->acc, h);
+	else if (r < 0)
+		f->nomem = 1;
+}
+
+static int
+add_binary(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	long long n;
+
+	/* A long document leaves many slots: free them rather than wipe
+	 * them for each short one after it. */
+	if (f->seen.nslot > 4096 && f->seen.nslot > 16 * f->seen.n)
+		sh_hmap_free(&f->seen);
+	else
+		sh_hmap_clear(&f->seen);
+	f->nomem = 0;
+	if ((n = sh_tok_run(f->tok, p, len, add_once, f, bad)) < 0 ||
+	    f->nomem)
+		return SH_ENOMEM;
+	f->nfeat = (unsigned long long)n;
+	return 0;
+}
+
 struct collecting {
 	struct sh_fp *f;
 	struct sh_bag *bag;
@@ -216,18 +255,18 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 		} else if ((r = sh_tok_run(f->tok, p, len, add_tf, f, bad)) < 0)
 			return SH_ENOMEM;
 		f->nfeat = (unsigned long long)r;
+	} else if (f->o.weight == SH_W_BINARY && f->o.idf == NULL) {
+		/* Binary weights without IDF are all alike: votes of 1 give
+		 * the same signs, and need no bag. */
+		if ((r = add_binary(f, p, len, bad)) != 0)
+			return (int)r;
 	} else {
 		if ((r = collect(f, f->set, p, len, bad)) != 0)
 			return (int)r;
 		n = sh_bag_entries(f->set, &e);
-		/* Binary weights without IDF are all alike: votes of 1 give
-		 * the same signs. */
 		for (i = 0; i < n; i++)
-			if (f->o.weight == SH_W_BINARY && f->o.idf == NULL)
-				sh_simhash_add(&f->acc, e[i].hash);
-			else
-				sh_simhash_addw(&f->acc, e[i].hash,
-				    sh_fp_weight(f, &e[i]));
+			sh_simhash_addw(&f->acc, e[i].hash,
+			    sh_fp_weight(f, &e[i]));
 	}
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
