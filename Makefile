@@ -22,7 +22,8 @@ TEXT_HDR = lib/text/charset.h lib/text/docmap.h lib/text/fold.h \
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
-FP_HDR = lib/fp/fingerprint.h lib/fp/simhash.h lib/fp/similar.h
+FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/simhash.h \
+	lib/fp/similar.h
 NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/fpstore.h lib/near/join.h \
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
@@ -38,7 +39,8 @@ TEXT_OBJ = lib/text/charset.o lib/text/docmap.o lib/text/fold.o \
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
 	lib/feat/toklist.o lib/feat/weight.o
-FP_OBJ = lib/fp/fingerprint.o lib/fp/simhash.o lib/fp/similar.o
+FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/simhash.o \
+	lib/fp/similar.o
 NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o

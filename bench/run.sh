@@ -196,6 +196,21 @@ bench_fp()
 		s=$(timeit "$fp" $FPFLAGS "$data") || exit 2
 		row "$k" "$DOCS" "$(wc -c <"$data")" "$s"
 	done
+	# -j: one process on every core (not pinned), against one thread.
+	echo
+	echo "fp -j: sh-fp ${FPFLAGS:+$FPFLAGS }-j N FILE >/dev/null," \
+	    "not pinned, $(cores) cores"
+	table_head
+	pinned=$pin
+	pin=
+	for k in en zh; do
+		data "$k"
+		for j in 1 $(cores); do
+			s=$(timeit "$fp" $FPFLAGS -j "$j" "$data") || exit 2
+			row "$k -j$j" "$DOCS" "$(wc -c <"$data")" "$s"
+		done
+	done
+	pin=$pinned
 	# -z (traditional to simplified): on the simplified Chinese above,
 	# and on real traditional text, ten copies of the zh_TW man pages,
 	# when bench/t2s-eval.sh has rendered them.  Runs with and without

@@ -11,6 +11,7 @@
 
 #include "base/errors.h"
 #include "base/num.h"
+#include "fp/fpbatch.h"
 #include "near/fpline.h"
 #include "docopt.h"
 #include "input.h"
@@ -19,21 +20,72 @@
 
 static const char usage_text[] =
     "usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n"
-    "             [-I idfield] [-L min] [-M types] [-n ngram] "
-    "[-P shard/shards]\n"
-    "             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n"
-    "             [-y types] [file ...]\n"
+    "             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n"
+    "             [-P shard/shards] [-s stopwords] [-T textfield] "
+    "[-W weight]\n"
+    "             [-w shingle] [-y types] [file ...]\n"
     "       sh-fp -h | -V\n";
 
 struct run {
 	struct docopt *opt;
-	struct sh_fp *fp;
+	struct sh_fpbatch batch;
 	struct sh_recopt ro;
 	struct sh_shard shard;	/* n = 0: whole files */
-	int tokens, count;	/* -t, -c */
+	int count;		/* -c */
 	long long min;		/* -m */
 	unsigned long long nbad, nempty, nskip, nshort, ndocs;
 };
+
+/* Fingerprint the batch and print it in input order, with the errors
+ * where they came (setting *status to 2); empty it.  Return 0, or
+ * SH_ENOMEM after the documents before the one that failed. */
+static int
+flush(struct run *rn, const char *shown, int *status)
+{
+	struct sh_fpbatch *b = &rn->batch;
+	const struct sh_fpdoc *d;
+	size_t i;
+	int r = 0;
+
+	sh_fpbatch_run(b);
+	for (i = 0; i < b->n && r == 0; i++) {
+		d = &b->doc[i];
+		if (d->rerr) {
+			if (rn->ro.skip)
+				rn->nskip++;
+			else {
+				warnx("%s:%llu: %s", shown, d->line,
+				    sh_strerror(d->rerr));
+				*status = 2;
+			}
+			continue;
+		}
+		if ((r = d->err) == SH_ENOMEM)
+			break;
+		if (r != 0) {
+			warnx("%s:%llu: column %zu: %s", shown, d->line,
+			    d->col + d->idlen + 1, sh_strerror(r));
+			*status = 2;
+			r = 0;
+			continue;
+		}
+		rn->nbad += d->bad;
+		if (d->total == 0) {
+			rn->nempty++;
+			continue;
+		}
+		progress_items("documents", ++rn->ndocs);
+		rn->nshort += d->nfeat < (unsigned long long)rn->min;
+		sh_fpline_write(stdout, d->fp, sh_fpbatch_id(b, d), d->idlen);
+		if (rn->count)
+			printf("\t%llu", d->nfeat);
+		putchar('\n');
+		if (ferror(stdout))
+			err(2, "stdout");
+	}
+	sh_fpbatch_clear(b);
+	return r;
+}
 
 /* Fingerprint every record of stream in, named name (shown as shown);
  * return 0 or 2. */
@@ -43,10 +95,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
-	sh_fpval fp;
-	uint64_t total;
-	size_t col;
-	int r, bad, status = 0;
+	int r, f, status = 0;
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (rn->shard.n && (r = sh_reader_shard(&rd, &rn->shard)) != 0) {
@@ -55,48 +104,20 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		sh_reader_free(&rd);
 		return 2;
 	}
+	/* Records are read in batches, fingerprinted by the threads, then
+	 * printed in order: the same bytes as one at a time. */
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
-		if (sh_rec_skippable(r)) {
-			if (rn->ro.skip)
-				rn->nskip++;
-			else {
-				warnx("%s:%llu: %s", shown, rec.line,
-				    sh_strerror(r));
-				status = 2;
-			}
-			continue;
-		}
-		if (r < 0)
+		if (r < 0 && !sh_rec_skippable(r))
 			break;
-		bad = 0;
-		if (rn->tokens)
-			r = sh_fp_tokens(rn->fp, rec.text, rec.len, &fp, &total,
-			    &col);
-		else
-			r = sh_fp_text(rn->fp, rec.text, rec.len, &fp, &total,
-			    &bad);
-		if (r == SH_ENOMEM)
+		if ((r = sh_fpbatch_add(&rn->batch, rec.id, rec.idlen,
+		    rec.text, rec.len, rec.line, r < 0 ? r : 0)) != 0 ||
+		    (sh_fpbatch_full(&rn->batch) &&
+		    (r = flush(rn, shown, &status)) != 0))
 			break;
-		if (r != 0) {
-			warnx("%s:%llu: column %zu: %s", shown, rec.line,
-			    col + rec.idlen + 1, sh_strerror(r));
-			status = 2;
-			continue;
-		}
-		rn->nbad += bad;
-		if (total == 0) {
-			rn->nempty++;
-			continue;
-		}
-		progress_items("documents", ++rn->ndocs);
-		rn->nshort += sh_fp_count(rn->fp) < (unsigned long long)rn->min;
-		sh_fpline_write(stdout, fp, rec.id, rec.idlen);
-		if (rn->count)
-			printf("\t%llu", sh_fp_count(rn->fp));
-		putchar('\n');
-		if (ferror(stdout))
-			err(2, "stdout");
 	}
+	/* What was read before the end, or before an error. */
+	if (rn->batch.n > 0 && (f = flush(rn, shown, &status)) != 0)
+		r = f;
 	if (r == SH_EWARC)
 		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
 	else if (r < 0)
@@ -112,12 +133,13 @@ main(int argc, char *argv[])
 	struct docopt o;
 	struct run rn = { 0 };
 	FILE *in;
-	int ch, r, status = 0, i;
+	long long nthreads = 1;
+	int ch, r, status = 0, i, tokens = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "L:P:Vchm:t")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "L:P:Vchj:m:t")) != -1) {
 		switch (ch = usage_option(ch, "mL")) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
@@ -128,8 +150,12 @@ main(int argc, char *argv[])
 			usage_help();
 		case 'V':
 			usage_version();
+		case 'j':
+			if ((r = sh_strtonum(optarg, 1, 64, &nthreads)) != 0)
+				errx(2, "-j %s: %s", optarg, sh_strerror(r));
+			break;
 		case 't':
-			rn.tokens = 1;
+			tokens = 1;
 			break;
 		case 'c':
 			rn.count = 1;
@@ -146,10 +172,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	rn.ro = o.rec;
-	if (rn.tokens && rn.ro.mode != SH_REC_TAB)
+	if (tokens && rn.ro.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
 	docopt_load(&o);
-	if ((rn.fp = sh_fp_new(&o.fp)) == NULL)
+	if (sh_fpbatch_init(&rn.batch, &o.fp, (int)nthreads, tokens) != 0)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 
 	for (i = 0; i == 0 || i < argc; i++) {
@@ -174,7 +200,7 @@ main(int argc, char *argv[])
 	if (rn.nshort)
 		warnx("%llu of %llu document(s) with fewer than %lld features: "
 		    "short, see sh-fp(1)", rn.nshort, rn.ndocs, rn.min);
-	sh_fp_free(rn.fp);
+	sh_fpbatch_free(&rn.batch);
 	docopt_free(&o);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");

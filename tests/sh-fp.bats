@@ -6,7 +6,7 @@ load helper
 # The default features of fingerprint version 1, for tests of other rules.
 V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-L min] [-M types] [-n ngram] [-P shard/shards]\n             [-s stopwords] [-T textfield] [-W weight] [-w shingle]\n             [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-W weight]\n             [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -572,4 +572,54 @@ sh-fp: skipped 1 document(s) without features'
 		[ -s 1 ]
 		same_files 1 2
 	done
+}
+
+@test "-j: the same bytes out and the same diagnostics on any number of threads" {
+	local j
+	# More than a batch of three threads (768 documents), with a bad
+	# token list, empty and short documents and invalid UTF-8 among them.
+	awk 'BEGIN {
+		for (i = 1; i <= 2000; i++) {
+			if (i % 500 == 7)
+				printf "e%d\t\n", i
+			else if (i % 300 == 11)
+				printf "u%d\tbad \377 byte and more words here\n", i
+			else
+				printf "d%d\tword%d and some words %d near %d\n", i, i % 13, i % 7, i
+		}
+	}' >"$BATS_TEST_TMPDIR/in"
+	sh-fp -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/want" 2>"$BATS_TEST_TMPDIR/want.err" || true
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -eq 1996 ]
+	eq "$(cat "$BATS_TEST_TMPDIR/want.err")" "$(printf 'sh-fp: 7 document(s) with invalid UTF-8\nsh-fp: skipped 4 document(s) without features\nsh-fp: 7 of 1996 document(s) with fewer than 5 features: short, see sh-fp(1)')"
+	for j in 2 3 64; do
+		sh-fp -j "$j" -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/got" 2>"$BATS_TEST_TMPDIR/got.err"
+		cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+		cmp "$BATS_TEST_TMPDIR/want.err" "$BATS_TEST_TMPDIR/got.err"
+	done
+	# Token lists with errors in them: each reported where it lies.
+	awk 'BEGIN {
+		for (i = 1; i <= 1000; i++)
+			printf "t%d\ta^%s b c%d\n", i, i % 250 == 3 ? "x" : "2", i
+	}' >"$BATS_TEST_TMPDIR/tok"
+	run -2 --separate-stderr sh-fp -t "$BATS_TEST_TMPDIR/tok"
+	want=$output want_err=$stderr
+	[ "${#stderr_lines[@]}" -eq 4 ]
+	run -2 --separate-stderr sh-fp -j 3 -t "$BATS_TEST_TMPDIR/tok"
+	eq "$output" "$want"
+	eq "$stderr" "$want_err"
+	# Records the reader refuses, skipped (-e) or reported, in order.
+	printf '{"id":"a","text":"one two three"}\nnot json\n{"id":"b","text":"four five six"}\n' >"$BATS_TEST_TMPDIR/j"
+	run -2 --separate-stderr sh-fp -f jsonl "$BATS_TEST_TMPDIR/j"
+	want=$output want_err=$stderr
+	eq "$stderr" "sh-fp: $BATS_TEST_TMPDIR/j:2: malformed JSON"
+	run -2 --separate-stderr sh-fp -j 2 -f jsonl "$BATS_TEST_TMPDIR/j"
+	eq "$output" "$want"
+	eq "$stderr" "$want_err"
+	run -0 --separate-stderr sh-fp -j 2 -e -f jsonl "$BATS_TEST_TMPDIR/j"
+	eq "$output" "$want"
+	eq "$stderr" "sh-fp: skipped 1 bad record(s)"
+	run -2 --separate-stderr sh-fp -j 0 /dev/null
+	eq "$stderr" "sh-fp: -j 0: number out of range"
+	run -2 --separate-stderr sh-fp -j 65 /dev/null
+	eq "$stderr" "sh-fp: -j 65: number out of range"
 }
