@@ -181,9 +181,10 @@ faults: $(BIN)
 
 .PHONY: faults
 
-# Crash trials (tests/torture/run): TORTURE_TRIALS writers killed at
-# random (1000), TORTURE_ROUNDS rounds of concurrent writers and readers
-# (100); about 15 minutes.  Not part of make check.
+# Crash trials (tests/torture/run): writers sent SIGKILL at random until
+# TORTURE_KILLS (1000) died of it, then TORTURE_ROUNDS rounds (100) of
+# concurrent writers, some killed, under readers; about 15 minutes.  Not
+# part of make check.
 torture: $(BIN)
 	tests/torture/run
 
