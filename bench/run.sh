@@ -339,6 +339,21 @@ bench_records()
 	s=$(timeit "$BIN/sh-fp" -f warc "$tmp/r.warc") || exit 2
 	awk -v n="$DOCS" -v b="$(wc -c <"$tmp/r.warc")" -v s="$s" 'BEGIN {
 	    printf "sh-fp -f warc: %.3f s, %.1f MB/s\n", s, b / 1e6 / s }'
+	# Small files, one document each, as in a crawl dump (-F): the first
+	# 200 bytes of each document, named on the command line.
+	mkdir "$tmp/files" || die "cannot make $tmp/files"
+	awk -F '\t' -v d="$tmp/files" '{
+		f = d "/" NR ".txt"
+		print substr($2, 1, 200) > f
+		close(f)
+	}' "$data" || die "cannot write the small files"
+	(cd "$tmp/files" && ls) >"$tmp/files.list"
+	s=$(cd "$tmp/files" && timeit xargs -a "$tmp/files.list" "$BIN/sh-fp" -F) ||
+	    exit 2
+	awk -v n="$DOCS" -v s="$s" 'BEGIN {
+	    printf "sh-fp -F, %d files of 200 bytes: %.3f s, %.0f files/s\n",
+	    n, s, n / s }'
+	rm -rf "$tmp/files"
 	# Real text, when make eval has rendered its corpora: the Chinese
 	# and English man pages as one WET file.
 	real=${TMPDIR:-/tmp}/sh-eval

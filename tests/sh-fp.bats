@@ -445,6 +445,21 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	eq "$output" $'593b03225397e4ae\tfox'
 }
 
+@test "-F: a file read by its size and a stream read in steps give the same document" {
+	cd "$BATS_TEST_TMPDIR"
+	# 1, 4095, 4096, 4097 and 300,000 bytes: the edges of the buffer a
+	# file's size asks for, and a file read in many steps.
+	for n in 1 4095 4096 4097 300000; do
+		awk -v n="$n" 'BEGIN { while (length(s) < n) s = s "w" length(s) " "; printf "%s", substr(s, 1, n) }' >"f$n"
+		[ "$(wc -c <"f$n")" -eq "$n" ]
+		a=$(sh-fp -c -F "f$n" | cut -f 1,3)
+		b=$(cat "f$n" | sh-fp -c -F | cut -f 1,3)
+		eq "$a" "$b"
+		# The count is that of the whole text.
+		eq "${a#*	}" "$(printf 'x\t%s\n' "$(cat "f$n")" | sh-fp -c | cut -f 3)"
+	done
+}
+
 @test "- reads stdin between files" {
 	cd "$BATS_TEST_TMPDIR"
 	printf 'f\tabc\n' >f

@@ -107,20 +107,27 @@ sh_reader_free(struct sh_reader *r)
 static int
 slurp(struct sh_reader *r, struct sh_rec *rec)
 {
-	size_t len = 0, n;
+	struct stat st;
+	size_t len = 0, n, want = 65536;
 
 	if (r->done)
 		return 0;
 	r->done = 1;
+	/* A file's size is known: room for it and a byte, so that small
+	 * files cost a small buffer; a stream grows by 64 KiB. */
+	if (fstat(fileno(r->in.fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size >= 0 && (unsigned long long)st.st_size < SIZE_MAX / 2)
+		want = (size_t)st.st_size + 1;
+	if (r->in.cap < want && sh_grow(&r->in.buf, &r->in.cap, want, 1) != 0)
+		return SH_ENOMEM;
 	for (;;) {
-		/* len + 65536 is within the buffer, which is in memory. */
-		if (r->in.cap - len < 65536 &&
-		    sh_grow(&r->in.buf, &r->in.cap, len + 65536, 1) != 0)
-			return SH_ENOMEM;
 		n = fread(r->in.buf + len, 1, r->in.cap - len, r->in.fp);
 		len += n;
 		if (n == 0)
 			break;
+		if (len == r->in.cap && sh_grow(&r->in.buf, &r->in.cap,
+		    len + 65536, 1) != 0)
+			return SH_ENOMEM;
 	}
 	if (ferror(r->in.fp))
 		return SH_EIO;
