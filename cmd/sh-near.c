@@ -46,7 +46,8 @@ static int status;		/* the exit status of errors met */
 static struct docopt o;		/* -v: the documents' options */
 static struct vdocs vd;
 static uint32_t minsim;		/* -a */
-static struct sh_fplist lines;	/* -u -v: the input lines, whole */
+static struct sh_fplist lines;	/* -u -v: the input lines, whole; -i:
+				 * a batch of queries */
 static int keep_lines;		/* into lines (-u -v) */
 
 static void
@@ -134,12 +135,45 @@ query(const struct sh_fpline *f, int quiet)
 	return n;
 }
 
-/* -i: the indexed fingerprints near each line. */
+/*
+ * -i: the indexed fingerprints near each line, answered in batches so
+ * that the memory of a query is asked for while those before it are
+ * searched: its directory entries AHEAD queries before, its table
+ * entries AHEAD / 2 before.
+ */
+#define BATCH 256
+#define AHEAD 16
+
+static void
+lookups(void)
+{
+	struct sh_fpline f = { 0 };
+	size_t i;
+
+	for (i = 0; i < AHEAD && i < lines.n; i++)
+		sh_index_prefetch(ix, lines.fp[i], 0);
+	for (i = 0; i < lines.n; i++) {
+		if (i + AHEAD < lines.n)
+			sh_index_prefetch(ix, lines.fp[i + AHEAD], 0);
+		if (i + AHEAD / 2 < lines.n)
+			sh_index_prefetch(ix, lines.fp[i + AHEAD / 2], 1);
+		f.fp = lines.fp[i];
+		f.id = sh_fplist_id(&lines, i, &f.idlen);
+		query(&f, 0);
+	}
+	sh_fplist_clear(&lines);
+}
+
 static void
 lookup(void *ctx, const struct sh_fpline *f)
 {
+	int e;
+
 	(void)ctx;
-	query(f, 0);
+	if ((e = sh_fplist_add(&lines, f->fp, f->id, f->idlen)) != 0)
+		fail(e);
+	if (lines.n == BATCH)
+		lookups();
 }
 
 /* -u: the lines near no line before them (nor, with -i, the index). */
@@ -409,8 +443,10 @@ main(int argc, char *argv[])
 			fail(SH_ENOMEM);
 		input_fps(argc, argv, keep_new, NULL, &status);
 		sh_dedup_free(dedup);
-	} else if (ix != NULL && mode != 'u')
+	} else if (ix != NULL && mode != 'u') {
 		input_fps(argc, argv, lookup, NULL, &status);
+		lookups();
+	}
 	else {
 		sh_fplist_init(&lines);
 		keep_lines = mode == 'u';

@@ -57,6 +57,10 @@ void sh_index_close(struct sh_index *ix);
 int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
     const char **p, size_t *len, char *where);
 
+/* sh_seg_prefetch on every segment: ready the memory of a search for fp
+ * that comes later (stage 0 well ahead, stage 1 nearer). */
+void sh_index_prefetch(struct sh_index *ix, sh_fpval fp, int stage);
+
 /*
  * Append to *h every indexed fingerprint within k (0..64) of fp, ordered
  * by distance, then fingerprint, then segment.  Return 0, SH_ENOMEM or

@@ -116,6 +116,15 @@ cmp_hit(const void *a, const void *b)
 	return (x->seg > y->seg) - (x->seg < y->seg);
 }
 
+void
+sh_index_prefetch(struct sh_index *ix, sh_fpval fp, int stage)
+{
+	int i;
+
+	for (i = 0; i < ix->nseg; i++)
+		sh_seg_prefetch(&ix->seg[i], fp, stage);
+}
+
 int
 sh_index_search(struct sh_index *ix, sh_fpval fp, int k, struct sh_hits *h,
     char *where)

@@ -393,12 +393,19 @@ need(struct sh_seg *s, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* Offset in the body of the directory entry of prefix p in table t. */
+static uint64_t
+dirent(const struct sh_seg *s, int t, uint64_t p)
+{
+	return s->dirs + ((uint64_t)t * (((uint64_t)1 << s->dirbits) + 1) +
+	    p) * 4;
+}
+
 /* Entries [*lo, *hi) of table t whose permuted value has prefix p. */
 static int
 bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
 {
-	uint64_t at = s->dirs + ((uint64_t)t * (((uint64_t)1 << s->dirbits) +
-	    1) + p) * 4;
+	uint64_t at = dirent(s, t, p);
 	int e;
 
 	if ((e = need(s, at, 8)) != 0)
@@ -568,6 +575,32 @@ locate(struct sh_seg *s, uint64_t fp, uint64_t *pos)
 	return SH_ECORRUPT;
 }
 
+void
+sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage)
+{
+	uint64_t at, c, lo, hi, i, e;
+	int t;
+
+	for (t = 0; t < s->plan.ntables && s->nfp > 0; t++) {
+		at = dirent(s, t, prefix(sh_plan_perm(&s->plan, t, fp),
+		    s->dirbits));
+		if (stage == 0) {
+			PREFETCH(s->body + at);
+			continue;
+		}
+		c = at / CH;
+		if ((at + 7) / CH != c || !(s->checked[c / 8] >> (c % 8) & 1))
+			continue;
+		lo = rd32(s->body + at);
+		hi = rd32(s->body + at + 4);
+		if (lo >= hi || hi > s->nfp)
+			continue;
+		e = s->tables + ((uint64_t)t * s->nfp + lo) * 8;
+		for (i = 0; i < hi - lo && i < 64; i += 8)
+			PREFETCH(s->body + e + 8 * i);
+	}
+}
+
 int
 sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h)
@@ -584,6 +617,9 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 	pr.seg = seg;
 	pr.n = 0;
 	rho = sh_plan_radius(&s->plan, k);
+	/* The directory entries of every table first: their cache misses
+	 * overlap instead of coming one by one. */
+	sh_seg_prefetch(s, fp, 0);
 	for (pr.t = 0; pr.t < s->plan.ntables && e == 0; pr.t++) {
 		pr.q = sh_plan_perm(&s->plan, pr.t, fp);
 		e = probe(&pr, prefix(pr.q, s->dirbits), 0, rho);

@@ -84,6 +84,18 @@ void sh_seg_close(struct sh_seg *s);
 int sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h);
 
+/*
+ * Ready the memory a search for fp will read, ahead of the search: stage
+ * 0 asks for the directory entries of fp's own prefix in each table,
+ * stage 1 (given once those are likely in cache) reads them and asks for
+ * the table entries they point to.  The CPU fetches while the caller
+ * searches other fingerprints: a caller with many queries runs stage 0
+ * some queries ahead and stage 1 fewer ahead.  Only hints: nothing
+ * fails, results do not change, and stage 1 reads a directory entry only
+ * once its chunk was verified by a search.
+ */
+void sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage);
+
 /* Fingerprint of entry i (< nfp), and its IDs: *len bytes at *p, each ID
  * ending in '\n'.  Return 0 or SH_ECORRUPT. */
 int sh_seg_fp(struct sh_seg *s, uint64_t i, sh_fpval *fp);

@@ -20,6 +20,13 @@ sh_fplist_free(struct sh_fplist *l)
 	sh_fplist_init(l);
 }
 
+void
+sh_fplist_clear(struct sh_fplist *l)
+{
+	l->n = 0;
+	l->idlen = 0;
+}
+
 int
 sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 {

@@ -24,6 +24,9 @@ struct sh_fplist {
 void sh_fplist_init(struct sh_fplist *l);
 void sh_fplist_free(struct sh_fplist *l);
 
+/* Empty l, keeping its memory for the next lines. */
+void sh_fplist_clear(struct sh_fplist *l);
+
 /* Append fp with ID id[0..idlen) (copied).  Return 0 or SH_ENOMEM. */
 int sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id,
     size_t idlen);

@@ -244,6 +244,11 @@ forged(const char *path)
 	reseal(f, bodylen, nchunks, dirs);
 	bad = sh_seg_open(&s, path, 0) != 0;
 	bad += !bad && sh_seg_search(&s, 0, 3, 0, &h) != SH_ECORRUPT;
+	if (!bad) {
+		/* The lie is not followed by a hint either. */
+		sh_seg_prefetch(&s, 0, 0);
+		sh_seg_prefetch(&s, 0, 1);
+	}
 	for (i = 0; !bad && i < n; i += 97) {
 		h.n = 0;
 		e = sh_seg_search(&s, fp[i], 3, 0, &h);
@@ -538,6 +543,9 @@ main(void)
 								want[nw++] =
 								    fp[j];
 						h.n = 0;
+						/* Hints change nothing. */
+						sh_seg_prefetch(&s, q[i],
+						    (int)(i & 1));
 						if (sh_seg_search(&s, q[i], k,
 						    0, &h) != 0 || h.n != nw)
 							ok_all = 0;
