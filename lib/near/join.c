@@ -14,41 +14,6 @@
 #error "the external join sorts a fingerprint as one 64-bit word"
 #endif
 
-struct rec {
-	uint64_t key;
-	uint64_t idx;
-};
-
-/*
- * LSD radix sort of a[0..n) by the low bits of key, 11 bits a pass; tmp
- * has room for n.  Stable, so equal keys keep their order.  Returns the
- * array holding the result (a or tmp).
- */
-static struct rec *
-radix(struct rec *a, struct rec *tmp, size_t n, int bits)
-{
-	size_t count[2048], i, sum, c;
-	struct rec *t;
-	int shift;
-
-	for (shift = 0; shift < bits; shift += 11) {
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[a[i].key >> shift & 2047]++;
-		for (i = 0, sum = 0; i < 2048; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			tmp[count[a[i].key >> shift & 2047]++] = a[i];
-		t = a;
-		a = tmp;
-		tmp = t;
-	}
-	return a;
-}
-
 int
 sh_pairs_add(struct sh_pairs *p, uint64_t v)
 {
@@ -74,24 +39,6 @@ sh_pairs_sort(struct sh_pairs *p)
 		qsort(p->v, p->n, sizeof(*p->v), cmp64);
 }
 
-/* The tables done, counted across the threads for the progress report. */
-struct done {
-	pthread_mutex_t mu;
-	uint64_t n, total;
-	const struct sh_progress *pg;
-};
-
-/* One more table done. */
-static void
-table_done(struct done *d)
-{
-	if (d->pg == NULL)
-		return;
-	pthread_mutex_lock(&d->mu);
-	sh_progress(d->pg, "table", ++d->n, d->total);
-	pthread_mutex_unlock(&d->mu);
-}
-
 /* The tables of plan that shard (NULL: all) runs. */
 static uint64_t
 tables(const struct sh_plan *plan, const struct sh_shard *shard)
@@ -104,16 +51,168 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
 	return n;
 }
 
-struct job {
-	struct done *done;
+/*
+ * The in-memory join sorts, for each table, one array of records key <<
+ * 32 | index, where key is the top (at most 32) bits of the table's key:
+ * fingerprints sharing a key share those bits, and a run of equal
+ * truncated keys holding fingerprints of different keys only costs
+ * comparisons, since a table owns a pair only when all its key blocks
+ * agree (owned).  Every table is sorted by all the threads together:
+ *
+ *   1. each thread makes the records of a slice of the fingerprints and
+ *      counts their top digits (TOPBITS bits of the key);
+ *   2. each thread moves its slice into the buckets of the top digits,
+ *      after the slices before it: stable;
+ *   3. the threads take buckets in turn, sort each in cache by the key's
+ *      other bits (LSD, stable, digits of at most LOWBITS bits), and
+ *      compare the members of each run of equal keys.
+ *
+ * Memory: the two arrays of 8 bytes per fingerprint, shared, plus the
+ * counts and the pairs.
+ */
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+#define TOPBITS 12
+#define LOWBITS 8
+#define MAXTHREADS 64
+
+/* What the threads of a table share. */
+struct table {
 	const sh_fpval *fp;
 	size_t n;
 	const struct sh_plan *plan;
 	const struct sh_shard *shard;
-	int first, step;	/* tables first, first + step, ... */
+	int t, nthreads;
+	int bits, drop;		/* key bits sorted, low key bits dropped */
+	int top;		/* bits of the top digit */
+	uint64_t kmask[SH_PLAN_BMAX];	/* the key: the sum over parts */
+	int kshift[SH_PLAN_BMAX], nparts;	/* of (fp & kmask) >> kshift */
+	uint64_t *a, *tmp;
+	size_t *count;		/* [thread][digit]: counts, then offsets */
+	size_t *start;		/* bucket d is tmp[start[d] .. start[d + 1]) */
+	pthread_mutex_t mu;
+	size_t next;		/* the next bucket to take */
+};
+
+/* One thread's share of a table, and its pairs across the tables. */
+struct worker {
+	struct table *tb;
+	int id;
+	void (*step)(struct worker *);
 	struct sh_pairs pairs;
 	int err;
 };
+
+/* The parts of the key of table t: its blocks, contiguous ones merged,
+ * each moved right to its place in the key. */
+static void
+key_parts(struct table *tb)
+{
+	const struct sh_plan *p = tb->plan;
+	uint32_t set = p->tblocks[tb->t];
+	int i, dest = 0, sh;
+
+	tb->nparts = 0;
+	for (i = p->nblocks - 1; i >= 0; i--) {
+		if (!(set >> i & 1))
+			continue;
+		sh = p->bshift[i] - dest;
+		if (tb->nparts > 0 && tb->kshift[tb->nparts - 1] == sh)
+			tb->kmask[tb->nparts - 1] |= p->bmask[i];
+		else {
+			tb->kmask[tb->nparts] = p->bmask[i];
+			tb->kshift[tb->nparts++] = sh;
+		}
+		dest += p->blen[i];
+	}
+}
+
+/* Slice i of n records among the threads: [*lo, *hi). */
+static void
+slice(const struct table *tb, int i, size_t *lo, size_t *hi)
+{
+	*lo = tb->n / (size_t)tb->nthreads * (size_t)i;
+	*hi = i == tb->nthreads - 1 ? tb->n : *lo + tb->n /
+	    (size_t)tb->nthreads;
+}
+
+/* The key of fp in the table (sh_plan_key). */
+static uint64_t
+key_of(const struct table *tb, uint64_t fp)
+{
+	uint64_t key = 0;
+	int j;
+
+	for (j = 0; j < tb->nparts; j++)
+		key |= (fp & tb->kmask[j]) >> tb->kshift[j];
+	return key;
+}
+
+/* Step 1: the records of a slice, and the counts of their top digits. */
+static void
+make_records(struct worker *w)
+{
+	struct table *tb = w->tb;
+	size_t lo, hi, i, *count = tb->count + ((size_t)w->id << tb->top);
+	int shift = 32 + tb->bits - tb->top;
+
+	slice(tb, w->id, &lo, &hi);
+	memset(count, 0, sizeof(*count) << tb->top);
+	for (i = lo; i < hi; i++) {
+		tb->a[i] = key_of(tb, tb->fp[i]) >> tb->drop << 32 | i;
+		count[tb->a[i] >> shift]++;
+	}
+}
+
+/* Step 2: the slice into the buckets of the top digits. */
+static void
+scatter_top(struct worker *w)
+{
+	struct table *tb = w->tb;
+	size_t lo, hi, i, *off = tb->count + ((size_t)w->id << tb->top);
+	int shift = 32 + tb->bits - tb->top;
+
+	slice(tb, w->id, &lo, &hi);
+	for (i = lo; i < hi; i++)
+		tb->tmp[off[tb->a[i] >> shift]++] = tb->a[i];
+}
+
+/* Sort v[0..m) (in tmp) by the key bits below the top digit, stable,
+ * through buf (in a, the same place); return where the result is. */
+static uint64_t *
+sort_low(const struct table *tb, uint64_t *v, uint64_t *buf, size_t m)
+{
+	size_t count[1 << LOWBITS], i, sum, c;
+	uint64_t *t;
+	int low = tb->bits - tb->top, passes, width, shift, p;
+	uint64_t mask;
+
+	if (low == 0 || m < 2)
+		return v;
+	passes = (low + LOWBITS - 1) / LOWBITS;
+	width = (low + passes - 1) / passes;
+	mask = ((uint64_t)1 << width) - 1;
+	for (p = 0, shift = 32; p < passes; p++, shift += width) {
+		memset(count, 0, sizeof(count[0]) << width);
+		for (i = 0; i < m; i++)
+			count[v[i] >> shift & mask]++;
+		for (i = 0, sum = 0; i <= mask; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < m; i++)
+			buf[count[v[i] >> shift & mask]++] = v[i];
+		t = v;
+		v = buf;
+		buf = t;
+	}
+	return v;
+}
 
 /*
  * Whether table t reports fingerprints a and b (of one run of equal key):
@@ -126,121 +225,124 @@ owned(const struct sh_plan *plan, int t, uint64_t a, uint64_t b)
 	    sh_plan_agree(plan, a, b));
 }
 
-/* Compare the members of the run r[0..m) of equal keys of table t. */
+/* The pairs of the run r[0..m) of equal (truncated) keys, each record
+ * key << 32 | index, indexes ascending (the sorts are stable). */
 static int
-run_pairs(struct job *j, int t, const struct rec *r, size_t m)
+run_pairs(struct worker *w, const uint64_t *r, size_t m)
 {
-	size_t x, y;
+	const struct table *tb = w->tb;
+	uint32_t x, y;
+	size_t i, j;
 
-	for (x = 0; x < m; x++)
-		for (y = x + 1; y < m; y++)
-			/* Stable sort: r[x].idx < r[y].idx. */
-			if (owned(j->plan, t, j->fp[r[x].idx],
-			    j->fp[r[y].idx]) && sh_pairs_add(&j->pairs,
-			    r[x].idx << 32 | r[y].idx) != 0)
+	for (i = 0; i < m; i++)
+		for (j = i + 1; j < m; j++) {
+			x = (uint32_t)r[i];
+			y = (uint32_t)r[j];
+			if (!owned(tb->plan, tb->t, tb->fp[x], tb->fp[y]))
+				continue;
+			/* A shard takes the runs of whole keys. */
+			if (tb->shard != NULL && tb->drop > 0 &&
+			    sh_shard_run(tb->shard, tb->t, tb->plan->ntables,
+			    key_of(tb, tb->fp[x])) != tb->shard->i)
+				continue;
+			if (sh_pairs_add(&w->pairs, (uint64_t)x << 32 | y) != 0)
 				return SH_ENOMEM;
+		}
 	return 0;
 }
 
-static void *
-work(void *arg)
+/* Step 3: buckets taken in turn, sorted, their runs compared. */
+static void
+sort_buckets(struct worker *w)
 {
-	struct job *j = arg;
-	struct rec *a, *tmp, *s;
-	size_t i, e;
-	int t;
+	struct table *tb = w->tb;
+	size_t d, dend, lo, hi, i, e, nd = (size_t)1 << tb->top;
+	uint64_t *s;
 
-	a = malloc(j->n * sizeof(*a) + 1);
-	tmp = malloc(j->n * sizeof(*tmp) + 1);
-	if (a == NULL || tmp == NULL) {
-		j->err = SH_ENOMEM;
-		goto out;
-	}
-	for (t = j->first; t < j->plan->ntables; t += j->step) {
-		if (j->shard != NULL && !sh_shard_table(j->shard, t,
-		    j->plan->ntables))
-			continue;
-		for (i = 0; i < j->n; i++) {
-			a[i].key = sh_plan_key(j->plan, t, j->fp[i]);
-			a[i].idx = i;
-		}
-		s = radix(a, tmp, j->n, j->plan->keybits[t]);
-		for (i = 0; i < j->n; i = e) {
-			for (e = i + 1; e < j->n && s[e].key == s[i].key; e++)
-				;
-			if (e - i < 2 || (j->shard != NULL &&
-			    sh_shard_run(j->shard, t, j->plan->ntables,
-			    s[i].key) != j->shard->i))
+	for (;;) {
+		pthread_mutex_lock(&tb->mu);
+		d = tb->next;
+		tb->next += 16;
+		pthread_mutex_unlock(&tb->mu);
+		if (d >= nd || w->err)
+			return;
+		for (dend = d + 16; d < dend && d < nd; d++) {
+			lo = tb->start[d];
+			hi = tb->start[d + 1];
+			if (hi - lo < 2)
 				continue;
-			if ((j->err = run_pairs(j, t, s + i, e - i)) != 0)
-				goto out;
+			s = sort_low(tb, tb->tmp + lo, tb->a + lo, hi - lo);
+			/* The fingerprints of the runs' members lie anywhere
+			 * in fp: asked for together, their misses overlap. */
+			for (i = 0; i + 1 < hi - lo; i++)
+				if (s[i] >> 32 == s[i + 1] >> 32) {
+					PREFETCH(&tb->fp[(uint32_t)s[i]]);
+					PREFETCH(&tb->fp[(uint32_t)s[i + 1]]);
+				}
+			for (i = 0; i < hi - lo; i = e) {
+				for (e = i + 1; e < hi - lo &&
+				    s[e] >> 32 == s[i] >> 32; e++)
+					;
+				if (e - i < 2 || (tb->shard != NULL &&
+				    tb->drop == 0 && sh_shard_run(tb->shard, tb->t,
+				    tb->plan->ntables, s[i] >> 32) !=
+				    tb->shard->i))
+					continue;
+				if ((w->err = run_pairs(w, s + i, e - i)) != 0)
+					return;
+			}
 		}
-		table_done(j->done);
 	}
-out:
-	free(a);
-	free(tmp);
+}
+static void *
+thread_main(void *arg)
+{
+	struct worker *w = arg;
+
+	w->step(w);
 	return NULL;
 }
 
-int
-sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
-    int nthreads, const struct sh_shard *shard, const struct sh_progress *pg,
-    struct sh_pairs *out)
+/* Run step on every worker, each in a thread of its own but the first,
+ * which runs in the caller's; a worker whose thread cannot start runs in
+ * the caller's after the others. */
+static void
+parallel(struct worker *w, int n, void (*step)(struct worker *))
 {
-	struct done done = { PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL };
-	struct job *jobs;
-	pthread_t *tid;
-	uint64_t *nv;
-	size_t total;
-	int t, started, err = 0;
+	pthread_t tid[MAXTHREADS];
+	int i, started;
 
-	if ((uint64_t)n >= (uint64_t)1 << 32)
-		return SH_ERANGE;
-	if (nthreads > plan->ntables)
-		nthreads = plan->ntables;
-	if (nthreads < 1)
-		nthreads = 1;
-	jobs = calloc((size_t)nthreads, sizeof(*jobs));
-	tid = calloc((size_t)nthreads, sizeof(*tid));
-	if (jobs == NULL || tid == NULL) {
-		free(jobs);
-		free(tid);
-		return SH_ENOMEM;
-	}
-	done.pg = pg;
-	done.total = tables(plan, shard);
-	for (t = 0; t < nthreads; t++) {
-		jobs[t].done = &done;
-		jobs[t].fp = fp;
-		jobs[t].n = n;
-		jobs[t].plan = plan;
-		jobs[t].shard = shard;
-		jobs[t].first = t;
-		jobs[t].step = nthreads;
-	}
-	/* Thread 0's share runs here; others in threads when they start. */
-	for (started = 1; started < nthreads; started++)
-		if (pthread_create(&tid[started], NULL, work,
-		    &jobs[started]) != 0)
+	for (i = 0; i < n; i++)
+		w[i].step = step;
+	for (started = 1; started < n; started++)
+		if (pthread_create(&tid[started], NULL, thread_main,
+		    &w[started]) != 0)
 			break;
-	work(&jobs[0]);
-	for (t = 1; t < started; t++)
-		pthread_join(tid[t], NULL);
-	/* Tables a thread could not start are done here, in order. */
-	for (t = started; t < nthreads; t++)
-		work(&jobs[t]);
-	/* The threads' pairs into out, each array freed once copied: the
-	 * first one taken as it is when out is empty. */
-	for (t = 0, total = out->n; t < nthreads; t++) {
-		if (jobs[t].err)
-			err = jobs[t].err;
-		total += jobs[t].pairs.n;
+	step(&w[0]);
+	for (i = 1; i < started; i++)
+		pthread_join(tid[i], NULL);
+	for (i = started; i < n; i++)
+		step(&w[i]);
+}
+
+/* The pairs of the workers into out, each array freed once copied. */
+static int
+gather(struct worker *w, int n, struct sh_pairs *out)
+{
+	size_t total = out->n;
+	uint64_t *nv;
+	int i, err = 0;
+
+	for (i = 0; i < n; i++) {
+		if (w[i].err)
+			err = w[i].err;
+		total += w[i].pairs.n;
 	}
 	if (err == 0 && out->n == 0) {
+		/* The first array taken as it is. */
 		free(out->v);
-		*out = jobs[0].pairs;
-		memset(&jobs[0].pairs, 0, sizeof(jobs[0].pairs));
+		*out = w[0].pairs;
+		memset(&w[0].pairs, 0, sizeof(w[0].pairs));
 	}
 	if (err == 0 && total > out->cap) {
 		if ((nv = realloc(out->v, total * sizeof(*nv))) == NULL)
@@ -250,19 +352,105 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 			out->cap = total;
 		}
 	}
-	for (t = 0; t < nthreads; t++) {
-		if (err == 0 && jobs[t].pairs.n > 0) {
-			memcpy(out->v + out->n, jobs[t].pairs.v,
-			    jobs[t].pairs.n * sizeof(*nv));
-			out->n += jobs[t].pairs.n;
+	for (i = 0; i < n; i++) {
+		if (err == 0 && w[i].pairs.n > 0) {
+			memcpy(out->v + out->n, w[i].pairs.v,
+			    w[i].pairs.n * sizeof(*nv));
+			out->n += w[i].pairs.n;
 		}
-		free(jobs[t].pairs.v);
+		free(w[i].pairs.v);
 	}
-	free(jobs);
-	free(tid);
 	if (err == 0)
 		sh_pairs_sort(out);
 	return err;
+}
+
+/* One table sorted and joined by the workers. */
+static void
+join_table(struct table *tb, struct worker *w)
+{
+	size_t d, nd, sum, c, *cnt;
+	int th, kb = tb->plan->keybits[tb->t];
+
+	key_parts(tb);
+	tb->bits = kb < 32 ? kb : 32;
+	tb->drop = kb - tb->bits;
+	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
+	nd = (size_t)1 << tb->top;
+	parallel(w, tb->nthreads, make_records);
+	/* Offsets: digit by digit, each slice after those before it. */
+	for (d = 0, sum = 0; d < nd; d++) {
+		tb->start[d] = sum;
+		for (th = 0; th < tb->nthreads; th++) {
+			cnt = &tb->count[((size_t)th << tb->top) + d];
+			c = *cnt;
+			*cnt = sum;
+			sum += c;
+		}
+	}
+	tb->start[nd] = sum;
+	parallel(w, tb->nthreads, scatter_top);
+	tb->next = 0;
+	parallel(w, tb->nthreads, sort_buckets);
+}
+
+int
+sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
+    int nthreads, const struct sh_shard *shard, const struct sh_progress *pg,
+    struct sh_pairs *out)
+{
+	struct worker w[MAXTHREADS];
+	struct table tb;
+	uint64_t done = 0, total = tables(plan, shard);
+	int t, i, err = 0;
+
+	if ((uint64_t)n >= (uint64_t)1 << 32)
+		return SH_ERANGE;
+	/* Small inputs: threads would cost more than they save. */
+	if (nthreads < 1 || n < 1024)
+		nthreads = 1;
+	if (nthreads > MAXTHREADS)
+		nthreads = MAXTHREADS;
+	memset(&tb, 0, sizeof(tb));
+	memset(w, 0, sizeof(w[0]) * (size_t)nthreads);
+	tb.fp = fp;
+	tb.n = n;
+	tb.plan = plan;
+	tb.shard = shard;
+	tb.nthreads = nthreads;
+	tb.a = malloc(n * sizeof(*tb.a) + 1);
+	tb.tmp = malloc(n * sizeof(*tb.tmp) + 1);
+	tb.count = malloc(((size_t)nthreads << TOPBITS) * sizeof(*tb.count));
+	tb.start = malloc((((size_t)1 << TOPBITS) + 1) * sizeof(*tb.start));
+	if (tb.a == NULL || tb.tmp == NULL || tb.count == NULL ||
+	    tb.start == NULL)
+		err = SH_ENOMEM;
+	pthread_mutex_init(&tb.mu, NULL);
+	for (i = 0; i < nthreads; i++) {
+		w[i].tb = &tb;
+		w[i].id = i;
+	}
+	for (t = 0; t < plan->ntables && err == 0; t++) {
+		if (shard != NULL && !sh_shard_table(shard, t, plan->ntables))
+			continue;
+		tb.t = t;
+		join_table(&tb, w);
+		for (i = 0; i < nthreads; i++)
+			if (w[i].err)
+				err = w[i].err;
+		sh_progress(pg, "table", ++done, total);
+	}
+	pthread_mutex_destroy(&tb.mu);
+	free(tb.a);
+	free(tb.tmp);
+	free(tb.count);
+	free(tb.start);
+	if (err != 0) {
+		for (i = 0; i < nthreads; i++)
+			free(w[i].pairs.v);
+		return err;
+	}
+	return gather(w, nthreads, out);
 }
 
 /* The pairs of the run r[0..n) of (fingerprint, index) of table t, into

@@ -3,8 +3,8 @@
  * permuted tables (see plan.h): for each table, sort (key, index) records
  * by key, and compare the members of each run of equal keys; a pair is
  * kept by the one table that owns it.  Time: per table a radix sort of n
- * records plus the comparisons within runs; memory: 32 bytes per
- * fingerprint per thread, plus the pairs.
+ * records, shared by the threads, plus the comparisons within runs;
+ * memory: 16 bytes per fingerprint, plus the pairs.
  */
 #ifndef SH_JOIN_H
 #define SH_JOIN_H
