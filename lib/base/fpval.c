@@ -1,27 +1,35 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 
+/* The value of each hex digit, 16 for any other byte. */
+static const unsigned char hexval[256] = {
+#define X16 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16
+	X16, X16, X16,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 16, 16, 16, 16, 16,
+	16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	X16,
+	16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	X16, X16, X16, X16, X16, X16, X16, X16, X16
+#undef X16
+};
+
 int
 sh_hex_parse(const char *p, size_t n, sh_fpval *v)
 {
 	sh_fpval x = 0;
+	unsigned bad = 0, d;
 	size_t i;
-	int c, d;
 
 	if (n != SH_HEX_LEN)
 		return SH_EHEX;
+	/* Without a branch a digit: letters and digits come at random. */
 	for (i = 0; i < n; i++) {
-		c = (unsigned char)p[i];
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return SH_EHEX;
-		x = x << 4 | (sh_fpval)d;
+		d = hexval[(unsigned char)p[i]];
+		bad |= d;
+		x = x << 4 | (d & 15);
 	}
+	if (bad & 16)
+		return SH_EHEX;
 	*v = x;
 	return 0;
 }
