@@ -32,11 +32,71 @@ cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Bits up to the highest set bit of v. */
+static int
+width(uint64_t v)
+{
+	int w = 0;
+
+	for (; v != 0; v >>= 1)
+		w++;
+	return w;
+}
+
+/* LSD radix passes over bits [from, from + bits) of v[0..n), stable,
+ * through tmp; the result in *v (the arrays may swap). */
+static void
+radix_bits(uint64_t **v, uint64_t **tmp, size_t n, int from, int bits)
+{
+	size_t count[1 << 11], i, sum, c;
+	uint64_t *a = *v, *b = *tmp, *t, mask;
+	int passes, w, p, shift;
+
+	if (bits == 0)
+		return;
+	passes = (bits + 10) / 11;
+	w = (bits + passes - 1) / passes;
+	mask = ((uint64_t)1 << w) - 1;
+	for (p = 0, shift = from; p < passes; p++, shift += w) {
+		memset(count, 0, sizeof(count[0]) << w);
+		for (i = 0; i < n; i++)
+			count[a[i] >> shift & mask]++;
+		for (i = 0, sum = 0; i <= mask; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[count[a[i] >> shift & mask]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	*v = a;
+	*tmp = b;
+}
+
 void
 sh_pairs_sort(struct sh_pairs *p)
 {
-	if (p->n > 1)
-		qsort(p->v, p->n, sizeof(*p->v), cmp64);
+	uint64_t *v = p->v, *tmp, all = 0;
+	size_t i;
+
+	if (p->n < 1024 || (tmp = malloc(p->n * sizeof(*tmp))) == NULL) {
+		if (p->n > 1)
+			qsort(p->v, p->n, sizeof(*p->v), cmp64);
+		return;
+	}
+	/* Only the bits the indexes use: j's, then i's. */
+	for (i = 0; i < p->n; i++)
+		all |= v[i];
+	radix_bits(&v, &tmp, p->n, 0, width(all & 0xFFFFFFFF));
+	radix_bits(&v, &tmp, p->n, 32, width(all >> 32));
+	if (v != p->v) {
+		memcpy(p->v, v, p->n * sizeof(*v));
+		tmp = v;
+	}
+	free(tmp);
 }
 
 /* The tables of plan that shard (NULL: all) runs. */

@@ -114,6 +114,48 @@ model(void)
 	    "model: mean distance at 0.9");
 }
 
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* sh_pairs_sort, a radix sort past 1024 pairs, against qsort: pairs of
+ * indexes of 1 to 32 bits, repeated ones among them. */
+static void
+pairs_sort(void)
+{
+	static uint64_t want[20000];
+	struct sh_pairs p = { NULL, 0, 0 };
+	size_t n, i;
+	int bits, bad = 0;
+
+	for (bits = 1; bits <= 32; bits += 31 / 4) {
+		for (n = 0; n < 20000; n++) {
+			uint64_t m = bits == 32 ? 0xFFFFFFFF :
+			    ((uint64_t)1 << bits) - 1;
+
+			want[n] = n % 7 == 3 && n > 0 ? want[n - 1] :
+			    (next() & m) << 32 | (next() & m);
+		}
+		for (n = 1000; n <= 20000; n += 19000) {
+			p.n = 0;
+			for (i = 0; i < n; i++)
+				if (sh_pairs_add(&p, want[i]) != 0)
+					bad++;
+			sh_pairs_sort(&p);
+			qsort(want, n, sizeof(want[0]), cmp_u64);
+			bad += p.n != n || memcmp(p.v, want, n *
+			    sizeof(want[0])) != 0;
+		}
+	}
+	free(p.v);
+	ok(bad == 0, "sh_pairs_sort equals qsort, 1000 and 20000 pairs, "
+	    "indexes of 1 to 32 bits");
+}
+
 int
 main(void)
 {
@@ -213,5 +255,6 @@ main(void)
 		}
 	}
 	model();
+	pairs_sort();
 	return tap_done();
 }
