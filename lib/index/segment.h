@@ -107,6 +107,14 @@ int sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len);
 int sh_ids_next(const char **p, size_t *len, const char **id,
     size_t *idlen);
 
+/*
+ * Whether searches scan buckets with the fastest instructions the CPU
+ * has (1, the default: AVX-512 vector popcount, else popcnt) or with
+ * portable C only (0), for tests that hold one to the other.  Not
+ * thread-safe; results do not depend on it.
+ */
+void sh_seg_vector(int on);
+
 /* Check every checksum and the whole structure.  Return 0 or
  * SH_ECORRUPT (or SH_ENOMEM). */
 int sh_seg_verify(struct sh_seg *s);

@@ -559,6 +559,17 @@ main(void)
 							    sh_hamming(want[j],
 							    q[i]);
 					}
+				/* The portable scan answers alike. */
+				sh_seg_vector(0);
+				for (i = 0; i < NQ && ok_all; i++) {
+					size_t m = h.n = 0;
+
+					for (j = 0; j < n; j++)
+						m += sh_hamming(fp[j], q[i]) <= 7;
+					ok_all = sh_seg_search(&s, q[i], 7, 0,
+					    &h) == 0 && h.n == m;
+				}
+				sh_seg_vector(1);
 				ok(ok_all, "set %d, served k=%d, plan b=%d r=%d "
 				    "(%d tables): searches at k 0..10 equal "
 				    "brute force", kind, ks, plan.nblocks,
