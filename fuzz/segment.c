@@ -91,8 +91,16 @@ query(struct sh_index *ix, sh_fpval q, int k, const sh_fpval *fp,
 	if (s->plan.ntables * sh_plan_probes(s->dirbits,
 	    sh_plan_radius(&s->plan, k)) > PROBE_MAX)
 		return;
+	/* Hints before and after a search: they read only what a search
+	 * verified, and change nothing. */
+	sh_index_prefetch(ix, q, 1);
+	/* Queries of either parity: the fastest scan, or the portable. */
+	sh_seg_vector((int)(q & 1));
 	e = sh_index_search(ix, q, k, &h, where);
+	sh_seg_vector(1);
 	FZ_CHECK(e == 0 || (!valid && e == SH_ECORRUPT));
+	sh_index_prefetch(ix, q, 0);
+	sh_index_prefetch(ix, q ^ 1, 1);
 	for (i = 0; i < h.n; i++) {
 		e = sh_index_ids(ix, &h.v[i], &ids, &len, where);
 		FZ_CHECK(e == 0 || (!valid && e == SH_ECORRUPT));
