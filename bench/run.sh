@@ -456,7 +456,8 @@ bench_near()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
 	echo
-	echo "near: sh-near [-u] FILE >/dev/null, k = 3, median of $NEAR_RUNS runs"
+	echo "near: sh-near [-u] FILE >/dev/null, k = 3, median of $NEAR_RUNS runs;" \
+	    "join on every core, join 1 on one"
 	printf '%-6s %10s %9s %12s %10s\n' mode fps 'median s' fps/s pairs
 	for n in $NEAR_SIZES; do
 		f=$tmp/fp.$n
@@ -464,6 +465,9 @@ bench_near()
 		pairs=$("$BIN/sh-near" "$f" | wc -l)
 		s=$(RUNS=$NEAR_RUNS pin= timeit "$BIN/sh-near" "$f") || exit 2
 		printf '%-6s %10d %9.3f %12.0f %10d\n' join "$n" "$s" \
+		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
+		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -j 1 "$f") || exit 2
+		printf '%-6s %10d %9.3f %12.0f %10d\n' 'join 1' "$n" "$s" \
 		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
 		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -S 256M "$f") || exit 2
 		printf '%-6s %10d %9.3f %12.0f %10d\n' 'S 256M' "$n" "$s" \
