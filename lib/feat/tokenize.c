@@ -204,7 +204,8 @@ word_push(struct sh_tok *t, const char *p, size_t n)
 		/* Out of room: the window moves to the front, and the buffer
 		 * grows to leave room for many more words after it. */
 		drop = t->sbeg;
-		memmove(t->s.p, t->s.p + drop, t->s.len - drop);
+		if (drop > 0)
+			memmove(t->s.p, t->s.p + drop, t->s.len - drop);
 		t->s.len -= drop;
 		t->sbeg = 0;
 		for (i = 0; i < t->swords; i++)
