@@ -68,6 +68,14 @@ sh_fpstore_next(struct sh_fpstore *s, sh_fpval *fp)
 	return ferror(s->fps) ? SH_EIO : 0;
 }
 
+long
+sh_fpstore_read(struct sh_fpstore *s, sh_fpval *v, size_t max)
+{
+	size_t n = fread(v, sizeof(*v), max, s->fps);
+
+	return n == 0 && ferror(s->fps) ? SH_EIO : (long)n;
+}
+
 /* Read n bytes at off of f, which sh_fpstore_rewind flushed. */
 static int
 readat(FILE *f, void *p, size_t n, uint64_t off)

@@ -33,6 +33,9 @@ int sh_fpstore_add(struct sh_fpstore *s, sh_fpval fp, const char *id,
  * the end, SH_ENOMEM, SH_EIO).  The two cursors are independent. */
 int sh_fpstore_rewind(struct sh_fpstore *s);
 int sh_fpstore_next(struct sh_fpstore *s, sh_fpval *fp);
+/* The next fingerprints, at most max of them, into v: return how many
+ * (0 at the end) or SH_EIO. */
+long sh_fpstore_read(struct sh_fpstore *s, sh_fpval *v, size_t max);
 int sh_fpstore_nextid(struct sh_fpstore *s, char **buf, size_t *cap,
     size_t *len);
 

@@ -140,6 +140,13 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
 #define LOWBITS 8
 #define MAXTHREADS 64
 
+/* The key of a fingerprint in a table: the sum over parts of (fp &
+ * mask) >> shift, a part for each run of contiguous key blocks. */
+struct keyfn {
+	uint64_t mask[SH_PLAN_BMAX];
+	int shift[SH_PLAN_BMAX], n;
+};
+
 /* What the threads of a table share. */
 struct table {
 	const sh_fpval *fp;
@@ -149,8 +156,7 @@ struct table {
 	int t, nthreads;
 	int bits, drop;		/* key bits sorted, low key bits dropped */
 	int top;		/* bits of the top digit */
-	uint64_t kmask[SH_PLAN_BMAX];	/* the key: the sum over parts */
-	int kshift[SH_PLAN_BMAX], nparts;	/* of (fp & kmask) >> kshift */
+	struct keyfn key;
 	uint64_t *a, *tmp;
 	size_t *count;		/* [thread][digit]: counts, then offsets */
 	size_t *start;		/* bucket d is tmp[start[d] .. start[d + 1]) */
@@ -170,25 +176,36 @@ struct worker {
 /* The parts of the key of table t: its blocks, contiguous ones merged,
  * each moved right to its place in the key. */
 static void
-key_parts(struct table *tb)
+key_parts(const struct sh_plan *p, int t, struct keyfn *k)
 {
-	const struct sh_plan *p = tb->plan;
-	uint32_t set = p->tblocks[tb->t];
+	uint32_t set = p->tblocks[t];
 	int i, dest = 0, sh;
 
-	tb->nparts = 0;
+	k->n = 0;
 	for (i = p->nblocks - 1; i >= 0; i--) {
 		if (!(set >> i & 1))
 			continue;
 		sh = p->bshift[i] - dest;
-		if (tb->nparts > 0 && tb->kshift[tb->nparts - 1] == sh)
-			tb->kmask[tb->nparts - 1] |= p->bmask[i];
+		if (k->n > 0 && k->shift[k->n - 1] == sh)
+			k->mask[k->n - 1] |= p->bmask[i];
 		else {
-			tb->kmask[tb->nparts] = p->bmask[i];
-			tb->kshift[tb->nparts++] = sh;
+			k->mask[k->n] = p->bmask[i];
+			k->shift[k->n++] = sh;
 		}
 		dest += p->blen[i];
 	}
+}
+
+/* The key of fp (sh_plan_key). */
+static uint64_t
+key_of(const struct keyfn *k, uint64_t fp)
+{
+	uint64_t key = 0;
+	int j;
+
+	for (j = 0; j < k->n; j++)
+		key |= (fp & k->mask[j]) >> k->shift[j];
+	return key;
 }
 
 /* Slice i of n records among the threads: [*lo, *hi). */
@@ -198,18 +215,6 @@ slice(const struct table *tb, int i, size_t *lo, size_t *hi)
 	*lo = tb->n / (size_t)tb->nthreads * (size_t)i;
 	*hi = i == tb->nthreads - 1 ? tb->n : *lo + tb->n /
 	    (size_t)tb->nthreads;
-}
-
-/* The key of fp in the table (sh_plan_key). */
-static uint64_t
-key_of(const struct table *tb, uint64_t fp)
-{
-	uint64_t key = 0;
-	int j;
-
-	for (j = 0; j < tb->nparts; j++)
-		key |= (fp & tb->kmask[j]) >> tb->kshift[j];
-	return key;
 }
 
 /* Step 1: the records of a slice, and the counts of their top digits. */
@@ -223,7 +228,7 @@ make_records(struct worker *w)
 	slice(tb, w->id, &lo, &hi);
 	memset(count, 0, sizeof(*count) << tb->top);
 	for (i = lo; i < hi; i++) {
-		tb->a[i] = key_of(tb, tb->fp[i]) >> tb->drop << 32 | i;
+		tb->a[i] = key_of(&tb->key, tb->fp[i]) >> tb->drop << 32 | i;
 		count[tb->a[i] >> shift]++;
 	}
 }
@@ -303,7 +308,7 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 			/* A shard takes the runs of whole keys. */
 			if (tb->shard != NULL && tb->drop > 0 &&
 			    sh_shard_run(tb->shard, tb->t, tb->plan->ntables,
-			    key_of(tb, tb->fp[x])) != tb->shard->i)
+			    key_of(&tb->key, tb->fp[x])) != tb->shard->i)
 				continue;
 			if (sh_pairs_add(&w->pairs, (uint64_t)x << 32 | y) != 0)
 				return SH_ENOMEM;
@@ -432,7 +437,7 @@ join_table(struct table *tb, struct worker *w)
 	size_t d, nd, sum, c, *cnt;
 	int th, kb = tb->plan->keybits[tb->t];
 
-	key_parts(tb);
+	key_parts(tb->plan, tb->t, &tb->key);
 	tb->bits = kb < 32 ? kb : 32;
 	tb->drop = kb - tb->bits;
 	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
@@ -535,6 +540,126 @@ ext_run(const struct sh_plan *plan, int t, const struct sh_xrec *r,
 	return 0;
 }
 
+/*
+ * A table of the external join sorted in memory, in parts: when keys are
+ * at most 32 bits and the budget holds the records (fingerprint, key <<
+ * 32 | index) of all the fingerprints in PARTS_MAX parts or fewer, the
+ * store is read once to count the top TOPBITS key bits, then once per
+ * part, each taking the records of a range of top bits, sorted by key
+ * (radix, stable), its runs compared.  Return 1 when done, 0 when the
+ * table must be sorted on disk (long keys, a small budget, or a top-bits
+ * bucket alone over the budget: few distinct keys), or an error.
+ */
+#define PARTS_MAX 8
+
+/* Sort r[0..n) by the top bits bits of b's high half (the key), stable,
+ * through tmp; return the array holding the result. */
+static struct sh_xrec *
+sort_recs(struct sh_xrec *r, struct sh_xrec *tmp, size_t n, int bits)
+{
+	size_t count[1 << 11], i, sum, c;
+	struct sh_xrec *t;
+	int passes = (bits + 10) / 11, w, p, shift;
+	uint64_t mask;
+
+	if (bits == 0)
+		return r;
+	w = (bits + passes - 1) / passes;
+	mask = ((uint64_t)1 << w) - 1;
+	for (p = 0, shift = 32; p < passes; p++, shift += w) {
+		memset(count, 0, sizeof(count[0]) << w);
+		for (i = 0; i < n; i++)
+			count[r[i].b >> shift & mask]++;
+		for (i = 0, sum = 0; i <= mask; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[r[i].b >> shift & mask]++] = r[i];
+		t = r;
+		r = tmp;
+		tmp = t;
+	}
+	return r;
+}
+#define READ_STEP 4096
+
+static int
+part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
+    const struct sh_shard *shard, size_t budget, struct sh_xsort *pairs)
+{
+	struct sh_xrec *rec = NULL, *tmp = NULL, *s;
+	struct keyfn kf;
+	sh_fpval v[READ_STEP];
+	uint64_t n = st->n, m = budget / (2 * sizeof(*rec)), cnt, key, i;
+	size_t *hist = NULL, d, e, nd, k, x, r;
+	long got, j;
+	int kb = plan->keybits[t], top = kb < TOPBITS ? kb : TOPBITS, err;
+
+	if (n == 0)
+		return 1;
+	if (kb > 32 || m == 0 || (n + m - 1) / m > PARTS_MAX)
+		return 0;
+	key_parts(plan, t, &kf);
+	nd = (size_t)1 << top;
+	if ((hist = calloc(nd, sizeof(*hist))) == NULL)
+		return SH_ENOMEM;
+	if ((err = sh_fpstore_rewind(st)) != 0)
+		goto out;
+	while ((got = sh_fpstore_read(st, v, READ_STEP)) > 0)
+		for (j = 0; j < got; j++)
+			hist[key_of(&kf, v[j]) >> (kb - top)]++;
+	if ((err = got < 0 ? (int)got : 0) != 0)
+		goto out;
+	for (d = 0; d < nd; d++)
+		if (hist[d] > m)
+			goto out;	/* err 0: on disk */
+	if ((rec = malloc(m * sizeof(*rec))) == NULL ||
+	    (tmp = malloc(m * sizeof(*tmp))) == NULL) {
+		err = SH_ENOMEM;
+		goto out;
+	}
+	for (d = 0; d < nd; d = e) {
+		/* The part: top bits [d, e), at most m records. */
+		for (cnt = 0, e = d; e < nd && cnt + hist[e] <= m; e++)
+			cnt += hist[e];
+		if ((err = sh_fpstore_rewind(st)) != 0)
+			goto out;
+		for (i = 0, k = 0; (got = sh_fpstore_read(st, v,
+		    READ_STEP)) > 0; i += (uint64_t)got)
+			for (j = 0; j < got; j++) {
+				key = key_of(&kf, v[j]);
+				if ((key >> (kb - top)) - d < e - d) {
+					rec[k].a = v[j];
+					rec[k++].b = key << 32 | (i + (uint64_t)j);
+				}
+			}
+		if ((err = got < 0 ? (int)got : 0) != 0)
+			goto out;
+		s = sort_recs(rec, tmp, k, kb);
+		/* Runs of equal key, compared as in ext_table. */
+		for (x = 0; x < k; x = r) {
+			for (r = x + 1; r < k && s[r].b >> 32 == s[x].b >> 32;
+			    r++)
+				;
+			if (r - x < 2 || (shard != NULL && sh_shard_run(shard,
+			    t, plan->ntables, s[x].b >> 32) != shard->i))
+				continue;
+			for (i = x; i < r; i++)
+				s[i].b &= 0xFFFFFFFF;	/* the index alone */
+			if ((err = ext_run(plan, t, s + x, r - x, pairs)) != 0)
+				goto out;
+		}
+	}
+	err = 1;
+out:
+	free(hist);
+	free(rec);
+	free(tmp);
+	return err;
+}
+
 /* One table of the external join: sort, then pairs within each run. */
 static int
 ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
@@ -547,6 +672,8 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	uint64_t fp, i, key = 0;
 	int shift = SH_FP_BITS - plan->keybits[t], e, more;
 
+	if ((e = part_table(st, plan, t, shard, budget, pairs)) != 0)
+		return e < 0 ? e : 0;
 	if ((x = sh_xsort_new(budget, tmpdir)) == NULL)
 		return SH_ENOMEM;
 	if ((e = sh_fpstore_rewind(st)) != 0)
