@@ -89,12 +89,6 @@ sh_fpbatch_id(const struct sh_fpbatch *b, const struct sh_fpdoc *d)
 	return b->buf + d->id;
 }
 
-const char *
-sh_fpbatch_text(const struct sh_fpbatch *b, const struct sh_fpdoc *d)
-{
-	return b->buf + d->text;
-}
-
 void
 sh_fpbatch_clear(struct sh_fpbatch *b)
 {

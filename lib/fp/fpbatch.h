@@ -70,10 +70,8 @@ int sh_fpbatch_full(const struct sh_fpbatch *b);
  */
 void sh_fpbatch_run(struct sh_fpbatch *b);
 
-/* The ID and text of document d of b. */
+/* The ID of document d of b. */
 const char *sh_fpbatch_id(const struct sh_fpbatch *b, const struct sh_fpdoc *d);
-const char *sh_fpbatch_text(const struct sh_fpbatch *b,
-    const struct sh_fpdoc *d);
 
 /* Empty b for the next batch, keeping its memory. */
 void sh_fpbatch_clear(struct sh_fpbatch *b);

@@ -44,17 +44,19 @@ width(uint64_t v)
 }
 
 /* LSD radix passes over bits [from, from + bits) of v[0..n), stable,
- * through tmp; the result in *v (the arrays may swap). */
+ * digits of at most maxw (<= 11) bits, through tmp; the result in *v
+ * (the arrays may swap). */
 static void
-radix_bits(uint64_t **v, uint64_t **tmp, size_t n, int from, int bits)
+radix_bits(uint64_t **v, uint64_t **tmp, size_t n, int from, int bits,
+    int maxw)
 {
 	size_t count[1 << 11], i, sum, c;
 	uint64_t *a = *v, *b = *tmp, *t, mask;
 	int passes, w, p, shift;
 
-	if (bits == 0)
+	if (bits == 0 || n < 2)
 		return;
-	passes = (bits + 10) / 11;
+	passes = (bits + maxw - 1) / maxw;
 	w = (bits + passes - 1) / passes;
 	mask = ((uint64_t)1 << w) - 1;
 	for (p = 0, shift = from; p < passes; p++, shift += w) {
@@ -90,8 +92,8 @@ sh_pairs_sort(struct sh_pairs *p)
 	/* Only the bits the indexes use: j's, then i's. */
 	for (i = 0; i < p->n; i++)
 		all |= v[i];
-	radix_bits(&v, &tmp, p->n, 0, width(all & 0xFFFFFFFF));
-	radix_bits(&v, &tmp, p->n, 32, width(all >> 32));
+	radix_bits(&v, &tmp, p->n, 0, width(all & 0xFFFFFFFF), 11);
+	radix_bits(&v, &tmp, p->n, 32, width(all >> 32), 11);
 	if (v != p->v) {
 		memcpy(p->v, v, p->n * sizeof(*v));
 		tmp = v;
@@ -246,39 +248,6 @@ scatter_top(struct worker *w)
 		tb->tmp[off[tb->a[i] >> shift]++] = tb->a[i];
 }
 
-/* Sort v[0..m) (in tmp) by the key bits below the top digit, stable,
- * through buf (in a, the same place); return where the result is. */
-static uint64_t *
-sort_low(const struct table *tb, uint64_t *v, uint64_t *buf, size_t m)
-{
-	size_t count[1 << LOWBITS], i, sum, c;
-	uint64_t *t;
-	int low = tb->bits - tb->top, passes, width, shift, p;
-	uint64_t mask;
-
-	if (low == 0 || m < 2)
-		return v;
-	passes = (low + LOWBITS - 1) / LOWBITS;
-	width = (low + passes - 1) / passes;
-	mask = ((uint64_t)1 << width) - 1;
-	for (p = 0, shift = 32; p < passes; p++, shift += width) {
-		memset(count, 0, sizeof(count[0]) << width);
-		for (i = 0; i < m; i++)
-			count[v[i] >> shift & mask]++;
-		for (i = 0, sum = 0; i <= mask; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < m; i++)
-			buf[count[v[i] >> shift & mask]++] = v[i];
-		t = v;
-		v = buf;
-		buf = t;
-	}
-	return v;
-}
-
 /*
  * Whether table t reports fingerprints a and b (of one run of equal key):
  * they are within plan->k and t is the first table whose key they share.
@@ -322,7 +291,7 @@ sort_buckets(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t d, dend, lo, hi, i, e, nd = (size_t)1 << tb->top;
-	uint64_t *s;
+	uint64_t *s, *buf;
 
 	for (;;) {
 		pthread_mutex_lock(&tb->mu);
@@ -336,7 +305,12 @@ sort_buckets(struct worker *w)
 			hi = tb->start[d + 1];
 			if (hi - lo < 2)
 				continue;
-			s = sort_low(tb, tb->tmp + lo, tb->a + lo, hi - lo);
+			/* By the key bits below the top digit, in cache:
+			 * small digits, for small buckets. */
+			s = tb->tmp + lo;
+			buf = tb->a + lo;
+			radix_bits(&s, &buf, hi - lo, 32, tb->bits - tb->top,
+			    LOWBITS);
 			/* The fingerprints of the runs' members lie anywhere
 			 * in fp: asked for together, their misses overlap. */
 			for (i = 0; i + 1 < hi - lo; i++)
