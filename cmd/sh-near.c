@@ -93,9 +93,9 @@ verified(int e, uint32_t sim, const char *const id[2], const size_t len[2],
 	return -1;
 }
 
-/* The index matches of f: printed unless quiet; their number. */
+/* The index matches h of f: printed unless quiet; their number. */
 static size_t
-query(const struct sh_fpline *f, int quiet)
+report(const struct sh_fpline *f, const struct sh_hits *h, int quiet)
 {
 	char where[SH_WHERE];
 	const char *p, *id[2] = { f->id, NULL };
@@ -105,13 +105,10 @@ query(const struct sh_fpline *f, int quiet)
 	long sim = -1;
 	int e, which;
 
-	hits.n = 0;
-	if ((e = sh_index_search(ix, f->fp, (int)k, &hits, where)) != 0)
-		errx(2, "%s: %s", where, sh_strerror(e));
-	for (i = 0; i < hits.n && (!quiet || (vd.vf && n == 0)); i++) {
-		if ((e = sh_index_ids(ix, &hits.v[i], &p, &len, where)) != 0)
+	for (i = 0; i < h->n && (!quiet || (vd.vf && n == 0)); i++) {
+		if ((e = sh_index_ids(ix, &h->v[i], &p, &len, where)) != 0)
 			errx(2, "%s: %s", where, sh_strerror(e));
-		fp[1] = hits.v[i].fp;
+		fp[1] = h->v[i].fp;
 		while (sh_ids_next(&p, &len, &id[1], &idlen[1])) {
 			if (vd.vf) {
 				e = sh_verify_ids(vd.vf, id, idlen, fp, &vsim,
@@ -123,44 +120,56 @@ query(const struct sh_fpline *f, int quiet)
 			n++;
 			if (!quiet)
 				put_ok(sh_pairline_write(stdout, id[0],
-				    idlen[0], id[1], idlen[1], hits.v[i].dist,
+				    idlen[0], id[1], idlen[1], h->v[i].dist,
 				    sim));
 			else
 				break;
 		}
 	}
 	if (!vd.vf)
-		n = hits.n;
+		n = h->n;
 	found |= n > 0;
 	return n;
 }
 
-/*
- * -i: the indexed fingerprints near each line, answered in batches so
- * that the memory of a query is asked for while those before it are
- * searched: its directory entries AHEAD queries before, its table
- * entries AHEAD / 2 before.
- */
+/* -u -i: whether f has a match in the index (verified with -v). */
+static size_t
+indexed(const struct sh_fpline *f)
+{
+	char where[SH_WHERE];
+	int e;
+
+	hits.n = 0;
+	if ((e = sh_index_search(ix, f->fp, (int)k, &hits, where)) != 0)
+		errx(2, "%s: %s", where, sh_strerror(e));
+	return report(f, &hits, 1);
+}
+
+/* -i: the matches of query i of the batch in lines. */
+static int
+batch_hits(void *ctx, size_t i, const struct sh_hits *h)
+{
+	struct sh_fpline f = { 0 };
+
+	(void)ctx;
+	f.fp = lines.fp[i];
+	f.id = sh_fplist_id(&lines, i, &f.idlen);
+	report(&f, h, 0);
+	return 0;
+}
+
+/* -i: the queries read in batches, answered by sh_index_search_each. */
 #define BATCH 256
-#define AHEAD 16
 
 static void
 lookups(void)
 {
-	struct sh_fpline f = { 0 };
-	size_t i;
+	char where[SH_WHERE];
+	int e;
 
-	for (i = 0; i < AHEAD && i < lines.n; i++)
-		sh_index_prefetch(ix, lines.fp[i], 0);
-	for (i = 0; i < lines.n; i++) {
-		if (i + AHEAD < lines.n)
-			sh_index_prefetch(ix, lines.fp[i + AHEAD], 0);
-		if (i + AHEAD / 2 < lines.n)
-			sh_index_prefetch(ix, lines.fp[i + AHEAD / 2], 1);
-		f.fp = lines.fp[i];
-		f.id = sh_fplist_id(&lines, i, &f.idlen);
-		query(&f, 0);
-	}
+	if ((e = sh_index_search_each(ix, lines.fp, lines.n, (int)k, &hits,
+	    batch_hits, NULL, where)) != 0)
+		errx(2, "%s: %s", where, sh_strerror(e));
 	sh_fplist_clear(&lines);
 }
 
@@ -183,7 +192,7 @@ keep_new(void *ctx, const struct sh_fpline *f)
 	int e;
 
 	(void)ctx;
-	if (ix != NULL && query(f, 1) > 0)
+	if (ix != NULL && indexed(f) > 0)
 		return;
 	if ((e = sh_dedup_add(dedup, f->fp)) < 0)
 		fail(e);
@@ -315,7 +324,7 @@ put_firsts(void)
 		f.fp = lines.fp[i];
 		if ((e = sh_fpset_id(&set, i, &f.id, &f.idlen)) != 0)
 			fail(e);
-		keep[i] = query(&f, 1) == 0;
+		keep[i] = indexed(&f) == 0;
 	}
 	if ((e = sh_fpset_first(&set, keep, similar_pair, NULL)) != 0)
 		fail(e);

@@ -61,6 +61,20 @@ int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
  * that comes later (stage 0 well ahead, stage 1 nearer). */
 void sh_index_prefetch(struct sh_index *ix, sh_fpval fp, int stage);
 
+/* Called with the hits of query i: return 0 to go on. */
+typedef int sh_index_fn(void *ctx, size_t i, const struct sh_hits *h);
+
+/*
+ * sh_index_search at distance k for each of q[0..n) in order, calling
+ * fn(ctx, i, h) with the hits of q[i] (h emptied before each query).
+ * The memory of later queries is asked for while earlier ones are
+ * searched: the directory entries 16 queries ahead, the buckets' first
+ * entries 8 ahead (sh_index_prefetch).  Return 0, what fn returned when
+ * not 0, or an error of sh_index_search (where names the segment).
+ */
+int sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
+    int k, struct sh_hits *h, sh_index_fn *fn, void *ctx, char *where);
+
 /*
  * Append to *h every indexed fingerprint within k (0..64) of fp, ordered
  * by distance, then fingerprint, then segment.  Return 0, SH_ENOMEM or

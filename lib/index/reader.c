@@ -125,6 +125,30 @@ sh_index_prefetch(struct sh_index *ix, sh_fpval fp, int stage)
 		sh_seg_prefetch(&ix->seg[i], fp, stage);
 }
 
+#define AHEAD 16
+
+int
+sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
+    int k, struct sh_hits *h, sh_index_fn *fn, void *ctx, char *where)
+{
+	size_t i;
+	int e;
+
+	for (i = 0; i < AHEAD && i < n; i++)
+		sh_index_prefetch(ix, q[i], 0);
+	for (i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			sh_index_prefetch(ix, q[i + AHEAD], 0);
+		if (i + AHEAD / 2 < n)
+			sh_index_prefetch(ix, q[i + AHEAD / 2], 1);
+		h->n = 0;
+		if ((e = sh_index_search(ix, q[i], k, h, where)) != 0 ||
+		    (e = fn(ctx, i, h)) != 0)
+			return e;
+	}
+	return 0;
+}
+
 int
 sh_index_search(struct sh_index *ix, sh_fpval fp, int k, struct sh_hits *h,
     char *where)
