@@ -11,6 +11,7 @@
 
 #define CLUSTER 16
 #define RUN 4096		/* longest piece of a run cut with a dictionary */
+#define PEND 32			/* features hashed together */
 
 struct buf {
 	char *p;
@@ -24,15 +25,14 @@ struct sh_tok {
 	long long nfeat;
 	int nomem;
 
-	/* Current word: bytes, and where its last character starts. */
-	struct buf w;
-	size_t wlast;
-	uint32_t wprev;
-
-	/* Shingle window: up to o.shingle words joined by '_', the bytes
-	 * s.p[sbeg .. s.len); word i of it starts at s.p[sstart[i]]. */
+	/* Word stream: the words of the shingle window, each followed by
+	 * '_', then the current word, all in s.  Word i of the window starts
+	 * at s.p[sstart[i]]; the current word is s.p[wbeg .. s.len), empty
+	 * when no word is open, and its last character starts wlast bytes
+	 * into it and is wprev.  A shingle is a slice of s: no copy. */
 	struct buf s;
-	size_t sbeg, sstart[SH_TOK_MAX];
+	size_t wbeg, wlast, sstart[SH_TOK_MAX];
+	uint32_t wprev;
 	int swords, semitted;
 
 	/* N-gram run: bytes of its last o.ngram characters, each a base and
@@ -51,7 +51,12 @@ struct sh_tok {
 	size_t rlen, rcap, rlast, rclen;
 	uint32_t rprev;
 	struct sh_dictcut cut;
-	struct buf dw;
+
+	/* Features not yet hashed, in text order: slices of s or g, which
+	 * are flushed before those bytes move or are written again. */
+	const char *pp[PEND];
+	size_t pn[PEND];
+	int npend;
 };
 
 /* ASCII fold: digits and letters, lowercased, are word bytes; every other
@@ -93,24 +98,6 @@ buf_grow(struct buf *b, size_t reserve)
 	return 0;
 }
 
-/* Append p[0..n) to b, making room for at least reserve more bytes.  The
- * bytes are few (a word, a character): copied in a loop, not by a call. */
-static inline int
-buf_put(struct buf *b, const char *p, size_t n, size_t reserve)
-{
-	char *o;
-	size_t i;
-
-	if (reserve < n)
-		reserve = n;
-	if (b->cap - b->len < reserve && buf_grow(b, reserve) != 0)
-		return SH_ENOMEM;
-	for (o = b->p + b->len, i = 0; i < n; i++)
-		o[i] = p[i];
-	b->len += n;
-	return 0;
-}
-
 struct sh_tok *
 sh_tok_new(const struct sh_tokopt *o)
 {
@@ -127,26 +114,47 @@ sh_tok_free(struct sh_tok *t)
 {
 	if (t == NULL)
 		return;
-	free(t->w.p);
 	free(t->s.p);
 	free(t->run);
-	free(t->dw.p);
 	sh_dictcut_free(&t->cut);
 	free(t);
 }
 
-/* Emit feature p[0..n) of hash h. */
+/* Hash and emit the pending features.  Their hashes are independent,
+ * so the processor overlaps them, where one at a time each would wait for
+ * the one before. */
+static void
+flush(struct sh_tok *t)
+{
+	uint64_t h[PEND];
+	int i, n = t->npend;
+
+	for (i = 0; i < n; i++)
+		h[i] = sh_hash64(t->pp[i], t->pn[i], 0);
+	for (i = 0; i < n; i++)
+		t->fn(t->ctx, t->pp[i], t->pn[i], h[i]);
+	t->nfeat += n;
+	t->npend = 0;
+}
+
+/* Emit feature p[0..n) of hash h, after those pending. */
 static void
 emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
 {
+	if (t->npend > 0)
+		flush(t);
 	t->fn(t->ctx, p, n, h);
 	t->nfeat++;
 }
 
+/* Emit feature p[0..n), hashed later: its bytes must stay until flush. */
 static void
 emit(struct sh_tok *t, const char *p, size_t n)
 {
-	emit_h(t, p, n, sh_hash64(p, n, 0));
+	if (t->npend == PEND)
+		flush(t);
+	t->pp[t->npend] = p;
+	t->pn[t->npend++] = n;
 }
 
 /* Whether p[0..n), of hash h, is a stop word: one probe, only when a
@@ -160,78 +168,116 @@ stopped(const struct sh_tok *t, uint64_t h)
 static void
 emit_gram(struct sh_tok *t)
 {
-	uint64_t h = sh_hash64(t->g + t->gbeg, t->glen, 0);
+	uint64_t h;
 
+	if (t->o.stop == NULL) {
+		emit(t, t->g + t->gbeg, t->glen);
+		return;
+	}
+	h = sh_hash64(t->g + t->gbeg, t->glen, 0);
 	if (!stopped(t, h))
 		emit_h(t, t->g + t->gbeg, t->glen, h);
+}
+
+/* Whether a word is open. */
+static inline int
+in_word(const struct sh_tok *t)
+{
+	return t->s.len > t->wbeg;
+}
+
+/*
+ * Make room in s for n more bytes.  When out of room, the window and the
+ * current word move to the front, and the buffer grows to leave room for
+ * many more words after them: a move is rare.
+ */
+static int
+s_room(struct sh_tok *t, size_t n)
+{
+	size_t drop;
+	int i;
+
+	if (t->s.cap - t->s.len >= n)
+		return 0;
+	flush(t);
+	drop = t->swords > 0 ? t->sstart[0] : t->wbeg;
+	if (drop > 0)
+		memmove(t->s.p, t->s.p + drop, t->s.len - drop);
+	t->s.len -= drop;
+	t->wbeg -= drop;
+	for (i = 0; i < t->swords; i++)
+		t->sstart[i] -= drop;
+	if (t->s.cap - t->s.len >= n)
+		return 0;
+	if (buf_grow(&t->s, n + 256) != 0) {
+		t->nomem = 1;
+		return SH_ENOMEM;
+	}
+	return 0;
+}
+
+/* Append the n (<= 4) bytes of a character to the current word; enc
+ * holds 4 bytes. */
+static void
+word_put(struct sh_tok *t, const char *enc, size_t n)
+{
+	char *o;
+
+	if (s_room(t, 4) != 0)
+		return;
+	o = t->s.p + t->s.len;
+	t->s.len += n;
+	memcpy(o, enc, 4);	/* one move, not a call */
 }
 
 /* End of a stretch of words: flush a short shingle window. */
 static void
 seg_end(struct sh_tok *t)
 {
-	if (t->swords > 0 && !t->semitted)
-		emit(t, t->s.p + t->sbeg, t->s.len - t->sbeg);
+	if (t->swords == 0)
+		return;		/* and s is empty */
+	if (!t->semitted)
+		emit(t, t->s.p + t->sstart[0],
+		    t->s.len - 1 - t->sstart[0]);
+	flush(t);
 	t->swords = 0;
 	t->semitted = 0;
-	t->s.len = t->sbeg = 0;
+	t->s.len = t->wbeg = 0;
 }
 
-/* The word p[0..n) joins the word stream. */
+/* The current word, if any, joins the word stream. */
 static void
-word_push(struct sh_tok *t, const char *p, size_t n)
+word_end(struct sh_tok *t)
 {
+	const char *p = t->s.p + t->wbeg;
+	size_t n = t->s.len - t->wbeg;
 	uint64_t h = 0;
-	size_t drop;
 	int i;
 
+	if (n == 0)
+		return;
 	if (t->o.shingle == 1 || t->o.stop != NULL)
 		h = sh_hash64(p, n, 0);
-	if (stopped(t, h))
-		return;
-	if (t->o.shingle == 1) {
-		emit_h(t, p, n, h);
+	if (stopped(t, h) || t->o.shingle == 1) {
+		if (t->o.shingle == 1 && !stopped(t, h))
+			emit_h(t, p, n, h);
+		t->s.len = t->wbeg;
 		return;
 	}
 	if (t->swords == t->o.shingle) {
-		/* Slide: drop the oldest word and its '_'. */
-		t->sbeg = t->sstart[1];
+		/* Slide: drop the oldest word. */
 		for (i = 1; i < t->swords; i++)
 			t->sstart[i - 1] = t->sstart[i];
 		t->swords--;
 	}
-	if (t->s.cap - t->s.len < n + 1) {
-		/* Out of room: the window moves to the front, and the buffer
-		 * grows to leave room for many more words after it. */
-		drop = t->sbeg;
-		if (drop > 0)
-			memmove(t->s.p, t->s.p + drop, t->s.len - drop);
-		t->s.len -= drop;
-		t->sbeg = 0;
-		for (i = 0; i < t->swords; i++)
-			t->sstart[i] -= drop;
-		if (buf_grow(&t->s, n + 1 + 256) != 0)
-			t->nomem = 1;
-	}
-	if (t->swords > 0 && buf_put(&t->s, "_", 1, 0) != 0)
-		t->nomem = 1;
-	t->sstart[t->swords] = t->s.len;
-	if (buf_put(&t->s, p, n, 0) != 0)
-		t->nomem = 1;
-	t->swords++;
+	t->sstart[t->swords++] = t->wbeg;
 	if (t->swords == t->o.shingle) {
-		emit(t, t->s.p + t->sbeg, t->s.len - t->sbeg);
+		emit(t, t->s.p + t->sstart[0], t->s.len - t->sstart[0]);
 		t->semitted = 1;
 	}
-}
-
-static void
-word_end(struct sh_tok *t)
-{
-	if (t->w.len == 0)
-		return;
-	word_push(t, t->w.p, t->w.len);
-	t->w.len = 0;
+	if (s_room(t, 1) == 0)
+		t->s.p[t->s.len++] = '_';
+	t->wbeg = t->s.len;
 }
 
 /*
@@ -244,6 +290,7 @@ gram_end(struct sh_tok *t)
 {
 	if (t->gchars > 0)
 		emit_gram(t);
+	flush(t);
 	t->gchars = 0;
 	t->gbeg = t->glen = 0;
 }
@@ -253,17 +300,13 @@ static void
 dict_word(void *ctx, size_t start, size_t len)
 {
 	struct sh_tok *t = ctx;
-	char enc[4];
+	char enc[4] = { 0 };
 	size_t i;
 
-	t->dw.len = 0;
+	/* No word is open: a run ends every word before it. */
 	for (i = start; i < start + len; i++)
-		if (buf_put(&t->dw, enc, sh_utf8_encode(t->run[i], enc),
-		    0) != 0) {
-			t->nomem = 1;
-			return;
-		}
-	word_push(t, t->dw.p, t->dw.len);
+		word_put(t, enc, sh_utf8_encode(t->run[i], enc));
+	word_end(t);
 }
 
 /* Cut the run into dictionary words: all of it, or with more != 0 what
@@ -330,40 +373,66 @@ dict_char(struct sh_tok *t, uint32_t cp, size_t n)
 	t->rclen = n;
 }
 
-/* Append the n (<= 4) bytes of a character to the n-gram window. */
+/* Append the n (<= 4) bytes of a character to the n-gram window; enc
+ * holds 4 bytes. */
 static inline void
 gram_put(struct sh_tok *t, const char *enc, size_t n)
 {
 	char *o;
 
-	if (t->gbeg + t->glen + n > sizeof(t->g)) {
+	if (t->gbeg + t->glen + 4 > sizeof(t->g)) {
+		flush(t);
 		memmove(t->g, t->g + t->gbeg, t->glen);
 		t->gbeg = 0;
 	}
 	o = t->g + t->gbeg + t->glen;
 	t->glen += n;
-	while (n-- > 0)
-		*o++ = *enc++;
+	memcpy(o, enc, 4);	/* one move, not a call */
+}
+
+/* Append cp, a character of an n-gram run encoded in enc[0..n) (4 bytes
+ * readable), to the run, after any mark joined it. */
+static void
+gram_char(struct sh_tok *t, uint32_t cp, const char *enc, size_t n)
+{
+	int i;
+
+	if (t->o.dict != NULL) {
+		dict_char(t, cp, n);
+		return;
+	}
+	word_end(t);
+	seg_end(t);
+	if (t->gchars == t->o.ngram) {
+		emit_gram(t);
+		/* Slide: drop the oldest character. */
+		t->gbeg += t->gclen[0];
+		t->glen -= t->gclen[0];
+		for (i = 1; i < t->gchars; i++)
+			t->gclen[i - 1] = t->gclen[i];
+		t->gchars--;
+	}
+	gram_put(t, enc, n);
+	t->gclen[t->gchars++] = n;
+	t->gprev = cp;
 }
 
 /* Append the folded code point cp to the current word or n-gram run. */
 static void
 put(struct sh_tok *t, uint32_t cp)
 {
-	char enc[4];
+	char enc[4] = { 0 };
 	size_t n;
 	uint32_t c;
-	int cls, i;
+	int cls;
 
 	/* A mark composes with the character just before it, or stays
 	 * with it in an n-gram or a dictionary run (marks past CLUSTER
 	 * bytes are dropped); in a word it is a letter like the others. */
-	if (t->w.len > 0) {
+	if (in_word(t)) {
 		if (sh_fold_join(t->wprev, cp, &c) == SH_FOLD_COMPOSE) {
-			t->w.len = t->wlast;
-			n = sh_utf8_encode(c, enc);
-			if (buf_put(&t->w, enc, n, 0) != 0)
-				t->nomem = 1;
+			t->s.len = t->wbeg + t->wlast;
+			word_put(t, enc, sh_utf8_encode(c, enc));
 			t->wprev = c;
 			return;
 		}
@@ -408,30 +477,12 @@ put(struct sh_tok *t, uint32_t cp)
 	n = sh_utf8_encode(cp, enc);
 	if (cls == SH_UC_WORD) {
 		run_end(t);
-		t->wlast = t->w.len;
+		t->wlast = t->s.len - t->wbeg;
 		t->wprev = cp;
-		if (buf_put(&t->w, enc, n, 0) != 0)
-			t->nomem = 1;
+		word_put(t, enc, n);
 		return;
 	}
-	if (t->o.dict != NULL) {
-		dict_char(t, cp, n);
-		return;
-	}
-	word_end(t);
-	seg_end(t);
-	if (t->gchars == t->o.ngram) {
-		emit_gram(t);
-		/* Slide: drop the oldest character. */
-		t->gbeg += t->gclen[0];
-		t->glen -= t->gclen[0];
-		for (i = 1; i < t->gchars; i++)
-			t->gclen[i - 1] = t->gclen[i];
-		t->gchars--;
-	}
-	gram_put(t, enc, n);
-	t->gclen[t->gchars++] = n;
-	t->gprev = cp;
+	gram_char(t, cp, enc, n);
 }
 
 long long
@@ -451,13 +502,13 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	t->nfeat = 0;
 	t->nomem = 0;
 	/* A run cut short by SH_ENOMEM may have left words behind. */
-	t->w.len = t->s.len = t->sbeg = t->gbeg = t->glen = t->rlen = 0;
-	t->swords = t->semitted = t->gchars = 0;
+	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
+	t->swords = t->semitted = t->gchars = t->npend = 0;
 	while (p < end) {
 		if (*p < 0x80) {
 			if (ascii[*p] == 0) {
 				p++;
-				if (t->w.len > 0)
+				if (in_word(t))
 					word_end(t);
 				run_end(t);
 				continue;
@@ -466,20 +517,32 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 			 * slices that fit the room made for them. */
 			run_end(t);
 			do {
-				if (t->w.cap - t->w.len < 64 &&
-				    buf_put(&t->w, NULL, 0, 64) != 0)
+				if (s_room(t, 64) != 0)
 					return SH_ENOMEM;
-				o = t->w.p + t->w.len;
+				o = t->s.p + t->s.len;
 				lim = end - p > 64 ? p + 64 : end;
 				while (p < lim && (c = ascii[*p]) != 0) {
 					*o++ = (char)c;
 					p++;
 				}
-				t->w.len = (size_t)(o - t->w.p);
+				t->s.len = (size_t)(o - t->s.p);
 			} while (p == lim && p < end);
-			t->wlast = t->w.len - 1;
-			t->wprev = (unsigned char)t->w.p[t->wlast];
+			t->wlast = t->s.len - 1 - t->wbeg;
+			t->wprev = (unsigned char)t->s.p[t->s.len - 1];
 			continue;
+		}
+		/* The bulk of Chinese text: a Han character folded as it is
+		 * (text/fold.h), three valid bytes (one more readable). */
+		if (*p >= 0xE4 && *p <= 0xE9 && end - p >= 4 &&
+		    (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+		    !t->o.simplify) {
+			cp = (uint32_t)(*p & 0x0F) << 12 |
+			    (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+			if (cp >= SH_FOLD_HAN_FIRST) {
+				gram_char(t, cp, (const char *)p, 3);
+				p += 3;
+				continue;
+			}
 		}
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
 		nf = sh_fold_cp(cp, t->o.simplify, f);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "text/fold.h"
 #include "text/unicode.h"
 #include "tap.h"
 
@@ -75,6 +76,13 @@ main(void)
 	    "U+30A2");
 	ok(folds1(0x4E2D, 0x4E2D), "U+4E2D folds to itself");
 	ok(folds1(0xAC00, 0xAC00), "U+AC00 Hangul syllable folds to itself");
+	for (same = 1, cp = SH_FOLD_HAN_FIRST; cp <= SH_FOLD_HAN_LAST; cp++)
+		if (!folds1(cp, cp) || sh_uc_class(cp) != SH_UC_GRAM ||
+		    sh_uc_ccc(cp) != 0 || sh_fold_join('a', cp, out) !=
+		    SH_FOLD_NEW)
+			same = 0;
+	ok(same, "U+4E00..U+9FFF fold to themselves, are n-gram "
+	    "characters and join nothing (the tokenizer's shortcut)");
 	ok(sh_uc_fold(0xAD, out) == 0, "U+00AD soft hyphen folds to nothing");
 	ok(sh_uc_fold(0x200B, out) == 0, "U+200B zero width space folds to "
 	    "nothing");
