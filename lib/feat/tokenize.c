@@ -245,6 +245,27 @@ seg_end(struct sh_tok *t)
 	t->s.len = t->wbeg = 0;
 }
 
+/* The word s.p[wbeg .. u), followed by '_' at u, joins the shingle
+ * window (shingle > 1, no stop word). */
+static inline void
+window_add(struct sh_tok *t, size_t u)
+{
+	int i;
+
+	if (t->swords == t->o.shingle) {
+		/* Slide: drop the oldest word. */
+		for (i = 1; i < t->swords; i++)
+			t->sstart[i - 1] = t->sstart[i];
+		t->swords--;
+	}
+	t->sstart[t->swords++] = t->wbeg;
+	if (t->swords == t->o.shingle) {
+		emit(t, t->s.p + t->sstart[0], u - t->sstart[0]);
+		t->semitted = 1;
+	}
+	t->wbeg = u + 1;
+}
+
 /* The current word, if any, joins the word stream. */
 static void
 word_end(struct sh_tok *t)
@@ -252,7 +273,6 @@ word_end(struct sh_tok *t)
 	const char *p = t->s.p + t->wbeg;
 	size_t n = t->s.len - t->wbeg;
 	uint64_t h = 0;
-	int i;
 
 	if (n == 0)
 		return;
@@ -264,20 +284,10 @@ word_end(struct sh_tok *t)
 		t->s.len = t->wbeg;
 		return;
 	}
-	if (t->swords == t->o.shingle) {
-		/* Slide: drop the oldest word. */
-		for (i = 1; i < t->swords; i++)
-			t->sstart[i - 1] = t->sstart[i];
-		t->swords--;
-	}
-	t->sstart[t->swords++] = t->wbeg;
-	if (t->swords == t->o.shingle) {
-		emit(t, t->s.p + t->sstart[0], t->s.len - t->sstart[0]);
-		t->semitted = 1;
-	}
-	if (s_room(t, 1) == 0)
-		t->s.p[t->s.len++] = '_';
-	t->wbeg = t->s.len;
+	if (s_room(t, 1) != 0)
+		return;
+	t->s.p[t->s.len] = '_';
+	window_add(t, t->s.len++);
 }
 
 /*
@@ -485,6 +495,131 @@ put(struct sh_tok *t, uint32_t cp)
 	gram_char(t, cp, enc, n);
 }
 
+/*
+ * Packing ASCII text, 64 bytes at a time: of the n (<= 64) bytes at p,
+ * those before the first non-ASCII byte are taken.  Word bytes (ascii[]
+ * above) are written folded to out, and the first separator after each
+ * word, a word open before p if *inword, as '_'; other separators are
+ * dropped.  out has room for 64 bytes.  Set *k to the bytes written, bit
+ * i of *ends when out[i] is a '_', and *inword to whether the last byte
+ * taken is a word byte; return the bytes taken.
+ */
+static size_t
+pack_c(const unsigned char *p, size_t n, int *inword, char *out, size_t *k,
+    uint64_t *ends)
+{
+	uint64_t e = 0;
+	size_t i, j = 0;
+	unsigned char c;
+	int w = *inword;
+
+	for (i = 0; i < n && p[i] < 0x80; i++) {
+		c = ascii[p[i]];
+		out[j] = c != 0 ? (char)c : '_';
+		e |= (uint64_t)(c == 0 && w) << j;
+		j += (c != 0) | w;
+		w = c != 0;
+	}
+	*inword = w;
+	*k = j;
+	*ends = e;
+	return i;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_PACK_AVX512
+/* pack_c in a few instructions: AVX-512 compares and, from VBMI2, the
+ * byte compress. */
+__attribute__((target("avx512f,avx512bw,avx512vbmi2,popcnt,bmi")))
+static size_t
+pack_avx512(const unsigned char *p, size_t n, int *inword, char *out,
+    size_t *k, uint64_t *ends)
+{
+	__mmask64 lm = n == 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+	__mmask64 hi, w, e, keep;
+	__m512i v, low, packed;
+	size_t cnt;
+
+	v = _mm512_maskz_loadu_epi8(lm, p);
+	if ((hi = _mm512_movepi8_mask(v) & lm) != 0) {
+		n = (size_t)__builtin_ctzll(hi);
+		lm = ((__mmask64)1 << n) - 1;
+	}
+	low = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+	w = (_mm512_cmple_epu8_mask(_mm512_sub_epi8(low,
+	    _mm512_set1_epi8('a')), _mm512_set1_epi8(25)) |
+	    _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('0')),
+	    _mm512_set1_epi8(9))) & lm;
+	e = (w << 1 | (__mmask64)(*inword != 0)) & ~w & lm;
+	keep = w | e;
+	packed = _mm512_maskz_compress_epi8(keep, _mm512_mask_blend_epi8(w,
+	    _mm512_set1_epi8('_'), low));
+	_mm512_storeu_si512(out, packed);
+	cnt = (size_t)__builtin_popcountll(keep);
+	*ends = _mm512_cmpeq_epi8_mask(packed, _mm512_set1_epi8('_')) &
+	    (cnt == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cnt) - 1);
+	*k = cnt;
+	if (n > 0)
+		*inword = (int)(w >> (n - 1) & 1);
+	return n;
+}
+#endif
+
+static int vector_pack = 1;
+
+void
+sh_tok_vector(int on)
+{
+	vector_pack = on;
+}
+
+static size_t
+pack(const unsigned char *p, size_t n, int *inword, char *out, size_t *k,
+    uint64_t *ends)
+{
+#ifdef HAVE_PACK_AVX512
+	if (vector_pack && __builtin_cpu_supports("avx512vbmi2"))
+		return pack_avx512(p, n, inword, out, k, ends);
+#endif
+	return pack_c(p, n, inword, out, k, ends);
+}
+
+/*
+ * The ASCII bytes from p on, before end, in a stretch of words shingled
+ * without stop words: packed into s, where each word ended joins the
+ * window.  Return where the ASCII bytes end.
+ */
+static const unsigned char *
+ascii_words(struct sh_tok *t, const unsigned char *p,
+    const unsigned char *end)
+{
+	uint64_t ends;
+	size_t base, k, n, used;
+	int inword;
+
+	run_end(t);
+	inword = in_word(t);
+	while (p < end) {
+		if (s_room(t, 64) != 0)
+			return end;
+		n = end - p < 64 ? (size_t)(end - p) : 64;
+		base = t->s.len;
+		used = pack(p, n, &inword, t->s.p + base, &k, &ends);
+		t->s.len += k;
+		for (; ends != 0; ends &= ends - 1)
+			window_add(t, base + (size_t)__builtin_ctzll(ends));
+		p += used;
+		if (used < n)
+			break;
+	}
+	if (inword) {
+		t->wlast = t->s.len - 1 - t->wbeg;
+		t->wprev = (unsigned char)t->s.p[t->s.len - 1];
+	}
+	return p;
+}
+
 long long
 sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
     void *ctx, int *bad)
@@ -505,6 +640,10 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
 	t->swords = t->semitted = t->gchars = t->npend = 0;
 	while (p < end) {
+		if (*p < 0x80 && t->o.shingle > 1 && t->o.stop == NULL) {
+			p = ascii_words(t, p, end);
+			continue;
+		}
 		if (*p < 0x80) {
 			if (ascii[*p] == 0) {
 				p++;

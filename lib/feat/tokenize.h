@@ -71,4 +71,12 @@ void sh_tok_free(struct sh_tok *t);
 long long sh_tok_run(struct sh_tok *t, const char *p, size_t len,
     sh_tok_fn *fn, void *ctx, int *bad);
 
+/*
+ * Whether ASCII text is packed with the vector instructions the CPU has
+ * (1, the default: AVX-512 with VBMI2) or with portable C only (0), for
+ * tests that hold one to the other.  Not thread-safe; features do not
+ * depend on it.
+ */
+void sh_tok_vector(int on);
+
 #endif

@@ -1,0 +1,194 @@
+/*
+ * The tokenizer's ASCII packing (lib/feat/tokenize.c): the vector code and
+ * the portable code give the same features on random text of every kind,
+ * and on ASCII text both give the features of the contract of
+ * feat/tokenize.h, computed here the simple way.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feat/tokenize.h"
+#include "rng.h"
+#include "tap.h"
+
+#define CAP (1 << 16)
+
+struct feats {
+	char buf[CAP];
+	size_t len;
+	int over;
+};
+
+/* Each feature and its hash's low byte, space-separated. */
+static void
+collect(void *ctx, const char *tok, size_t len, uint64_t h)
+{
+	struct feats *f = ctx;
+
+	if (f->len + len + 4 > CAP) {
+		f->over = 1;
+		return;
+	}
+	memcpy(f->buf + f->len, tok, len);
+	f->len += len;
+	f->buf[f->len++] = '/';
+	f->buf[f->len++] = (char)('a' + (h & 15));
+	f->buf[f->len++] = ' ';
+}
+
+static struct feats got, want;
+
+static int
+run(struct sh_tok *t, const char *text, size_t len, struct feats *f)
+{
+	int bad = 0;
+
+	f->len = 0;
+	f->over = 0;
+	return sh_tok_run(t, text, len, collect, f, &bad) >= 0 && !f->over;
+}
+
+/* The features of ASCII text by the contract: words are maximal runs of
+ * letters and digits, lowercased; with shingle size w, each w consecutive
+ * words joined by '_', or all of them when fewer. */
+static int
+isword(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+static void
+model(const char *text, size_t len, int w, struct feats *f)
+{
+	static char words[CAP];
+	static size_t start[CAP], end[CAP];
+	size_t i, n = 0, nw = 0, a, b;
+	int in = 0;
+
+	for (i = 0; i < len; i++) {
+		if (isword(text[i])) {
+			if (!in)
+				start[nw++] = n;
+			words[n++] = (char)(text[i] | (text[i] >= 'A' &&
+			    text[i] <= 'Z' ? 32 : 0));
+			end[nw - 1] = n;
+		}
+		in = isword(text[i]);
+	}
+	f->len = 0;
+	f->over = 0;
+	for (i = 0; i + (size_t)w <= nw || (i == 0 && nw > 0); i++) {
+		b = i + (size_t)w <= nw ? i + (size_t)w : nw;
+		for (a = i; a < b; a++) {
+			memcpy(f->buf + f->len, words + start[a],
+			    end[a] - start[a]);
+			f->len += end[a] - start[a];
+			if (a + 1 < b)
+				f->buf[f->len++] = '_';
+		}
+		f->buf[f->len++] = '/';
+		f->buf[f->len++] = '?';
+		f->buf[f->len++] = ' ';
+	}
+}
+
+/* got without its hash letters, which the model does not know. */
+static int
+same_text(const struct feats *a, const struct feats *b)
+{
+	size_t i;
+
+	if (a->len != b->len)
+		return 0;
+	for (i = 0; i < a->len; i++)
+		if (a->buf[i] != b->buf[i] && !(i > 0 && a->buf[i - 1] == '/'))
+			return 0;
+	return 1;
+}
+
+/* Random text: ASCII only when ascii, else with UTF-8 letters, marks, Han
+ * characters and invalid bytes too; long words and long gaps at times. */
+static size_t
+gen(char *p, size_t cap, int ascii)
+{
+	static const char *const piece[] = {
+		"a", "b", "Z", "9", "x", "Q", " ", " ", ",", ".", "_", "-",
+		"\t", "(", "@", "`", "{", "[", "/", ":",
+		"\xc3\xa9", "e\xcc\x81", "\xcc\x81", "\xe4\xb8\xad",
+		"\xe5\x9b\xbd", "\xc3\x9f", "\xff", "\xe4\xb8", "\xef\xbc\xa1"
+	};
+	size_t n = 0, len, i, k, np = ascii ? 20 : sizeof(piece) /
+	    sizeof(piece[0]);
+	const char *s;
+
+	len = next() % 400;
+	while (n < len && n + 200 < cap) {
+		if (next() % 50 == 0) {
+			/* A run longer than a block of 64. */
+			k = 60 + next() % 140;
+			s = next() % 2 ? "w" : " ";
+			for (i = 0; i < k; i++)
+				p[n++] = *s;
+			continue;
+		}
+		s = piece[next() % np];
+		k = strlen(s);
+		memcpy(p + n, s, k);
+		n += k;
+	}
+	return n;
+}
+
+int
+main(void)
+{
+	static const int shingles[] = { 1, 2, 3, 5, 16 };
+	static const int ngrams[] = { 1, 2, 5 };
+	static char text[4096];
+	char *exact;
+	struct sh_tokopt o = { 0 };
+	struct sh_tok *t;
+	size_t len, si, ni;
+	int i, ascii, agree, fits, ok1, ok2;
+
+	for (si = 0; si < sizeof(shingles) / sizeof(shingles[0]); si++)
+		for (ni = 0; ni < sizeof(ngrams) / sizeof(ngrams[0]); ni++) {
+			o.shingle = shingles[si];
+			o.ngram = ngrams[ni];
+			if ((t = sh_tok_new(&o)) == NULL)
+				return 1;
+			agree = fits = 1;
+			for (i = 0; i < 2000; i++) {
+				ascii = i % 2;
+				len = gen(text, sizeof(text), ascii);
+				/* At the end of an allocation, so that a read
+				 * past len shows under AddressSanitizer. */
+				if ((exact = malloc(len ? len : 1)) == NULL)
+					return 1;
+				memcpy(exact, text, len);
+				sh_tok_vector(1);
+				ok1 = run(t, exact, len, &got);
+				free(exact);
+				sh_tok_vector(0);
+				ok2 = run(t, text, len, &want);
+				if (!ok1 || !ok2 || got.len != want.len ||
+				    memcmp(got.buf, want.buf, got.len) != 0)
+					agree = 0;
+				if (ascii) {
+					model(text, len, o.shingle, &want);
+					if (!same_text(&got, &want))
+						fits = 0;
+				}
+			}
+			sh_tok_vector(1);
+			ok(agree, "-w %d -n %d: vector and portable packing give "
+			    "the same features on 2000 texts", o.shingle,
+			    o.ngram);
+			ok(fits, "-w %d -n %d: ASCII text gives the features of "
+			    "the contract", o.shingle, o.ngram);
+			sh_tok_free(t);
+		}
+	return tap_done();
+}
