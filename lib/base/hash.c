@@ -61,3 +61,106 @@ sh_hash64_final(const struct sh_hash64_state *s)
 		acc = s->seed + SH_XXH_P5;
 	return sh_xxh_finish(acc + s->total, s->buf, s->nbuf);
 }
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_X8_AVX512
+
+#define SET(x) _mm512_set1_epi64((long long)(x))
+
+/* acc = rotl(acc ^ x, r) * m + a in the lanes of mask k. */
+__attribute__((target("avx512f,avx512dq")))
+static inline __m512i
+step(__m512i acc, __mmask8 k, __m512i x, int r, uint64_t m, uint64_t a)
+{
+	__m512i v = _mm512_xor_si512(acc, x);
+
+	switch (r) {	/* the rotation is an immediate */
+	case 27:
+		v = _mm512_rol_epi64(v, 27);
+		break;
+	case 23:
+		v = _mm512_rol_epi64(v, 23);
+		break;
+	default:
+		v = _mm512_rol_epi64(v, 11);
+	}
+	v = _mm512_add_epi64(_mm512_mullo_epi64(v, SET(m)), SET(a));
+	return _mm512_mask_mov_epi64(acc, k, v);
+}
+
+/*
+ * sh_xxh_finish from the seed, in eight lanes: up to three 8-byte rounds,
+ * a 4-byte one and three bytes, each lane taking the steps its length
+ * asks for under a mask.  Lanes of 32 bytes or more are wrong here and
+ * fixed by the caller.
+ */
+__attribute__((target("avx512f,avx512dq")))
+static void
+x8_avx512(const char *const p[8], const size_t len[8], uint64_t out[8])
+{
+	__m512i ptr = _mm512_loadu_si512((const void *)p);
+	__m512i n = _mm512_loadu_si512((const void *)len);
+	__m512i acc = _mm512_add_epi64(n, SET(SH_XXH_P5));
+	__m512i k, tail, zero = _mm512_setzero_si512();
+	__mmask8 m;
+	int r;
+
+	for (r = 1; r <= 3; r++) {
+		m = _mm512_cmpge_epu64_mask(n, SET(8 * r));
+		if (m == 0)
+			break;
+		k = _mm512_mask_i64gather_epi64(zero, m, _mm512_add_epi64(ptr,
+		    SET(8 * (r - 1))), NULL, 1);
+		k = _mm512_mullo_epi64(_mm512_rol_epi64(
+		    _mm512_mullo_epi64(k, SET(SH_XXH_P2)), 31), SET(SH_XXH_P1));
+		acc = step(acc, m, k, 27, SH_XXH_P1, SH_XXH_P4);
+	}
+	m = _mm512_test_epi64_mask(n, SET(7));
+	tail = _mm512_mask_i64gather_epi64(zero, m, _mm512_add_epi64(ptr,
+	    _mm512_andnot_si512(SET(7), n)), NULL, 1);
+	m = _mm512_test_epi64_mask(n, SET(4));
+	acc = step(acc, m, _mm512_mullo_epi64(_mm512_and_si512(tail,
+	    SET(0xFFFFFFFF)), SET(SH_XXH_P1)), 23, SH_XXH_P2, SH_XXH_P3);
+	tail = _mm512_mask_mov_epi64(tail, m, _mm512_srli_epi64(tail, 32));
+	n = _mm512_and_si512(n, SET(3));
+	for (r = 0; r < 3; r++) {
+		m = _mm512_cmpgt_epu64_mask(n, SET(r));
+		acc = step(acc, m, _mm512_mullo_epi64(_mm512_and_si512(tail,
+		    SET(0xFF)), SET(SH_XXH_P5)), 11, SH_XXH_P1, 0);
+		tail = _mm512_srli_epi64(tail, 8);
+	}
+	acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 33));
+	acc = _mm512_mullo_epi64(acc, SET(SH_XXH_P2));
+	acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 29));
+	acc = _mm512_mullo_epi64(acc, SET(SH_XXH_P3));
+	acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 32));
+	_mm512_storeu_si512((void *)out, acc);
+}
+#endif
+
+static int vector_x8 = 1;
+
+void
+sh_hash_vector(int on)
+{
+	vector_x8 = on;
+}
+
+void
+sh_hash64_x8(const char *const p[8], const size_t len[8], uint64_t out[8])
+{
+	int i;
+
+#ifdef HAVE_X8_AVX512
+	if (vector_x8 && __builtin_cpu_supports("avx512dq")) {
+		x8_avx512(p, len, out);
+		for (i = 0; i < 8; i++)
+			if (len[i] >= 32)
+				out[i] = sh_hash64_long(p[i], len[i], 0);
+		return;
+	}
+#endif
+	for (i = 0; i < 8; i++)
+		out[i] = sh_hash64(p[i], len[i], 0);
+}

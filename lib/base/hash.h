@@ -142,4 +142,21 @@ sh_hash64(const void *in, size_t len, uint64_t seed)
 	return sh_xxh_finish(seed + SH_XXH_P5 + len, in, len);
 }
 
+/*
+ * Eight hashes at once: out[i] = sh_hash64(p[i], len[i], 0) for i < 8.
+ * Each p[i] must be readable for SH_HASH_SLACK bytes past len[i]: those
+ * under 32 bytes are hashed in the lanes of AVX-512 where the CPU has it,
+ * without a branch on their lengths, which the one-shot hash takes many.
+ */
+#define SH_HASH_SLACK 8
+void sh_hash64_x8(const char *const p[8], const size_t len[8],
+    uint64_t out[8]);
+
+/*
+ * Whether sh_hash64_x8 uses the vector instructions the CPU has (1, the
+ * default) or portable C only (0), for tests that hold one to the other.
+ * Not thread-safe; hashes do not depend on it.
+ */
+void sh_hash_vector(int on);
+
 #endif

@@ -13,6 +13,8 @@
 #define RUN 4096		/* longest piece of a run cut with a dictionary */
 #define PEND 32			/* features hashed together */
 
+/* A growing buffer, allocated SH_HASH_SLACK bytes past cap for the
+ * hashes of the features that end in it. */
 struct buf {
 	char *p;
 	size_t len, cap;
@@ -27,19 +29,20 @@ struct sh_tok {
 
 	/* Word stream: the words of the shingle window, each followed by
 	 * '_', then the current word, all in s.  Word i of the window starts
-	 * at s.p[sstart[i]]; the current word is s.p[wbeg .. s.len), empty
-	 * when no word is open, and its last character starts wlast bytes
-	 * into it and is wprev.  A shingle is a slice of s: no copy. */
+	 * at s.p[sstart[(shead + i) % SH_TOK_MAX]] (a ring); the current
+	 * word is s.p[wbeg .. s.len), empty when no word is open, and its
+	 * last character starts wlast bytes into it and is wprev.  A shingle
+	 * is a slice of s: no copy. */
 	struct buf s;
 	size_t wbeg, wlast, sstart[SH_TOK_MAX];
 	uint32_t wprev;
-	int swords, semitted;
+	int shead, swords, semitted;
 
 	/* N-gram run: bytes of its last o.ngram characters, each a base and
 	 * the marks that did not compose with it, at most CLUSTER bytes: the
 	 * window g[gbeg .. gbeg + glen), in room for two windows so that it
 	 * slides by a step of gbeg and moves to the front only when full. */
-	char g[2 * CLUSTER * (SH_TOK_MAX + 1)];
+	char g[2 * CLUSTER * (SH_TOK_MAX + 1) + SH_HASH_SLACK];
 	size_t gbeg, glen, gclen[SH_TOK_MAX + 1];
 	int gchars;
 	uint32_t gprev;
@@ -91,7 +94,7 @@ buf_grow(struct buf *b, size_t reserve)
 		return 0;
 	while (cap - b->len < reserve)
 		cap *= 2;
-	if ((np = realloc(b->p, cap)) == NULL)
+	if ((np = realloc(b->p, cap + SH_HASH_SLACK)) == NULL)
 		return SH_ENOMEM;
 	b->p = np;
 	b->cap = cap;
@@ -120,16 +123,17 @@ sh_tok_free(struct sh_tok *t)
 	free(t);
 }
 
-/* Hash and emit the pending features.  Their hashes are independent,
- * so the processor overlaps them, where one at a time each would wait for
- * the one before. */
+/* Hash and emit the pending features, eight at a time (their bytes have
+ * SH_HASH_SLACK readable after them: s and g leave room). */
 static void
 flush(struct sh_tok *t)
 {
 	uint64_t h[PEND];
 	int i, n = t->npend;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i + 8 <= n; i += 8)
+		sh_hash64_x8(t->pp + i, t->pn + i, h + i);
+	for (; i < n; i++)
 		h[i] = sh_hash64(t->pp[i], t->pn[i], 0);
 	for (i = 0; i < n; i++)
 		t->fn(t->ctx, t->pp[i], t->pn[i], h[i]);
@@ -200,16 +204,16 @@ s_room(struct sh_tok *t, size_t n)
 	if (t->s.cap - t->s.len >= n)
 		return 0;
 	flush(t);
-	drop = t->swords > 0 ? t->sstart[0] : t->wbeg;
+	drop = t->swords > 0 ? t->sstart[t->shead] : t->wbeg;
 	if (drop > 0)
 		memmove(t->s.p, t->s.p + drop, t->s.len - drop);
 	t->s.len -= drop;
 	t->wbeg -= drop;
 	for (i = 0; i < t->swords; i++)
-		t->sstart[i] -= drop;
+		t->sstart[(t->shead + i) % SH_TOK_MAX] -= drop;
 	if (t->s.cap - t->s.len >= n)
 		return 0;
-	if (buf_grow(&t->s, n + 256) != 0) {
+	if (buf_grow(&t->s, n + 4096) != 0) {
 		t->nomem = 1;
 		return SH_ENOMEM;
 	}
@@ -235,14 +239,15 @@ static void
 seg_end(struct sh_tok *t)
 {
 	if (t->swords == 0)
-		return;		/* and s is empty */
+		return;
 	if (!t->semitted)
-		emit(t, t->s.p + t->sstart[0],
-		    t->s.len - 1 - t->sstart[0]);
-	flush(t);
-	t->swords = 0;
+		emit(t, t->s.p + t->sstart[t->shead],
+		    t->s.len - 1 - t->sstart[t->shead]);
+	/* The next stretch starts after this one: its bytes stay for the
+	 * features pending. */
+	t->shead = t->swords = 0;
 	t->semitted = 0;
-	t->s.len = t->wbeg = 0;
+	t->wbeg = t->s.len;
 }
 
 /* The word s.p[wbeg .. u), followed by '_' at u, joins the shingle
@@ -250,17 +255,17 @@ seg_end(struct sh_tok *t)
 static inline void
 window_add(struct sh_tok *t, size_t u)
 {
-	int i;
+	size_t first;
 
 	if (t->swords == t->o.shingle) {
 		/* Slide: drop the oldest word. */
-		for (i = 1; i < t->swords; i++)
-			t->sstart[i - 1] = t->sstart[i];
+		t->shead = (t->shead + 1) % SH_TOK_MAX;
 		t->swords--;
 	}
-	t->sstart[t->swords++] = t->wbeg;
+	t->sstart[(t->shead + t->swords++) % SH_TOK_MAX] = t->wbeg;
 	if (t->swords == t->o.shingle) {
-		emit(t, t->s.p + t->sstart[0], u - t->sstart[0]);
+		first = t->sstart[t->shead];
+		emit(t, t->s.p + first, u - first);
 		t->semitted = 1;
 	}
 	t->wbeg = u + 1;
@@ -300,9 +305,10 @@ gram_end(struct sh_tok *t)
 {
 	if (t->gchars > 0)
 		emit_gram(t);
-	flush(t);
+	/* The next run starts after this one, as seg_end. */
 	t->gchars = 0;
-	t->gbeg = t->glen = 0;
+	t->gbeg += t->glen;
+	t->glen = 0;
 }
 
 /* A dictionary word, code points start..start+len of the run. */
@@ -390,7 +396,7 @@ gram_put(struct sh_tok *t, const char *enc, size_t n)
 {
 	char *o;
 
-	if (t->gbeg + t->glen + 4 > sizeof(t->g)) {
+	if (t->gbeg + t->glen + 4 > sizeof(t->g) - SH_HASH_SLACK) {
 		flush(t);
 		memmove(t->g, t->g + t->gbeg, t->glen);
 		t->gbeg = 0;
@@ -638,7 +644,7 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	t->nomem = 0;
 	/* A run cut short by SH_ENOMEM may have left words behind. */
 	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
-	t->swords = t->semitted = t->gchars = t->npend = 0;
+	t->shead = t->swords = t->semitted = t->gchars = t->npend = 0;
 	while (p < end) {
 		if (*p < 0x80 && t->o.shingle > 1 && t->o.stop == NULL) {
 			p = ascii_words(t, p, end);
@@ -691,6 +697,7 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	word_end(t);
 	run_end(t);
 	seg_end(t);
+	flush(t);
 	if (t->nomem)
 		return SH_ENOMEM;
 	return t->nfeat;
