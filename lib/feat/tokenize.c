@@ -677,13 +677,14 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 			continue;
 		}
 		/* The bulk of Chinese text: a Han character folded as it is
-		 * (text/fold.h), three valid bytes (one more readable). */
+		 * (text/fold.h) and, with simplify, simplified as it is;
+		 * three valid bytes (one more readable). */
 		if (*p >= 0xE4 && *p <= 0xE9 && end - p >= 4 &&
-		    (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
-		    !t->o.simplify) {
+		    (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
 			cp = (uint32_t)(*p & 0x0F) << 12 |
 			    (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-			if (cp >= SH_FOLD_HAN_FIRST) {
+			if (cp >= SH_FOLD_HAN_FIRST && (!t->o.simplify ||
+			    sh_uc_simplify(cp) == cp)) {
 				gram_char(t, cp, (const char *)p, 3);
 				p += 3;
 				continue;
