@@ -275,12 +275,13 @@ window_add(struct sh_tok *t, size_t u)
 static void
 word_end(struct sh_tok *t)
 {
-	const char *p = t->s.p + t->wbeg;
 	size_t n = t->s.len - t->wbeg;
+	const char *p;
 	uint64_t h = 0;
 
 	if (n == 0)
-		return;
+		return;		/* s may be unallocated yet */
+	p = t->s.p + t->wbeg;
 	if (t->o.shingle == 1 || t->o.stop != NULL)
 		h = sh_hash64(p, n, 0);
 	if (stopped(t, h) || t->o.shingle == 1) {
