@@ -35,8 +35,8 @@ sh_fold_cp(uint32_t cp, int simplify, uint32_t out[SH_UC_FOLD_MAX])
 /*
  * The CJK Unified Ideographs SH_FOLD_HAN_FIRST..SH_FOLD_HAN_LAST (U+4E00
  * to U+9FFF) fold to themselves, are of class SH_UC_GRAM and join nothing
- * (tests/unit/unicode_test.c checks each): without simplify, a tokenizer
- * may take one as it is, with no lookup.
+ * (tests/unit/unicode_test.c checks each): a tokenizer may take one as
+ * it is, with no lookup, unless simplify changes it (sh_uc_simplify).
  */
 #define SH_FOLD_HAN_FIRST 0x4E00
 #define SH_FOLD_HAN_LAST 0x9FFF
