@@ -55,6 +55,10 @@ static void
 table(void *ctx, const char *what, uint64_t done, uint64_t total)
 {
 	(void)ctx;
+	if (total == 0) {
+		progress_items(what, done);
+		return;
+	}
 	if (due() || done == total)
 		warnx("%s %llu of %llu", what, (unsigned long long)done,
 		    (unsigned long long)total);

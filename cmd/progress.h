@@ -1,7 +1,8 @@
 /*
  * Progress of a long run on stderr, with --progress: about once a second
  * a line "PROGRAM: 1200000 documents, 110000/s", or for the tables of a
- * join "PROGRAM: table 3 of 10"; nothing otherwise.
+ * join "PROGRAM: table 3 of 10" (a library count of unknown total is
+ * shown as the first); nothing otherwise.
  */
 #ifndef PROGRESS_H
 #define PROGRESS_H

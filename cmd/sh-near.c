@@ -19,6 +19,7 @@
 #include "near/fpset.h"
 #include "near/model.h"
 #include "near/pairline.h"
+#include "verify/match.h"
 #include "docopt.h"
 #include "input.h"
 #include "progress.h"
@@ -46,6 +47,7 @@ static int status;		/* the exit status of errors met */
 static struct docopt o;		/* -v: the documents' options */
 static struct vdocs vd;
 static uint32_t minsim;		/* -a */
+static struct sh_matcher mt;	/* -v, -a: which pairs are matches */
 static struct sh_fplist lines;	/* -u -v: the input lines, whole; -i:
 				 * a batch of queries */
 static int keep_lines;		/* into lines (-u -v) */
@@ -73,67 +75,47 @@ plan(struct sh_plan *p, uint64_t n)
 		errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
 }
 
-/*
- * -v: the similarity in millionths that a verification (0: done)
- * returned in *sim, or -1 after reporting error e about the document of
- * id[which] (col: its column).
- */
-static long
-verified(int e, uint32_t sim, const char *const id[2], const size_t len[2],
-    int which, size_t col)
+/* -v: a pair whose document cannot be verified. */
+static void
+bad_pair(void *ctx, int e, const char *id, size_t len, size_t col)
 {
-	static unsigned long long n;
-
-	progress_items("pairs verified", ++n);
-	if (e == 0)
-		return sim;
-	if (which < 0)
-		fail(e);
-	status = vdocs_error(&vd, e, NULL, 0, id[which], len[which], col);
-	return -1;
+	(void)ctx;
+	status = vdocs_error(&vd, e, NULL, 0, id, len, col);
 }
 
-/* The index matches h of f: printed unless quiet; their number. */
-static size_t
+static void
+put_match(const struct sh_match *m)
+{
+	put_ok(sh_pairline_write(stdout, m->id[0], m->len[0], m->id[1],
+	    m->len[1], m->dist, m->sim));
+	found = 1;
+}
+
+/* The index matches h of f: printed unless quiet; whether there is one. */
+static int
 report(const struct sh_fpline *f, const struct sh_hits *h, int quiet)
 {
 	char where[SH_WHERE];
-	const char *p, *id[2] = { f->id, NULL };
-	size_t i, len, n = 0, col, idlen[2] = { f->idlen, 0 };
-	sh_fpval fp[2] = { f->fp, 0 };
-	uint32_t vsim;
-	long sim = -1;
-	int e, which;
+	struct sh_hitmatch w;
+	struct sh_match m;
+	int e = 0, any = 0;
 
-	for (i = 0; i < h->n && (!quiet || (vd.vf && n == 0)); i++) {
-		if ((e = sh_index_ids(ix, &h->v[i], &p, &len, where)) != 0)
-			errx(2, "%s: %s", where, sh_strerror(e));
-		fp[1] = h->v[i].fp;
-		while (sh_ids_next(&p, &len, &id[1], &idlen[1])) {
-			if (vd.vf) {
-				e = sh_verify_ids(vd.vf, id, idlen, fp, &vsim,
-				    &which, &col);
-				if ((sim = verified(e, vsim, id, idlen, which,
-				    col)) < minsim)
-					continue;
-			}
-			n++;
-			if (!quiet)
-				put_ok(sh_pairline_write(stdout, id[0],
-				    idlen[0], id[1], idlen[1], h->v[i].dist,
-				    sim));
-			else
-				break;
-		}
+	if (quiet && mt.vf == NULL)
+		return h->n > 0;
+	sh_hitmatch_start(&w, ix, h, f->id, f->idlen, f->fp);
+	while (!(quiet && any) &&
+	    (e = sh_hitmatch_next(&mt, &w, &m, where)) > 0) {
+		any = 1;
+		if (!quiet)
+			put_match(&m);
 	}
-	if (!vd.vf)
-		n = h->n;
-	found |= n > 0;
-	return n;
+	if (e < 0)
+		errx(2, "%s: %s", where, sh_strerror(e));
+	return any;
 }
 
 /* -u -i: whether f has a match in the index (verified with -v). */
-static size_t
+static int
 indexed(const struct sh_fpline *f)
 {
 	char where[SH_WHERE];
@@ -235,65 +217,27 @@ given_pair(void *ctx, const char *p, size_t len, const char *name,
 	    "temporary file: " : "", sh_strerror(e));
 }
 
-/*
- * Entries a and b of the set: their IDs into id and len, and with -v
- * their similarity, else 0; -1 when it cannot be had.
- */
-static long
-entries(uint32_t a, uint32_t b, const char *id[2], size_t len[2])
-{
-	uint32_t sim;
-	size_t col;
-	int e, which;
-
-	if (vd.vf == NULL) {
-		if ((e = sh_fpset_ids(&set, a, b, id, len)) != 0)
-			fail(e);
-		return 0;
-	}
-	e = sh_verify_entries(vd.vf, &set, a, b, &sim, id, len, &which, &col);
-	return verified(e, sim, id, len, which, col);
-}
-
-/* Clusters with -v: whether the pair a, b is similar enough. */
-static int
-similar_pair(void *ctx, uint32_t a, uint32_t b, int dist)
-{
-	const char *id[2];
-	size_t len[2];
-
-	(void)ctx;
-	(void)dist;
-	return entries(a, b, id, len) >= minsim;
-}
-
-/* Print the pairs of the set, or with clusters the first entry of each
+/* Print the matches of the set, or with clusters the first entry of each
  * entry's cluster before it. */
 static void
 put_pairs(int clusters)
 {
+	struct sh_match m;
 	const char *id[2];
-	uint32_t *rep, a, b;
+	uint32_t *rep;
 	size_t i, n = sh_fpset_n(&set), len[2];
-	long sim;
-	int e, dist;
+	int e;
 
 	if (!clusters) {
-		while ((e = sh_fpset_next(&set, &a, &b, &dist)) > 0) {
-			if ((sim = entries(a, b, id, len)) < minsim)
-				continue;
-			put_ok(sh_pairline_write(stdout, id[0], len[0], id[1],
-			    len[1], dist, vd.vf ? sim : -1));
-			found = 1;
-		}
+		while ((e = sh_match_next(&mt, &set, &m)) > 0)
+			put_match(&m);
 		if (e < 0)
 			fail(e);
 		return;
 	}
 	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
 		fail(SH_ENOMEM);
-	if ((e = sh_fpset_cluster(&set, rep, vd.vf ? similar_pair : NULL,
-	    NULL)) < 0)
+	if ((e = sh_match_clusters(&mt, &set, rep)) != 0)
 		fail(e);
 	for (i = 0; i < n; i++) {
 		if ((e = sh_fpset_ids(&set, rep[i], i, id, len)) != 0)
@@ -326,7 +270,7 @@ put_firsts(void)
 			fail(e);
 		keep[i] = indexed(&f) == 0;
 	}
-	if ((e = sh_fpset_first(&set, keep, similar_pair, NULL)) != 0)
+	if ((e = sh_match_firsts(&mt, &set, keep)) != 0)
 		fail(e);
 	for (i = 0; i < n; i++)
 		if (keep[i]) {
@@ -443,6 +387,10 @@ main(int argc, char *argv[])
 		docopt_load(&o);
 		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
 		    (size_t)budget : (size_t)256 << 20, &status);
+		mt.vf = vd.vf;
+		mt.min = minsim;
+		mt.bad = bad_pair;
+		mt.pg = progress_lib();
 	}
 
 	if (mode == 'u' && vd.vf == NULL) {

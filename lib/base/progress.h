@@ -11,7 +11,8 @@
 
 struct sh_progress {
 	/* Called with what is being done ("table"), the units done and
-	 * the units in all; from any thread, never two at once. */
+	 * the units in all, 0 when not known ("pairs verified"); from any
+	 * thread, never two at once. */
 	void (*fn)(void *ctx, const char *what, uint64_t done,
 	    uint64_t total);
 	void *ctx;
