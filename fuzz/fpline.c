@@ -44,12 +44,6 @@ line(const char *p, size_t len)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *p = (const char *)data, *end = p + size, *nl;
-
-	for (; p < end; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
-			nl = end;
-		line(p, (size_t)(nl - p));
-	}
+	fz_lines(data, size, line);
 	return 0;
 }

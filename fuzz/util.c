@@ -121,3 +121,15 @@ fz_byte(const uint8_t **p, size_t *n)
 	--*n;
 	return *(*p)++;
 }
+
+void
+fz_lines(const uint8_t *data, size_t n, void (*line)(const char *, size_t))
+{
+	const char *p = (const char *)data, *end = p + n, *nl;
+
+	for (; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		line(p, (size_t)(nl - p));
+	}
+}

@@ -56,4 +56,8 @@ void fz_keep(uint64_t v);
  * byte of *p (0 when none), moving *p and *n past it. */
 unsigned fz_byte(const uint8_t **p, size_t *n);
 
+/* Call line(s, len) for each line of p[0..n), without its newline. */
+void fz_lines(const uint8_t *p, size_t n, void (*line)(const char *,
+    size_t));
+
 #endif
