@@ -164,3 +164,48 @@ sh_hmap_free(struct sh_hmap *m)
 	free(m->slot);
 	memset(m, 0, sizeof(*m));
 }
+
+int
+sh_hset_reserve(struct sh_hset *s, size_t more)
+{
+	uint64_t *ns;
+	size_t nn = s->nslot ? s->nslot : 256, i, j;
+
+	while (2 * (s->n + more) > nn)
+		nn *= 2;
+	if (nn == s->nslot)
+		return 0;
+	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < s->nslot; i++)
+		if (s->slot[i] != 0) {
+			for (j = (size_t)s->slot[i] & (nn - 1); ns[j] != 0;
+			    j = (j + 1) & (nn - 1))
+				;
+			ns[j] = s->slot[i];
+		}
+	free(s->slot);
+	s->slot = ns;
+	s->nslot = nn;
+	return 0;
+}
+
+void
+sh_hset_clear(struct sh_hset *s)
+{
+	if (s->nslot > 4096 && s->nslot > 16 * s->n) {
+		sh_hset_free(s);
+		return;
+	}
+	if (s->nslot > 0)
+		memset(s->slot, 0, s->nslot * sizeof(*s->slot));
+	s->n = 0;
+	s->zero = 0;
+}
+
+void
+sh_hset_free(struct sh_hset *s)
+{
+	free(s->slot);
+	memset(s, 0, sizeof(*s));
+}

@@ -6,7 +6,9 @@
  * so a lookup is one probe, mostly; a deletion shifts back the keys after
  * it, so no tombstones pile up.  The hashes are well mixed: their low bits
  * index directly.  Memory: 16 bytes a slot, 2 to 4 slots per key; the
- * slots never shrink.  A zeroed struct is an empty map.
+ * slots never shrink.  A zeroed struct is an empty map.  The set below
+ * (sh_hset) is the same without values, and its clear frees slots far
+ * past its keys.
  */
 #ifndef SH_HMAP_H
 #define SH_HMAP_H
@@ -97,5 +99,48 @@ void sh_hmap_prefetch(const struct sh_hmap *m, uint64_t k);
 
 /* Free the slots; m is then an empty map. */
 void sh_hmap_free(struct sh_hmap *m);
+
+/*
+ * A set of 64-bit feature hashes, for telling the new ones from those
+ * seen: probed as the map, with no value, so 8 bytes a slot.  A zeroed
+ * struct is an empty set.
+ */
+struct sh_hset {
+	uint64_t *slot;		/* 0: empty (the key 0 is kept apart) */
+	size_t n, nslot;	/* keys; slots, a power of two, >= 2 n */
+	int zero;		/* the key 0 is in the set */
+};
+
+/* Make room for more keys than the set holds, so that adding them does
+ * not need memory.  Return 0 or SH_ENOMEM (the set is unchanged). */
+int sh_hset_reserve(struct sh_hset *s, size_t more);
+
+/* Add k, in room reserved before: return 1 when it is new, 0 when it was
+ * in the set already.  Inline: called once per feature. */
+static inline int
+sh_hset_add(struct sh_hset *s, uint64_t k)
+{
+	size_t i, mask = s->nslot - 1;
+
+	if (k == 0) {
+		if (s->zero)
+			return 0;
+		s->zero = 1;
+		s->n++;
+		return 1;
+	}
+	for (i = (size_t)k & mask; s->slot[i] != 0; i = (i + 1) & mask)
+		if (s->slot[i] == k)
+			return 0;
+	s->slot[i] = k;
+	s->n++;
+	return 1;
+}
+
+/* Remove every key.  A set grown far past what it holds is freed, so that
+ * clearing it again costs what the keys it holds do (O(slots) else). */
+void sh_hset_clear(struct sh_hset *s);
+
+void sh_hset_free(struct sh_hset *s);
 
 #endif

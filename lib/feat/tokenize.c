@@ -22,21 +22,23 @@ struct buf {
 
 struct sh_tok {
 	struct sh_tokopt o;
-	sh_tok_fn *fn;
+	sh_tok_fn *fn;		/* one of fn, hfn */
+	sh_tok_hash_fn *hfn;
 	void *ctx;
 	long long nfeat;
 	int nomem;
 
 	/* Word stream: the words of the shingle window, each followed by
 	 * '_', then the current word, all in s.  Word i of the window starts
-	 * at s.p[sstart[(shead + i) % SH_TOK_MAX]] (a ring); the current
-	 * word is s.p[wbeg .. s.len), empty when no word is open, and its
-	 * last character starts wlast bytes into it and is wprev.  A shingle
-	 * is a slice of s: no copy. */
+	 * at s.p[sstart[(shead + i) & (SH_TOK_MAX - 1)]] (a ring: SH_TOK_MAX
+	 * is a power of two); the current word is s.p[wbeg .. s.len), empty
+	 * when no word is open, and its last character starts wlast bytes
+	 * into it and is wprev.  A shingle is a slice of s: no copy. */
 	struct buf s;
 	size_t wbeg, wlast, sstart[SH_TOK_MAX];
 	uint32_t wprev;
-	int shead, swords, semitted;
+	unsigned shead, swords;
+	int semitted;
 
 	/* N-gram run: bytes of its last o.ngram characters, each a base and
 	 * the marks that did not compose with it, at most CLUSTER bytes: the
@@ -135,8 +137,11 @@ flush(struct sh_tok *t)
 		sh_hash64_x8(t->pp + i, t->pn + i, h + i);
 	for (; i < n; i++)
 		h[i] = sh_hash64(t->pp[i], t->pn[i], 0);
-	for (i = 0; i < n; i++)
-		t->fn(t->ctx, t->pp[i], t->pn[i], h[i]);
+	if (t->hfn != NULL)
+		t->hfn(t->ctx, h, (size_t)n);
+	else
+		for (i = 0; i < n; i++)
+			t->fn(t->ctx, t->pp[i], t->pn[i], h[i]);
 	t->nfeat += n;
 	t->npend = 0;
 }
@@ -147,7 +152,10 @@ emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
 {
 	if (t->npend > 0)
 		flush(t);
-	t->fn(t->ctx, p, n, h);
+	if (t->hfn != NULL)
+		t->hfn(t->ctx, &h, 1);
+	else
+		t->fn(t->ctx, p, n, h);
 	t->nfeat++;
 }
 
@@ -199,7 +207,7 @@ static int
 s_room(struct sh_tok *t, size_t n)
 {
 	size_t drop;
-	int i;
+	unsigned i;
 
 	if (t->s.cap - t->s.len >= n)
 		return 0;
@@ -210,7 +218,7 @@ s_room(struct sh_tok *t, size_t n)
 	t->s.len -= drop;
 	t->wbeg -= drop;
 	for (i = 0; i < t->swords; i++)
-		t->sstart[(t->shead + i) % SH_TOK_MAX] -= drop;
+		t->sstart[(t->shead + i) & (SH_TOK_MAX - 1)] -= drop;
 	if (t->s.cap - t->s.len >= n)
 		return 0;
 	if (buf_grow(&t->s, n + 4096) != 0) {
@@ -255,15 +263,16 @@ seg_end(struct sh_tok *t)
 static inline void
 window_add(struct sh_tok *t, size_t u)
 {
+	unsigned w = (unsigned)t->o.shingle;
 	size_t first;
 
-	if (t->swords == t->o.shingle) {
+	if (t->swords == w) {
 		/* Slide: drop the oldest word. */
-		t->shead = (t->shead + 1) % SH_TOK_MAX;
+		t->shead = (t->shead + 1) & (SH_TOK_MAX - 1);
 		t->swords--;
 	}
-	t->sstart[(t->shead + t->swords++) % SH_TOK_MAX] = t->wbeg;
-	if (t->swords == t->o.shingle) {
+	t->sstart[(t->shead + t->swords++) & (SH_TOK_MAX - 1)] = t->wbeg;
+	if (t->swords == w) {
 		first = t->sstart[t->shead];
 		emit(t, t->s.p + first, u - first);
 		t->semitted = 1;
@@ -627,9 +636,9 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 	return p;
 }
 
-long long
-sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
-    void *ctx, int *bad)
+/* sh_tok_run and sh_tok_hashes, with t->fn or t->hfn set. */
+static long long
+run(struct sh_tok *t, const char *text, size_t len, int *bad)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
@@ -639,8 +648,6 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	char *o;
 	int i, nf;
 
-	t->fn = fn;
-	t->ctx = ctx;
 	t->nfeat = 0;
 	t->nomem = 0;
 	/* A run cut short by SH_ENOMEM may have left words behind. */
@@ -703,4 +710,24 @@ sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
 	if (t->nomem)
 		return SH_ENOMEM;
 	return t->nfeat;
+}
+
+long long
+sh_tok_run(struct sh_tok *t, const char *text, size_t len, sh_tok_fn *fn,
+    void *ctx, int *bad)
+{
+	t->fn = fn;
+	t->hfn = NULL;
+	t->ctx = ctx;
+	return run(t, text, len, bad);
+}
+
+long long
+sh_tok_hashes(struct sh_tok *t, const char *text, size_t len,
+    sh_tok_hash_fn *fn, void *ctx, int *bad)
+{
+	t->fn = NULL;
+	t->hfn = fn;
+	t->ctx = ctx;
+	return run(t, text, len, bad);
 }

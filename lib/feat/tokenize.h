@@ -71,6 +71,14 @@ void sh_tok_free(struct sh_tok *t);
 long long sh_tok_run(struct sh_tok *t, const char *p, size_t len,
     sh_tok_fn *fn, void *ctx, int *bad);
 
+/* Called with the hashes h[0..n) of the next n features, in text order. */
+typedef void sh_tok_hash_fn(void *ctx, const uint64_t *h, size_t n);
+
+/* sh_tok_run for callers of the hashes alone: fn gets them in batches
+ * (of up to 32), which saves a call per feature. */
+long long sh_tok_hashes(struct sh_tok *t, const char *p, size_t len,
+    sh_tok_hash_fn *fn, void *ctx, int *bad);
+
 /*
  * Whether ASCII text is packed with the vector instructions the CPU has
  * (1, the default: AVX-512 with VBMI2) or with portable C only (0), for

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/errors.h"
 #include "base/hmap.h"
@@ -18,7 +19,7 @@ struct sh_fp {
 	struct sh_tok *tok;
 	struct sh_bag *bag;	/* text kept: for sh_fp_features */
 	struct sh_bag *set;	/* no text: the features of sh_fp_text */
-	struct sh_hmap seen;	/* binary weights: the features voted */
+	struct sh_hset seen;	/* binary weights: the features voted */
 	struct sh_simhash acc;
 	unsigned long long nfeat;	/* features of the last document */
 	uint64_t *hv;		/* -D: feature hashes of the document */
@@ -102,31 +103,31 @@ sh_fp_free(struct sh_fp *f)
 	sh_tok_free(f->tok);
 	sh_bag_free(f->bag);
 	sh_bag_free(f->set);
-	sh_hmap_free(&f->seen);
+	sh_hset_free(&f->seen);
 	free(f->hv);
 	free(f);
 }
 
 /* Term frequency: every occurrence votes with weight 1 (one unit of tf). */
 static void
-add_tf(void *ctx, const char *tok, size_t len, uint64_t h)
+add_tf(void *ctx, const uint64_t *h, size_t n)
 {
 	struct sh_fp *f = ctx;
+	size_t i;
 
-	(void)tok;
-	(void)len;
-	sh_simhash_add(&f->acc, h);
+	for (i = 0; i < n; i++)
+		sh_simhash_add(&f->acc, h[i]);
 }
 
 /* With IDF weights the hashes are kept, to be looked up together. */
 static void
-add_hash(void *ctx, const char *tok, size_t len, uint64_t h)
+add_hash(void *ctx, const uint64_t *h, size_t n)
 {
 	struct sh_fp *f = ctx;
 	uint64_t *p;
 	size_t cap;
 
-	if (f->nh == f->caph) {
+	if (f->caph - f->nh < n) {
 		cap = f->caph ? 2 * f->caph : 1024;
 		if ((p = realloc(f->hv, cap * sizeof(*p))) == NULL) {
 			f->nomem = 1;
@@ -135,9 +136,8 @@ add_hash(void *ctx, const char *tok, size_t len, uint64_t h)
 		f->hv = p;
 		f->caph = cap;
 	}
-	(void)tok;
-	(void)len;
-	f->hv[f->nh++] = h;
+	memcpy(f->hv + f->nh, h, n * sizeof(*h));
+	f->nh += n;
 }
 
 /*
@@ -153,7 +153,7 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 
 	f->nh = 0;
 	f->nomem = 0;
-	if (sh_tok_run(f->tok, p, len, add_hash, f, bad) < 0 || f->nomem)
+	if (sh_tok_hashes(f->tok, p, len, add_hash, f, bad) < 0 || f->nomem)
 		return SH_ENOMEM;
 	for (i = 0; i < f->nh; i += n) {
 		n = f->nh - i < 64 ? f->nh - i : 64;
@@ -170,18 +170,18 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 /* Binary weights without IDF: each distinct feature votes once, when it
  * first comes. */
 static void
-add_once(void *ctx, const char *tok, size_t len, uint64_t h)
+add_once(void *ctx, const uint64_t *h, size_t n)
 {
 	struct sh_fp *f = ctx;
-	uint32_t old;
-	int r;
+	size_t i;
 
-	(void)tok;
-	(void)len;
-	if ((r = sh_hmap_add(&f->seen, h, 0, &old)) == 0)
-		sh_simhash_add(&f->acc, h);
-	else if (r < 0)
+	if (sh_hset_reserve(&f->seen, n) != 0) {
 		f->nomem = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (sh_hset_add(&f->seen, h[i]))
+			sh_simhash_add(&f->acc, h[i]);
 }
 
 static int
@@ -189,14 +189,9 @@ add_binary(struct sh_fp *f, const char *p, size_t len, int *bad)
 {
 	long long n;
 
-	/* A long document leaves many slots: free them rather than wipe
-	 * them for each short one after it. */
-	if (f->seen.nslot > 4096 && f->seen.nslot > 16 * f->seen.n)
-		sh_hmap_free(&f->seen);
-	else
-		sh_hmap_clear(&f->seen);
+	sh_hset_clear(&f->seen);
 	f->nomem = 0;
-	if ((n = sh_tok_run(f->tok, p, len, add_once, f, bad)) < 0 ||
+	if ((n = sh_tok_hashes(f->tok, p, len, add_once, f, bad)) < 0 ||
 	    f->nomem)
 		return SH_ENOMEM;
 	f->nfeat = (unsigned long long)n;
@@ -252,7 +247,7 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 			if ((r = add_tfidf(f, p, len, bad)) != 0)
 				return (int)r;
 			r = (long long)f->nh;
-		} else if ((r = sh_tok_run(f->tok, p, len, add_tf, f, bad)) < 0)
+		} else if ((r = sh_tok_hashes(f->tok, p, len, add_tf, f, bad)) < 0)
 			return SH_ENOMEM;
 		f->nfeat = (unsigned long long)r;
 	} else if (f->o.weight == SH_W_BINARY && f->o.idf == NULL) {

@@ -70,7 +70,8 @@ int
 main(void)
 {
 	struct sh_hmap m = { 0 };
-	size_t i, j, t, order[N], bad, nslot;
+	struct sh_hset hs = { 0 };
+	size_t i, j, q, t, order[N], bad, nslot;
 	uint32_t old;
 	int r, ok1;
 
@@ -161,5 +162,29 @@ main(void)
 
 	sh_hmap_free(&m);
 	ok(m.n == 0 && m.nslot == 0 && m.slot == NULL, "freed: empty");
+
+	/* The set: each key new once, in batches as the fingerprint adds
+	 * them, every key given twice (0 among them). */
+	for (t = 0, bad = 0; t < 2; t++) {
+		for (i = 0; i < N; i += 32) {
+			j = N - i < 32 ? N - i : 32;
+			if (sh_hset_reserve(&hs, j) != 0)
+				bad++;
+			for (q = 0; q < j; q++)
+				bad += sh_hset_add(&hs, key[i + q]) != (t == 0);
+		}
+		bad += hs.n != N || 2 * hs.n > hs.nslot;
+	}
+	ok(bad == 0, "set: a key is new the first time only, the slots at "
+	    "least twice the keys");
+	sh_hset_clear(&hs);
+	ok(hs.n == 0 && sh_hset_reserve(&hs, 1) == 0 &&
+	    sh_hset_add(&hs, key[1]) == 1 && sh_hset_add(&hs, 0) == 1,
+	    "set: cleared, every key new again");
+	nslot = hs.nslot;
+	sh_hset_clear(&hs);
+	ok(nslot > 4096 && hs.nslot == 0 && hs.slot == NULL,
+	    "set: a clear frees slots far more than its keys");
+	sh_hset_free(&hs);
 	return tap_done();
 }

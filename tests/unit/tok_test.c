@@ -42,6 +42,48 @@ collect(void *ctx, const char *tok, size_t len, uint64_t h)
 
 static struct feats got, want;
 
+/* The hashes of a run, by either entry. */
+struct hashes {
+	uint64_t h[CAP / 8];
+	size_t n;
+};
+
+static struct hashes hone, hbatch;
+
+static void
+one_hash(void *ctx, const char *tok, size_t len, uint64_t h)
+{
+	struct hashes *a = ctx;
+
+	(void)tok;
+	(void)len;
+	if (a->n < CAP / 8)
+		a->h[a->n++] = h;
+}
+
+static void
+batch_hashes(void *ctx, const uint64_t *h, size_t n)
+{
+	struct hashes *a = ctx;
+
+	while (n-- > 0 && a->n < CAP / 8)
+		a->h[a->n++] = *h++;
+}
+
+/* sh_tok_hashes gives the hashes that sh_tok_run gives. */
+static int
+same_hashes(struct sh_tok *t, const char *text, size_t len)
+{
+	int bad = 0;
+
+	hone.n = hbatch.n = 0;
+	if (sh_tok_run(t, text, len, one_hash, &hone, &bad) < 0 ||
+	    sh_tok_hashes(t, text, len, batch_hashes, &hbatch, &bad) < 0)
+		return 0;
+	return hone.n == hbatch.n &&
+	    memcmp(hone.h, hbatch.h, hone.n * sizeof(hone.h[0])) == 0;
+}
+
 static int
 run(struct sh_tok *t, const char *text, size_t len, struct feats *f)
 {
@@ -138,7 +180,7 @@ main(void)
 	struct sh_tokopt o = { 0 };
 	struct sh_tok *t;
 	size_t len, si, ni;
-	int i, ascii, agree, fits, ok1, ok2;
+	int i, ascii, agree, fits, batched, ok1, ok2;
 
 	for (si = 0; si < sizeof(shingles) / sizeof(shingles[0]); si++)
 		for (ni = 0; ni < sizeof(ngrams) / sizeof(ngrams[0]); ni++) {
@@ -146,7 +188,7 @@ main(void)
 			o.ngram = ngrams[ni];
 			if ((t = sh_tok_new(&o)) == NULL)
 				return 1;
-			agree = fits = 1;
+			agree = fits = batched = 1;
 			for (i = 0; i < 2000; i++) {
 				ascii = i % 2;
 				len = gen(text, sizeof(text), ascii);
@@ -165,6 +207,8 @@ main(void)
 				if (!ok1 || !ok2 || got.len != want.len ||
 				    memcmp(got.buf, want.buf, got.len) != 0)
 					agree = 0;
+				if (!same_hashes(t, text, len))
+					batched = 0;
 				if (ascii) {
 					model(text, len, o.shingle, &want);
 					if (got.len != want.len ||
@@ -179,6 +223,8 @@ main(void)
 			    o.shingle, o.ngram);
 			ok(fits, "-w %d -n %d: ASCII text gives the features of "
 			    "the contract", o.shingle, o.ngram);
+			ok(batched, "-w %d -n %d: the hashes in batches are "
+			    "those one at a time", o.shingle, o.ngram);
 			sh_tok_free(t);
 		}
 	return tap_done();
