@@ -139,28 +139,32 @@ x8_avx512(const char *const p[8], const size_t len[8], uint64_t out[8])
 }
 #endif
 
-static int vector_x8 = 1;
+static int vector_many = 1;
 
 void
 sh_hash_vector(int on)
 {
-	vector_x8 = on;
+	vector_many = on;
 }
 
 void
-sh_hash64_x8(const char *const p[8], const size_t len[8], uint64_t out[8])
+sh_hash64_many(const char *const *p, const size_t *len, size_t n,
+    uint64_t *out)
 {
-	int i;
+	size_t i = 0;
 
 #ifdef HAVE_X8_AVX512
-	if (vector_x8 && __builtin_cpu_supports("avx512dq")) {
-		x8_avx512(p, len, out);
-		for (i = 0; i < 8; i++)
-			if (len[i] >= 32)
-				out[i] = sh_hash64_long(p[i], len[i], 0);
-		return;
-	}
+	size_t j;
+
+	if (vector_many && __builtin_cpu_supports("avx512dq"))
+		for (; i + 8 <= n; i += 8) {
+			x8_avx512(p + i, len + i, out + i);
+			for (j = i; j < i + 8; j++)
+				if (len[j] >= 32)
+					out[j] = sh_hash64_long(p[j], len[j],
+					    0);
+		}
 #endif
-	for (i = 0; i < 8; i++)
+	for (; i < n; i++)
 		out[i] = sh_hash64(p[i], len[i], 0);
 }

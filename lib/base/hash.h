@@ -143,17 +143,18 @@ sh_hash64(const void *in, size_t len, uint64_t seed)
 }
 
 /*
- * Eight hashes at once: out[i] = sh_hash64(p[i], len[i], 0) for i < 8.
+ * Many hashes at once: out[i] = sh_hash64(p[i], len[i], 0) for i < n.
  * Each p[i] must be readable for SH_HASH_SLACK bytes past len[i]: those
- * under 32 bytes are hashed in the lanes of AVX-512 where the CPU has it,
- * without a branch on their lengths, which the one-shot hash takes many.
+ * under 32 bytes are hashed eight at a time in the lanes of AVX-512 where
+ * the CPU has it, without a branch on their lengths, which the one-shot
+ * hash takes many.
  */
 #define SH_HASH_SLACK 8
-void sh_hash64_x8(const char *const p[8], const size_t len[8],
-    uint64_t out[8]);
+void sh_hash64_many(const char *const *p, const size_t *len, size_t n,
+    uint64_t *out);
 
 /*
- * Whether sh_hash64_x8 uses the vector instructions the CPU has (1, the
+ * Whether sh_hash64_many uses the vector instructions the CPU has (1, the
  * default) or portable C only (0), for tests that hold one to the other.
  * Not thread-safe; hashes do not depend on it.
  */

@@ -125,7 +125,7 @@ sh_tok_free(struct sh_tok *t)
 	free(t);
 }
 
-/* Hash and emit the pending features, eight at a time (their bytes have
+/* Hash and emit the pending features, all at once (their bytes have
  * SH_HASH_SLACK readable after them: s and g leave room). */
 static void
 flush(struct sh_tok *t)
@@ -133,10 +133,7 @@ flush(struct sh_tok *t)
 	uint64_t h[PEND];
 	int i, n = t->npend;
 
-	for (i = 0; i + 8 <= n; i += 8)
-		sh_hash64_x8(t->pp + i, t->pn + i, h + i);
-	for (; i < n; i++)
-		h[i] = sh_hash64(t->pp[i], t->pn[i], 0);
+	sh_hash64_many(t->pp, t->pn, (size_t)n, h);
 	if (t->hfn != NULL)
 		t->hfn(t->ctx, h, (size_t)n);
 	else
