@@ -559,11 +559,18 @@ sort_recs(struct sh_xrec *r, struct sh_xrec *tmp, size_t n, int bits)
 }
 #define READ_STEP 4096
 
+/* The records of part_table, kept from one table to the next: their
+ * pages are faulted in once. */
+struct parts {
+	struct sh_xrec *rec, *tmp;
+};
+
 static int
 part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
-    const struct sh_shard *shard, size_t budget, struct sh_xsort *pairs)
+    const struct sh_shard *shard, size_t budget, struct parts *pt,
+    struct sh_xsort *pairs)
 {
-	struct sh_xrec *rec = NULL, *tmp = NULL, *s;
+	struct sh_xrec *rec, *tmp, *s;
 	struct keyfn kf;
 	sh_fpval v[READ_STEP];
 	uint64_t n = st->n, m = budget / (2 * sizeof(*rec)), cnt, key, i;
@@ -589,11 +596,14 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	for (d = 0; d < nd; d++)
 		if (hist[d] > m)
 			goto out;	/* err 0: on disk */
-	if ((rec = malloc(m * sizeof(*rec))) == NULL ||
-	    (tmp = malloc(m * sizeof(*tmp))) == NULL) {
+	if ((pt->rec == NULL && (pt->rec = malloc(m * sizeof(*rec))) ==
+	    NULL) || (pt->tmp == NULL && (pt->tmp = malloc(m *
+	    sizeof(*tmp))) == NULL)) {
 		err = SH_ENOMEM;
 		goto out;
 	}
+	rec = pt->rec;
+	tmp = pt->tmp;
 	for (d = 0; d < nd; d = e) {
 		/* The part: top bits [d, e), at most m records. */
 		for (cnt = 0, e = d; e < nd && cnt + hist[e] <= m; e++)
@@ -629,8 +639,6 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	err = 1;
 out:
 	free(hist);
-	free(rec);
-	free(tmp);
 	return err;
 }
 
@@ -638,7 +646,7 @@ out:
 static int
 ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
     const struct sh_shard *shard, size_t budget, const char *tmpdir,
-    struct sh_xsort *pairs)
+    struct parts *pt, struct sh_xsort *pairs)
 {
 	struct sh_xsort *x;
 	struct sh_xrec r, *run = NULL;	/* run: (fingerprint, index) */
@@ -646,8 +654,12 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	uint64_t fp, i, key = 0;
 	int shift = SH_FP_BITS - plan->keybits[t], e, more;
 
-	if ((e = part_table(st, plan, t, shard, budget, pairs)) != 0)
+	if ((e = part_table(st, plan, t, shard, budget, pt, pairs)) != 0)
 		return e < 0 ? e : 0;
+	/* The external sort takes the budget the records held. */
+	free(pt->rec);
+	free(pt->tmp);
+	pt->rec = pt->tmp = NULL;
 	if ((x = sh_xsort_new(budget, tmpdir)) == NULL)
 		return SH_ENOMEM;
 	if ((e = sh_fpstore_rewind(st)) != 0)
@@ -689,8 +701,9 @@ sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
     const struct sh_shard *shard, size_t budget, const char *tmpdir,
     const struct sh_progress *pg, struct sh_xsort **pairs)
 {
+	struct parts pt = { NULL, NULL };
 	uint64_t done = 0, total = tables(plan, shard);
-	int t, e;
+	int t, e = 0;
 
 	if (st->n >= (uint64_t)1 << 32)
 		return SH_ERANGE;
@@ -700,9 +713,11 @@ sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
 		if (shard != NULL && !sh_shard_table(shard, t, plan->ntables))
 			continue;
 		if ((e = ext_table(st, plan, t, shard, budget / 2, tmpdir,
-		    *pairs)) != 0)
-			return e;
+		    &pt, *pairs)) != 0)
+			break;
 		sh_progress(pg, "table", ++done, total);
 	}
-	return 0;
+	free(pt.rec);
+	free(pt.tmp);
+	return e;
 }
