@@ -574,7 +574,7 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	struct keyfn kf;
 	sh_fpval v[READ_STEP];
 	uint64_t n = st->n, m = budget / (2 * sizeof(*rec)), cnt, key, i;
-	size_t *hist = NULL, d, e, nd, k, x, r;
+	size_t *hist = NULL, d, e, nd, k, x, x0, r, b, c;
 	long got, j;
 	int kb = plan->keybits[t], top = kb < TOPBITS ? kb : TOPBITS, err;
 
@@ -605,35 +605,48 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	rec = pt->rec;
 	tmp = pt->tmp;
 	for (d = 0; d < nd; d = e) {
-		/* The part: top bits [d, e), at most m records. */
-		for (cnt = 0, e = d; e < nd && cnt + hist[e] <= m; e++)
-			cnt += hist[e];
+		/* The part: top bits [d, e), at most m records, scattered
+		 * by their top bits into buckets (hist[] becomes where each
+		 * bucket starts), in input order within one. */
+		for (cnt = 0, e = d; e < nd && cnt + hist[e] <= m; e++) {
+			c = hist[e];
+			hist[e] = cnt;
+			cnt += c;
+		}
 		if ((err = sh_fpstore_rewind(st)) != 0)
 			goto out;
-		for (i = 0, k = 0; (got = sh_fpstore_read(st, v,
-		    READ_STEP)) > 0; i += (uint64_t)got)
+		for (i = 0; (got = sh_fpstore_read(st, v, READ_STEP)) > 0;
+		    i += (uint64_t)got)
 			for (j = 0; j < got; j++) {
 				key = key_of(&kf, v[j]);
-				if ((key >> (kb - top)) - d < e - d) {
+				if ((b = key >> (kb - top)) - d < e - d) {
+					k = hist[b]++;
 					rec[k].a = v[j];
-					rec[k++].b = key << 32 | (i + (uint64_t)j);
+					rec[k].b = key << 32 | (i + (uint64_t)j);
 				}
 			}
 		if ((err = got < 0 ? (int)got : 0) != 0)
 			goto out;
-		s = sort_recs(rec, tmp, k, kb);
-		/* Runs of equal key, compared as in ext_table. */
-		for (x = 0; x < k; x = r) {
-			for (r = x + 1; r < k && s[r].b >> 32 == s[x].b >> 32;
-			    r++)
-				;
-			if (r - x < 2 || (shard != NULL && sh_shard_run(shard,
-			    t, plan->ntables, s[x].b >> 32) != shard->i))
-				continue;
-			for (i = x; i < r; i++)
-				s[i].b &= 0xFFFFFFFF;	/* the index alone */
-			if ((err = ext_run(plan, t, s + x, r - x, pairs)) != 0)
-				goto out;
+		/* Each bucket, ending at hist[b] now, sorted by the rest of
+		 * the key in cache, then its runs of equal key compared as
+		 * in ext_table. */
+		for (b = d, x0 = 0; b < e; x0 = hist[b++]) {
+			k = hist[b] - x0;
+			s = sort_recs(rec + x0, tmp, k, kb - top);
+			for (x = 0; x < k; x = r) {
+				for (r = x + 1; r < k &&
+				    s[r].b >> 32 == s[x].b >> 32; r++)
+					;
+				if (r - x < 2 || (shard != NULL &&
+				    sh_shard_run(shard, t, plan->ntables,
+				    s[x].b >> 32) != shard->i))
+					continue;
+				for (i = x; i < r; i++)
+					s[i].b &= 0xFFFFFFFF;	/* the index */
+				if ((err = ext_run(plan, t, s + x, r - x,
+				    pairs)) != 0)
+					goto out;
+			}
 		}
 	}
 	err = 1;
