@@ -133,6 +133,8 @@ flush(struct sh_tok *t)
 	uint64_t h[PEND];
 	int i, n = t->npend;
 
+	if (n == 0)
+		return;
 	sh_hash64_many(t->pp, t->pn, (size_t)n, h);
 	if (t->hfn != NULL)
 		t->hfn(t->ctx, h, (size_t)n);

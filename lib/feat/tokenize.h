@@ -71,7 +71,8 @@ void sh_tok_free(struct sh_tok *t);
 long long sh_tok_run(struct sh_tok *t, const char *p, size_t len,
     sh_tok_fn *fn, void *ctx, int *bad);
 
-/* Called with the hashes h[0..n) of the next n features, in text order. */
+/* Called with the hashes h[0..n) of the next n (>= 1) features, in text
+ * order. */
 typedef void sh_tok_hash_fn(void *ctx, const uint64_t *h, size_t n);
 
 /* sh_tok_run for callers of the hashes alone: fn gets them in batches

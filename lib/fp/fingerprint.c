@@ -128,7 +128,9 @@ add_hash(void *ctx, const uint64_t *h, size_t n)
 	size_t cap;
 
 	if (f->caph - f->nh < n) {
-		cap = f->caph ? 2 * f->caph : 1024;
+		for (cap = f->caph ? 2 * f->caph : 1024; cap - f->nh < n;
+		    cap *= 2)
+			;
 		if ((p = realloc(f->hv, cap * sizeof(*p))) == NULL) {
 			f->nomem = 1;
 			return;
