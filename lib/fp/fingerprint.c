@@ -113,10 +113,8 @@ static void
 add_tf(void *ctx, const uint64_t *h, size_t n)
 {
 	struct sh_fp *f = ctx;
-	size_t i;
 
-	for (i = 0; i < n; i++)
-		sh_simhash_add(&f->acc, h[i]);
+	sh_simhash_add_many(&f->acc, h, n);
 }
 
 /* With IDF weights the hashes are kept, to be looked up together. */
@@ -175,15 +173,21 @@ static void
 add_once(void *ctx, const uint64_t *h, size_t n)
 {
 	struct sh_fp *f = ctx;
-	size_t i;
+	uint64_t fresh[64];
+	size_t i, k;
 
 	if (sh_hset_reserve(&f->seen, n) != 0) {
 		f->nomem = 1;
 		return;
 	}
-	for (i = 0; i < n; i++)
-		if (sh_hset_add(&f->seen, h[i]))
-			sh_simhash_add(&f->acc, h[i]);
+	while (n > 0) {
+		for (i = k = 0; i < n && i < 64; i++)
+			if (sh_hset_add(&f->seen, h[i]))
+				fresh[k++] = h[i];
+		sh_simhash_add_many(&f->acc, fresh, k);
+		h += i;
+		n -= i;
+	}
 }
 
 static int

@@ -21,29 +21,101 @@ ripple(uint64_t *hi, int j, uint64_t c)
 	}
 }
 
-/* Add the 4-bit counters c[0..3] to the wide planes from plane j up, and
+/* Add the nc-bit counters c[0..nc) (bit planes) to the wide planes, and
  * clear them. */
 static void
-add4(uint64_t *hi, int j, uint64_t *c4)
+add_planes(uint64_t *hi, uint64_t *cp, int nc)
 {
 	uint64_t a, b, c = 0;
 	int k;
 
-	for (k = 0; k < 4 && j + k < 64; k++) {
-		a = hi[j + k];
-		b = c4[k];
-		hi[j + k] = a ^ b ^ c;
+	for (k = 0; k < nc; k++) {
+		a = hi[k];
+		b = cp[k];
+		hi[k] = a ^ b ^ c;
 		c = (a & b) | (c & (a ^ b));
-		c4[k] = 0;
+		cp[k] = 0;
 	}
-	ripple(hi, j + k, c);
+	ripple(hi, k, c);
+}
+
+/* The 8-bit counters c8 into the wide planes: bit b of every lane's
+ * counter makes plane b. */
+static void
+spill8(struct sh_simhash *s)
+{
+	uint64_t p[8] = { 0 };
+	int i, b;
+
+	for (i = 0; i < 64; i++)
+		for (b = 0; b < 8; b++)
+			p[b] |= (uint64_t)(s->c8[i] >> b & 1) << i;
+	memset(s->c8, 0, sizeof(s->c8));
+	s->n8 = 0;
+	add_planes(s->hi, p, 8);
 }
 
 void
 sh_simhash_spill(struct sh_simhash *s)
 {
-	add4(s->hi, 0, s->lo);
+	add_planes(s->hi, s->lo, 4);
 	s->nlo = 0;
+	if (s->n8 > 0)
+		spill8(s);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_MANY_AVX512
+/* One masked byte add per hash: lane i of the counters gains bit i. */
+__attribute__((target("avx512f,avx512bw")))
+static void
+many_avx512(struct sh_simhash *s, const uint64_t *h, size_t n)
+{
+	__m512i c = _mm512_loadu_si512((const void *)s->c8);
+	__m512i one = _mm512_set1_epi8(1);
+	uint64_t p[8];
+	size_t i;
+	int b;
+
+	for (i = 0; i < n; i++) {
+		c = _mm512_mask_add_epi8(c, (__mmask64)h[i], c, one);
+		if (++s->n8 == 255) {
+			for (b = 0; b < 8; b++)
+				p[b] = _mm512_test_epi8_mask(c,
+				    _mm512_set1_epi8((char)(1 << b)));
+			add_planes(s->hi, p, 8);
+			c = _mm512_setzero_si512();
+			s->n8 = 0;
+		}
+	}
+	_mm512_storeu_si512((void *)s->c8, c);
+}
+#endif
+
+static int vector_many = 1;
+
+void
+sh_simhash_vector(int on)
+{
+	vector_many = on;
+}
+
+void
+sh_simhash_add_many(struct sh_simhash *s, const uint64_t *h, size_t n)
+{
+	size_t i;
+
+#ifdef HAVE_MANY_AVX512
+	if (vector_many && __builtin_cpu_supports("avx512bw")) {
+		s->n1 += n;
+		s->total += n;
+		many_avx512(s, h, n);
+		return;
+	}
+#endif
+	for (i = 0; i < n; i++)
+		sh_simhash_add(s, h[i]);
 }
 
 /* Bit i of the 32-bit half of a hash. */

@@ -25,6 +25,7 @@
 #ifndef SH_SIMHASH_H
 #define SH_SIMHASH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/fpval.h"
@@ -36,6 +37,9 @@
 struct sh_simhash {
 	uint64_t lo[4];		/* 4-bit counters of weight-1 additions */
 	unsigned nlo;		/* additions held in lo, < 15 */
+	uint8_t c8[64];		/* sh_simhash_add_many's 8-bit counters, lane
+				   i in c8[i] */
+	unsigned n8;		/* additions held in c8, < 255 */
 	uint64_t hi[64];	/* plane j: bit j of each lane's weight-1 sum */
 	uint64_t n1;		/* weight-1 additions */
 	int32_t lane[64];	/* weighted: +w bit set, -w clear, since spill */
@@ -69,6 +73,19 @@ sh_simhash_add(struct sh_simhash *s, uint64_t h)
 }
 
 /* Total weight added so far (0: no features). */
+/*
+ * sh_simhash_add of h[0..n) in turn.  With AVX-512 where the CPU has it
+ * an addition is one masked byte add to 64 counters of 8 bits, which
+ * spill into the wide planes every 255 additions; the sums, and so the
+ * fingerprint, are the same on any path.
+ */
+void sh_simhash_add_many(struct sh_simhash *s, const uint64_t *h, size_t n);
+
+/* Whether sh_simhash_add_many uses the vector instructions the CPU has
+ * (1, the default) or portable C only (0), for tests that hold one to
+ * the other.  Not thread-safe. */
+void sh_simhash_vector(int on);
+
 static inline uint64_t
 sh_simhash_total(const struct sh_simhash *s)
 {

@@ -39,7 +39,8 @@ main(void)
 	struct sh_simhash s;
 	struct ref r;
 	uint64_t h, w;
-	int t, i, n, mism = 0, trials = 2000;
+	static uint64_t hv[1200];
+	int t, i, j, n, v, mism = 0, trials = 2000;
 
 	for (t = 0; t < trials; t++) {
 		struct ref z = { { 0 } };
@@ -88,5 +89,40 @@ main(void)
 		sh_simhash_add(&s, 1);
 	sh_simhash_addw(&s, 2, 99);
 	ok(sh_simhash_final(&s) == 1, "weight 1 x100 beats weight 99");
+
+	/* Many at once, vector and portable, in runs of any length (past
+	 * the 255 of the byte counters), between weighted ones. */
+	for (v = 0; v <= 1; v++) {
+		sh_simhash_vector(v);
+		mism = 0;
+		for (t = 0; t < 300; t++) {
+			struct ref z = { { 0 } };
+
+			r = z;
+			sh_simhash_init(&s);
+			for (j = 0; j < 1 + t % 7; j++) {
+				n = (int)(next() % 1200);
+				for (i = 0; i < n; i++) {
+					/* Some runs all alike: counters
+					 * full at 255. */
+					hv[i] = t % 5 == 1 ? ~0ULL : t % 3 == 0 ?
+					    next() % 4 * 0x5555555555555555ULL :
+					    next();
+					ref_add(&r, hv[i], 1);
+				}
+				sh_simhash_add_many(&s, hv, (size_t)n);
+				if (t % 2 == 0) {
+					h = next();
+					sh_simhash_addw(&s, h, 3);
+					ref_add(&r, h, 3);
+				}
+			}
+			if (sh_simhash_final(&s) != ref_final(&r))
+				mism++;
+		}
+		ok(mism == 0, "many at once (%s) equals the reference in "
+		    "300 trials", v ? "vector" : "portable");
+	}
+	sh_simhash_vector(1);
 	return tap_done();
 }
