@@ -211,6 +211,20 @@ bench_fp()
 		done
 	done
 	pin=$pinned
+	# The code paths (SH_VECTOR, sh-fp(1)): portable C, no AVX-512, the
+	# best the CPU has; the same bytes out.
+	echo
+	echo "fp vector: SH_VECTOR=V sh-fp ${FPFLAGS:+$FPFLAGS }FILE >/dev/null" \
+	    "(0 portable, 1 no AVX-512, 2 the best)"
+	table_head
+	for k in en zh; do
+		data "$k"
+		for v in 0 1 2; do
+			s=$(timeit env SH_VECTOR=$v "$fp" $FPFLAGS "$data") ||
+			    exit 2
+			row "$k V$v" "$DOCS" "$(wc -c <"$data")" "$s"
+		done
+	done
 	# -z (traditional to simplified): on the simplified Chinese above,
 	# and on real traditional text, ten copies of the zh_TW man pages,
 	# when bench/t2s-eval.sh has rendered them.  Runs with and without

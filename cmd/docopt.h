@@ -25,7 +25,10 @@ struct docopt {
 	unsigned long long nstatus, ntype, nbadcs;
 };
 
-/* The defaults: tab records, bigrams, single words, term frequency. */
+/* The defaults: tab records and the fingerprint's defaults
+ * (SH_FPOPT_DEFAULT).  SH_VECTOR in the environment sets the code that
+ * fingerprints use (sh_fp_vector); another value than 0, 1 or 2 ends the
+ * program with status 2. */
 void docopt_init(struct docopt *o);
 
 /*

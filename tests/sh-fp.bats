@@ -589,6 +589,23 @@ sh-fp: skipped 1 document(s) without features'
 	done
 }
 
+@test "SH_VECTOR: every code path gives the same bytes; a bad value is exit 2" {
+	local v
+	cd "$BATS_TEST_TMPDIR"
+	gen_corpus corpus
+	sh-fp corpus >best 2>/dev/null
+	[ -s best ]
+	for v in 0 1 2; do
+		SH_VECTOR=$v sh-fp corpus >out 2>/dev/null
+		same_files best out
+		SH_VECTOR=$v sh-fp -w 2 -n 2 -z corpus >"w2.$v" 2>/dev/null
+	done
+	same_files w2.0 w2.1
+	same_files w2.0 w2.2
+	SH_VECTOR=3 run -2 sh-fp corpus
+	[ "$output" = "sh-fp: SH_VECTOR=3: not 0, 1 or 2" ]
+}
+
 @test "-j: the same bytes out and the same diagnostics on any number of threads" {
 	local j
 	# More than a batch of three threads (768 documents), with a bad

@@ -57,6 +57,8 @@ struct sh_tok {
 	uint32_t rprev;
 	struct sh_dictcut cut;
 
+	uint64_t shuf[256];	/* the shuffles of pack_avx2 */
+
 	/* Features not yet hashed, in text order: slices of s or g, which
 	 * are flushed before those bytes move or are written again. */
 	const char *pp[PEND];
@@ -103,6 +105,8 @@ buf_grow(struct buf *b, size_t reserve)
 	return 0;
 }
 
+static void shuffles(uint64_t shuf[256]);
+
 struct sh_tok *
 sh_tok_new(const struct sh_tokopt *o)
 {
@@ -111,6 +115,7 @@ sh_tok_new(const struct sh_tokopt *o)
 	if ((t = calloc(1, sizeof(*t))) == NULL)
 		return NULL;
 	t->o = *o;
+	shuffles(t->shuf);
 	return t;
 }
 
@@ -579,23 +584,107 @@ pack_avx512(const unsigned char *p, size_t n, int *inword, char *out,
 		*inword = (int)(w >> (n - 1) & 1);
 	return n;
 }
+
+/*
+ * pack_c with AVX2, which has no byte compress: the bytes are compared
+ * 32 at a time, then packed 8 at a time by a byte shuffle, shuf[m] (see
+ * shuffles) for the bits m of the 8 kept.  p is copied when it holds
+ * fewer than 64 bytes, so that no byte past it is read.
+ */
+__attribute__((target("avx2,popcnt,bmi")))
+static size_t
+pack_avx2(const unsigned char *p, size_t n, int *inword, char *out,
+    size_t *k, uint64_t *ends, const uint64_t *shuf)
+{
+	unsigned char in[64], fold[64];
+	const unsigned char *q = p;
+	uint64_t lm = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	uint64_t hi = 0, w = 0, e, keep, m, eq;
+	__m256i v, low, ww;
+	size_t cnt = 0, g;
+	int h;
+
+	if (n < 64) {
+		memset(in, ' ', sizeof(in));
+		memcpy(in, p, n);
+		q = in;
+	}
+	for (h = 0; h < 2; h++) {
+		v = _mm256_loadu_si256((const __m256i *)(q + 32 * h));
+		hi |= (uint64_t)(uint32_t)_mm256_movemask_epi8(v) << 32 * h;
+		low = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+		ww = _mm256_or_si256(_mm256_and_si256(_mm256_cmpgt_epi8(low,
+		    _mm256_set1_epi8('a' - 1)), _mm256_cmpgt_epi8(
+		    _mm256_set1_epi8('z' + 1), low)), _mm256_and_si256(
+		    _mm256_cmpgt_epi8(v, _mm256_set1_epi8('0' - 1)),
+		    _mm256_cmpgt_epi8(_mm256_set1_epi8('9' + 1), v)));
+		w |= (uint64_t)(uint32_t)_mm256_movemask_epi8(ww) << 32 * h;
+		_mm256_storeu_si256((__m256i *)(fold + 32 * h),
+		    _mm256_blendv_epi8(_mm256_set1_epi8('_'), low, ww));
+	}
+	if ((hi &= lm) != 0) {
+		n = (size_t)__builtin_ctzll(hi);
+		lm = ((uint64_t)1 << n) - 1;
+	}
+	w &= lm;
+	e = (w << 1 | (uint64_t)(*inword != 0)) & ~w & lm;
+	keep = w | e;
+	for (g = 0; g < 8; g++) {
+		m = keep >> 8 * g & 0xFF;
+		_mm_storel_epi64((__m128i *)(out + cnt), _mm_shuffle_epi8(
+		    _mm_loadl_epi64((const __m128i *)(fold + 8 * g)),
+		    _mm_cvtsi64_si128((long long)shuf[m])));
+		cnt += (size_t)__builtin_popcountll(m);
+	}
+	eq = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+	    _mm256_loadu_si256((const __m256i *)out),
+	    _mm256_set1_epi8('_'))) | (uint64_t)(uint32_t)
+	    _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256(
+	    (const __m256i *)(out + 32)), _mm256_set1_epi8('_'))) << 32;
+	*ends = eq & (cnt == 64 ? ~(uint64_t)0 : ((uint64_t)1 << cnt) - 1);
+	*k = cnt;
+	if (n > 0)
+		*inword = (int)(w >> (n - 1) & 1);
+	return n;
+}
 #endif
 
-static int vector_pack = 1;
+/* The shuffles of pack_avx2: byte j of shuf[m] is the place of the j-th
+ * set bit of m, 0x80 (a zero) past the last. */
+static void
+shuffles(uint64_t shuf[256])
+{
+	unsigned m, b, j;
+
+	for (m = 0; m < 256; m++) {
+		shuf[m] = ~(uint64_t)0x7F7F7F7F7F7F7F7F;	/* all 0x80 */
+		for (b = j = 0; b < 8; b++)
+			if (m >> b & 1) {
+				shuf[m] &= ~((uint64_t)0xFF << 8 * j);
+				shuf[m] |= (uint64_t)b << 8 * j++;
+			}
+	}
+}
+
+static int vector_pack = 2;
 
 void
-sh_tok_vector(int on)
+sh_tok_vector(int level)
 {
-	vector_pack = on;
+	vector_pack = level;
 }
 
 static size_t
-pack(const unsigned char *p, size_t n, int *inword, char *out, size_t *k,
-    uint64_t *ends)
+pack(const struct sh_tok *t, const unsigned char *p, size_t n, int *inword,
+    char *out, size_t *k, uint64_t *ends)
 {
 #ifdef HAVE_PACK_AVX512
-	if (vector_pack && __builtin_cpu_supports("avx512vbmi2"))
+	if (vector_pack >= 2 && __builtin_cpu_supports("avx512vbmi2"))
 		return pack_avx512(p, n, inword, out, k, ends);
+	if (vector_pack >= 1 && __builtin_cpu_supports("avx2"))
+		return pack_avx2(p, n, inword, out, k, ends, t->shuf);
+#else
+	(void)t;
 #endif
 	return pack_c(p, n, inword, out, k, ends);
 }
@@ -620,7 +709,7 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 			return end;
 		n = end - p < 64 ? (size_t)(end - p) : 64;
 		base = t->s.len;
-		used = pack(p, n, &inword, t->s.p + base, &k, &ends);
+		used = pack(t, p, n, &inword, t->s.p + base, &k, &ends);
 		t->s.len += k;
 		for (; ends != 0; ends &= ends - 1)
 			window_add(t, base + (size_t)__builtin_ctzll(ends));

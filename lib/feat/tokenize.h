@@ -81,11 +81,11 @@ long long sh_tok_hashes(struct sh_tok *t, const char *p, size_t len,
     sh_tok_hash_fn *fn, void *ctx, int *bad);
 
 /*
- * Whether ASCII text is packed with the vector instructions the CPU has
- * (1, the default: AVX-512 with VBMI2) or with portable C only (0), for
- * tests that hold one to the other.  Not thread-safe; features do not
- * depend on it.
+ * Which code packs ASCII text: the best the CPU has (2, the default:
+ * AVX-512 with VBMI2, else AVX2), at most AVX2 (1) or portable C only
+ * (0), for tests that hold each to the others.  Not thread-safe; features
+ * do not depend on it.
  */
-void sh_tok_vector(int on);
+void sh_tok_vector(int level);
 
 #endif

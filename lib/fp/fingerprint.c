@@ -78,6 +78,14 @@ sh_fpopt_free(struct sh_fpopt *o)
 	o->tok.dict = NULL;
 }
 
+void
+sh_fp_vector(int level)
+{
+	sh_tok_vector(level);
+	sh_hash_vector(level >= 2);
+	sh_simhash_vector(level >= 2);
+}
+
 struct sh_fp *
 sh_fp_new(const struct sh_fpopt *o)
 {

@@ -80,6 +80,14 @@ int sh_fpopt_idf(struct sh_fpopt *o, const char *path,
  * fingerprinters made with o are freed. */
 void sh_fpopt_free(struct sh_fpopt *o);
 
+/*
+ * The code that fingerprints use: the best the CPU has (2, the default),
+ * no AVX-512 (1: the AVX2 packer of tokenize.h, portable hashing and
+ * votes) or portable C only (0).  Fingerprints do not depend on it.  Not
+ * thread-safe: set it before any fingerprinting.
+ */
+void sh_fp_vector(int level);
+
 struct sh_fp;
 
 /* New fingerprinter with options o (copied; its lists are borrowed, not
