@@ -263,7 +263,7 @@ seg_end(struct sh_tok *t)
 }
 
 /* The word s.p[wbeg .. u), followed by '_' at u, joins the shingle
- * window (shingle > 1, no stop word). */
+ * window (no stop word; with shingle 1 each word is its own shingle). */
 static inline void
 window_add(struct sh_tok *t, size_t u)
 {
@@ -690,9 +690,9 @@ pack(const struct sh_tok *t, const unsigned char *p, size_t n, int *inword,
 }
 
 /*
- * The ASCII bytes from p on, before end, in a stretch of words shingled
- * without stop words: packed into s, where each word ended joins the
- * window.  Return where the ASCII bytes end.
+ * The ASCII bytes from p on, before end, without stop words: packed
+ * into s, where each word ended joins the window.  Return where the
+ * ASCII bytes end.
  */
 static const unsigned char *
 ascii_words(struct sh_tok *t, const unsigned char *p,
@@ -742,7 +742,7 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
 	t->shead = t->swords = t->semitted = t->gchars = t->npend = 0;
 	while (p < end) {
-		if (*p < 0x80 && t->o.shingle > 1 && t->o.stop == NULL) {
+		if (*p < 0x80 && t->o.stop == NULL) {
 			p = ascii_words(t, p, end);
 			continue;
 		}
