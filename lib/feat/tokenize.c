@@ -690,9 +690,31 @@ pack(const struct sh_tok *t, const unsigned char *p, size_t n, int *inword,
 }
 
 /*
- * The ASCII bytes from p on, before end, without stop words: packed
- * into s, where each word ended joins the window.  Return where the
- * ASCII bytes end.
+ * window_add for the word that each '_' of ends (bit i: s.p[base + i])
+ * ends, but a stop word is cut out of s with its '_', the bytes after it
+ * moved down (fewer than 64: those of one block).
+ */
+static void
+words_stopped(struct sh_tok *t, size_t base, uint64_t ends)
+{
+	size_t u, n, cut = 0;
+
+	for (; ends != 0; ends &= ends - 1) {
+		u = base + (size_t)__builtin_ctzll(ends) - cut;
+		n = u - t->wbeg;
+		if (!stopped(t, sh_hash64(t->s.p + t->wbeg, n, 0))) {
+			window_add(t, u);
+			continue;
+		}
+		memmove(t->s.p + t->wbeg, t->s.p + u + 1, t->s.len - u - 1);
+		t->s.len -= n + 1;
+		cut += n + 1;
+	}
+}
+
+/*
+ * The ASCII bytes from p on, before end: packed into s, where each word
+ * ended joins the window.  Return where the ASCII bytes end.
  */
 static const unsigned char *
 ascii_words(struct sh_tok *t, const unsigned char *p,
@@ -711,8 +733,12 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 		base = t->s.len;
 		used = pack(t, p, n, &inword, t->s.p + base, &k, &ends);
 		t->s.len += k;
-		for (; ends != 0; ends &= ends - 1)
-			window_add(t, base + (size_t)__builtin_ctzll(ends));
+		if (t->o.stop != NULL)
+			words_stopped(t, base, ends);
+		else
+			for (; ends != 0; ends &= ends - 1)
+				window_add(t, base +
+				    (size_t)__builtin_ctzll(ends));
 		p += used;
 		if (used < n)
 			break;
@@ -730,10 +756,7 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
-	const unsigned char *lim;
 	uint32_t cp, f[SH_UC_FOLD_MAX];
-	unsigned char c;
-	char *o;
 	int i, nf;
 
 	t->nfeat = 0;
@@ -742,34 +765,8 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
 	t->shead = t->swords = t->semitted = t->gchars = t->npend = 0;
 	while (p < end) {
-		if (*p < 0x80 && t->o.stop == NULL) {
-			p = ascii_words(t, p, end);
-			continue;
-		}
 		if (*p < 0x80) {
-			if (ascii[*p] == 0) {
-				p++;
-				if (in_word(t))
-					word_end(t);
-				run_end(t);
-				continue;
-			}
-			/* A run of ASCII word bytes, folded as it is copied, in
-			 * slices that fit the room made for them. */
-			run_end(t);
-			do {
-				if (s_room(t, 64) != 0)
-					return SH_ENOMEM;
-				o = t->s.p + t->s.len;
-				lim = end - p > 64 ? p + 64 : end;
-				while (p < lim && (c = ascii[*p]) != 0) {
-					*o++ = (char)c;
-					p++;
-				}
-				t->s.len = (size_t)(o - t->s.p);
-			} while (p == lim && p < end);
-			t->wlast = t->s.len - 1 - t->wbeg;
-			t->wprev = (unsigned char)t->s.p[t->s.len - 1];
+			p = ascii_words(t, p, end);
 			continue;
 		}
 		/* The bulk of Chinese text: a Han character folded as it is

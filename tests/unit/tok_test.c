@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "feat/stopset.h"
 #include "feat/tokenize.h"
 #include "rng.h"
 #include "tap.h"
@@ -105,8 +106,23 @@ isword(char c)
 	    (c >= '0' && c <= '9');
 }
 
+/* The stop words of the runs with some: words the texts make often. */
+static const char *const stops[] = { "a", "x", "ab", "9" };
+
+static int
+is_stop(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (strlen(stops[i]) == n && memcmp(stops[i], p, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* With stop != 0, the stop words above are dropped before shingling. */
 static void
-model(const char *text, size_t len, int w, struct feats *f)
+model(const char *text, size_t len, int w, int stop, struct feats *f)
 {
 	static char words[CAP];
 	static size_t start[CAP], end[CAP];
@@ -123,7 +139,15 @@ model(const char *text, size_t len, int w, struct feats *f)
 			end[nw - 1] = n;
 		}
 		in = isword(text[i]);
+		if (stop && !in && nw > 0 && end[nw - 1] == n &&
+		    is_stop(words + start[nw - 1], n - start[nw - 1])) {
+			n = start[nw - 1];
+			nw--;
+		}
 	}
+	if (stop && nw > 0 && is_stop(words + start[nw - 1],
+	    end[nw - 1] - start[nw - 1]))
+		nw--;
 	f->len = 0;
 	f->over = 0;
 	for (i = 0; i + (size_t)w <= nw || (i == 0 && nw > 0); i++) {
@@ -180,13 +204,27 @@ main(void)
 	char *exact;
 	struct sh_tokopt o = { 0 };
 	struct sh_tok *t;
+	struct sh_stop *stop;
 	size_t len, si, ni;
-	int i, ascii, agree, fits, batched, ok1, ok2;
+	int i, st, ascii, agree, fits, batched, ok1, ok2;
+	long met = 0;
 
+	if ((stop = sh_stop_new()) == NULL)
+		return 1;
+	for (i = 0; i < (int)(sizeof(stops) / sizeof(stops[0])); i++)
+		if (sh_stop_put(stop, sh_hash64(stops[i], strlen(stops[i]),
+		    0)) != 0)
+			return 1;
+	/* Every shingle and n-gram size without stop words, and the
+	 * shingle sizes with n = 5 and stop words. */
+	for (st = 0; st < 2; st++)
 	for (si = 0; si < sizeof(shingles) / sizeof(shingles[0]); si++)
 		for (ni = 0; ni < sizeof(ngrams) / sizeof(ngrams[0]); ni++) {
+			if (st && ngrams[ni] != 5)
+				continue;
 			o.shingle = shingles[si];
 			o.ngram = ngrams[ni];
+			o.stop = st ? stop : NULL;
 			if ((t = sh_tok_new(&o)) == NULL)
 				return 1;
 			agree = fits = batched = 1;
@@ -214,8 +252,16 @@ main(void)
 					agree = 0;
 				if (!same_hashes(t, text, len))
 					batched = 0;
+				if (ascii && st) {
+					/* Count the texts where stop words
+					 * change something. */
+					model(text, len, o.shingle, 0, &want);
+					met += want.len;
+					model(text, len, o.shingle, 1, &want);
+					met -= want.len;
+				}
 				if (ascii) {
-					model(text, len, o.shingle, &want);
+					model(text, len, o.shingle, st, &want);
 					if (got.len != want.len ||
 					    memcmp(got.buf, want.buf, got.len))
 						fits = 0;
@@ -223,14 +269,19 @@ main(void)
 			}
 			sh_tok_vector(2);
 			sh_hash_vector(1);
-			ok(agree, "-w %d -n %d: AVX-512, AVX2 and portable code "
-			    "give the same features and hashes on 2000 texts",
-			    o.shingle, o.ngram);
-			ok(fits, "-w %d -n %d: ASCII text gives the features of "
-			    "the contract", o.shingle, o.ngram);
-			ok(batched, "-w %d -n %d: the hashes in batches are "
-			    "those one at a time", o.shingle, o.ngram);
+			ok(agree, "-w %d -n %d%s: AVX-512, AVX2 and portable "
+			    "code give the same features and hashes on 2000 "
+			    "texts", o.shingle, o.ngram, st ? " -s" : "");
+			ok(fits, "-w %d -n %d%s: ASCII text gives the features "
+			    "of the contract", o.shingle, o.ngram,
+			    st ? " -s" : "");
+			ok(batched, "-w %d -n %d%s: the hashes in batches are "
+			    "those one at a time", o.shingle, o.ngram,
+			    st ? " -s" : "");
 			sh_tok_free(t);
 		}
+	ok(met > 0, "stop words were met in the texts (%ld bytes of features "
+	    "fewer)", met);
+	sh_stop_free(stop);
 	return tap_done();
 }
