@@ -40,16 +40,22 @@ add_planes(uint64_t *hi, uint64_t *cp, int nc)
 }
 
 /* The 8-bit counters c8 into the wide planes: bit b of every lane's
- * counter makes plane b. */
+ * counter makes plane b.  Eight lanes at a time: the multiply gathers
+ * bit b of each of their bytes into the top byte of the product (the
+ * partial products fall on distinct bits, so nothing carries). */
 static void
 spill8(struct sh_simhash *s)
 {
-	uint64_t p[8] = { 0 };
-	int i, b;
+	uint64_t p[8] = { 0 }, x;
+	int g, i, b;
 
-	for (i = 0; i < 64; i++)
+	for (g = 0; g < 8; g++) {
+		for (x = 0, i = 7; i >= 0; i--)
+			x = x << 8 | s->c8[8 * g + i];
 		for (b = 0; b < 8; b++)
-			p[b] |= (uint64_t)(s->c8[i] >> b & 1) << i;
+			p[b] |= ((x >> b & 0x0101010101010101) *
+			    0x0102040810204080 >> 56) << 8 * g;
+	}
 	memset(s->c8, 0, sizeof(s->c8));
 	s->n8 = 0;
 	add_planes(s->hi, p, 8);
