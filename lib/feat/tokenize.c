@@ -262,26 +262,45 @@ seg_end(struct sh_tok *t)
 	t->wbeg = t->s.len;
 }
 
-/* The word s.p[wbeg .. u), followed by '_' at u, joins the shingle
- * window (no stop word; with shingle 1 each word is its own shingle). */
-static inline void
-window_add(struct sh_tok *t, size_t u)
+/*
+ * The words that the '_' bytes of ends (bit i: s.p[base + i]) end join
+ * the shingle window, in turn: word s.p[wbeg .. u) with its '_' at u (no
+ * stop word; with shingle 1 each word is its own shingle).  The window is
+ * kept in locals meanwhile: the hot loop of English text.
+ */
+static void
+window_add(struct sh_tok *t, size_t base, uint64_t ends)
 {
-	unsigned w = (unsigned)t->o.shingle;
-	size_t first;
+	unsigned w = (unsigned)t->o.shingle, head = t->shead;
+	unsigned nw = t->swords;
+	int np = t->npend, emitted = t->semitted;
+	size_t wbeg = t->wbeg, u, first;
 
-	if (t->swords == w) {
-		/* Slide: drop the oldest word. */
-		t->shead = (t->shead + 1) & (SH_TOK_MAX - 1);
-		t->swords--;
+	for (; ends != 0; ends &= ends - 1) {
+		u = base + (size_t)__builtin_ctzll(ends);
+		if (nw == w) {
+			head = (head + 1) & (SH_TOK_MAX - 1);
+			nw--;
+		}
+		t->sstart[(head + nw++) & (SH_TOK_MAX - 1)] = wbeg;
+		if (nw == w) {
+			if (np == PEND) {
+				t->npend = np;
+				flush(t);
+				np = 0;
+			}
+			first = t->sstart[head];
+			t->pp[np] = t->s.p + first;
+			t->pn[np++] = u - first;
+			emitted = 1;
+		}
+		wbeg = u + 1;
 	}
-	t->sstart[(t->shead + t->swords++) & (SH_TOK_MAX - 1)] = t->wbeg;
-	if (t->swords == w) {
-		first = t->sstart[t->shead];
-		emit(t, t->s.p + first, u - first);
-		t->semitted = 1;
-	}
-	t->wbeg = u + 1;
+	t->shead = head;
+	t->swords = nw;
+	t->npend = np;
+	t->semitted = emitted;
+	t->wbeg = wbeg;
 }
 
 /* The current word, if any, joins the word stream. */
@@ -306,7 +325,7 @@ word_end(struct sh_tok *t)
 	if (s_room(t, 1) != 0)
 		return;
 	t->s.p[t->s.len] = '_';
-	window_add(t, t->s.len++);
+	window_add(t, t->s.len++, 1);
 }
 
 /*
@@ -703,7 +722,7 @@ words_stopped(struct sh_tok *t, size_t base, uint64_t ends)
 		u = base + (size_t)__builtin_ctzll(ends) - cut;
 		n = u - t->wbeg;
 		if (!stopped(t, sh_hash64(t->s.p + t->wbeg, n, 0))) {
-			window_add(t, u);
+			window_add(t, u, 1);
 			continue;
 		}
 		memmove(t->s.p + t->wbeg, t->s.p + u + 1, t->s.len - u - 1);
@@ -736,9 +755,7 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 		if (t->o.stop != NULL)
 			words_stopped(t, base, ends);
 		else
-			for (; ends != 0; ends &= ends - 1)
-				window_add(t, base +
-				    (size_t)__builtin_ctzll(ends));
+			window_add(t, base, ends);
 		p += used;
 		if (used < n)
 			break;
