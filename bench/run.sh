@@ -496,15 +496,18 @@ bench_near()
 # sh-index: build an index of random fingerprints with 10 % planted near
 # copies (one core), then query it at k = 3 (one core) with QUERIES
 # lines: 90 % new random fingerprints, 10 % indexed ones.  INDEX_PLANS
-# lists plans B/R to force besides the automatic one ("auto").
+# lists plans B/R to force besides the automatic one ("auto").  The last
+# two columns are for -K: the load alone (a run of one query), and the
+# queries a second once loaded, QUERIES / (run - load), of the medians.
 bench_index()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
 	echo
 	echo "index: sh-index build; sh-near -i INDEX QUERIES, k = 3," \
 	    "one core, median of $NEAR_RUNS runs"
-	printf '%-10s %-5s %6s %8s %9s %9s %9s %11s %8s\n' fps plan tables \
-	    'build s' 'disk B/fp' 'RSS B/fp' 'query s' 'queries/s' matches
+	printf '%-10s %-5s %6s %8s %9s %9s %9s %11s %8s %8s %11s\n' fps \
+	    plan tables 'build s' 'disk B/fp' 'RSS B/fp' 'query s' \
+	    'queries/s' matches 'K load s' 'K queries/s'
 	for n in $NEAR_SIZES; do
 		f=$tmp/fp.$n
 		q=$tmp/q.$n
@@ -531,13 +534,20 @@ bench_index()
 			m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
 			t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" \
 			    "$q") || exit 2
-			echo "$n $plan $tables $s $b $rss $t $QUERIES $m" | awk '{
-				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d\n",
+			tail -n 1 "$q" >"$q.1"	# indexed: exit 0
+			lt=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i \
+			    "$ix" "$q.1") || exit 2
+			lq=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i \
+			    "$ix" "$q") || exit 2
+			echo "$n $plan $tables $s $b $rss $t $QUERIES $m $lt $lq" |
+			    awk '{
+				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d %8.3f %11.0f\n",
 				    $1, $2, $3, $4, $5 / $1,
 				    ($6 == "-" ? "-" : sprintf("%.1f", $6 * 1024 / $1)),
-				    $7, ($7 > 0 ? $8 / $7 : 0), $9 }'
+				    $7, ($7 > 0 ? $8 / $7 : 0), $9, $10,
+				    ($11 > $10 ? $8 / ($11 - $10) : 0) }'
 		done
-		rm -rf "$f" "$q" "$ix"
+		rm -rf "$f" "$q" "$q.1" "$ix"
 	done
 }
 

@@ -29,7 +29,7 @@
 #define DOCOPTS DOCOPT_LETTERS "t"
 
 static const char usage_text[] =
-    "usage: sh-near [-g | -u] [-i index] [-j threads] [-k max] "
+    "usage: sh-near [-g | -u] [-i index [-K]] [-j threads] [-k max] "
     "[-m pairs]\n"
     "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
     "       sh-near -v docs [-t] [-a min] [-J measure] [sh-near option ...]\n"
@@ -295,13 +295,13 @@ main(int argc, char *argv[])
 	char *given = NULL;
 	long long nthreads, budget = 0;
 	int ch, e, i, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
-	    mode = 0;
+	    mode = 0, load = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "J:P:S:Va:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "J:KP:S:Va:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
@@ -318,6 +318,9 @@ main(int argc, char *argv[])
 			break;
 		case 'i':
 			ipath = optarg;
+			break;
+		case 'K':
+			load = 1;
 			break;
 		case 'J':
 			e = (measure = sh_sim_measure(optarg)) < 0 ? measure : 0;
@@ -363,6 +366,8 @@ main(int argc, char *argv[])
 	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
 		if (strchr(DOCOPTS "Ja", *q) != NULL)
 			usage_only(*q, "-v");
+	if (load && ipath == NULL)
+		usage_only('K', "-i");
 	for (i = 0; given != NULL && strcmp(given, "-") == 0 && i <= argc; i++)
 		if (i == argc ? argc == 0 : strcmp(argv[i], "-") == 0)
 			errx(2, "-m -: standard input cannot hold both the pairs "
@@ -370,7 +375,8 @@ main(int argc, char *argv[])
 	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
 		err(2, "temporary file");
 	if (ipath != NULL) {
-		if ((e = sh_index_open(&index, ipath, where)) != 0)
+		if ((e = sh_index_open(&index, ipath, where)) != 0 ||
+		    (load && (e = sh_index_load(&index, where)) != 0))
 			errx(2, "%s: %s", where, sh_strerror(e));
 		ix = &index;
 		if (k < 0 && !aflag)

@@ -33,6 +33,8 @@ all_fail() {
 	done
 	run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
 	eq "$stderr" "sh-near: $1"
+	run -2 --separate-stderr sh-near -K -i "$D/ix" "$D/base.fp"
+	eq "$stderr" "sh-near: $1"
 }
 
 @test "a corrupt byte anywhere in a segment is an error, never an answer" {
@@ -51,6 +53,8 @@ all_fail() {
 			run -2 --separate-stderr sh-index verify "$D/ix"
 			eq "$stderr" "sh-index: $SEG: corrupt index file"
 			run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
+			eq "$stderr" "sh-near: $SEG: corrupt index file"
+			run -2 --separate-stderr sh-near -K -i "$D/ix" "$D/base.fp"
 			eq "$stderr" "sh-near: $SEG: corrupt index file"
 			sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
 			same_files "$D/base.sorted" "$D/got"

@@ -67,6 +67,13 @@ dump_sorted() {
 			same_files "$D/want" "$D/got"
 		done
 	done
+	# Loaded into memory (-K): the same bytes.
+	for ix in one forced many; do
+		sh-near -i "$D/$ix" -k 4 "$D/q.fp" >"$D/mapped"
+		sh-near -K -i "$D/$ix" -k 4 "$D/q.fp" >"$D/loaded"
+		[ -s "$D/loaded" ]
+		same_files "$D/mapped" "$D/loaded"
+	done
 }
 
 @test "the output does not depend on how the index was grown" {
@@ -168,6 +175,8 @@ dump_sorted() {
 	printf '000000000000000f\tnear-b\n0f0f0f0f0f0f0f0f\tnew\n0f0f0f0f0f0f0f0e\tnew-copy\n' >"$D/in.fp"
 	run -0 sh-near -u -i "$D/ix" "$D/in.fp"
 	eq "$output" "$(printf '0f0f0f0f0f0f0f0f\tnew')"
+	run -0 sh-near -u -K -i "$D/ix" "$D/in.fp"
+	eq "$output" "$(printf '0f0f0f0f0f0f0f0f\tnew')"
 }
 
 @test "a lone segment file is an index too" {
@@ -202,4 +211,6 @@ dump_sorted() {
 	eq "$stderr" "sh-index: -b 20 -r 10: number out of range"
 	run -2 sh-near -g -i "$D/ix"
 	[ ! -e "$D/ix" ]
+	run -2 --separate-stderr sh-near -K "$D/small.fp"
+	eq "$stderr" "sh-near: -K: only with -i"
 }

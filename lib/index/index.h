@@ -53,6 +53,10 @@ struct sh_index {
 int sh_index_open(struct sh_index *ix, const char *path, char *where);
 void sh_index_close(struct sh_index *ix);
 
+/* sh_seg_load on every segment of ix: for long query streams.  Return 0,
+ * SH_ENOMEM or SH_ECORRUPT, where naming the segment. */
+int sh_index_load(struct sh_index *ix, char *where);
+
 /* The IDs of hit h (sh_seg_ids); where names the segment on error. */
 int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
     const char **p, size_t *len, char *where);

@@ -94,6 +94,19 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 }
 
 int
+sh_index_load(struct sh_index *ix, char *where)
+{
+	int i, e;
+
+	for (i = 0; i < ix->nseg; i++)
+		if ((e = sh_seg_load(&ix->seg[i])) != 0) {
+			segpath(ix, i, where);
+			return e;
+		}
+	return 0;
+}
+
+int
 sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
     size_t *len, char *where)
 {

@@ -354,10 +354,61 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 		sh_seg_close(s);
 		return SH_ENOMEM;
 	}
-	if (rd64(h + 8 * H_SUMS) != sh_hash64(s->sums, s->nchunks * 8, 0)) {
+	s->sumsum = rd64(h + 8 * H_SUMS);
+	if (s->sumsum != sh_hash64(s->sums, s->nchunks * 8, 0)) {
 		sh_seg_close(s);
 		return SH_ECORRUPT;
 	}
+	return 0;
+}
+
+int
+sh_seg_load(struct sh_seg *s)
+{
+	size_t tail = HDR + s->bodylen, off, n, step = (size_t)1 << 26;
+	uint64_t c, len;
+	unsigned char *m;
+	void *v;
+
+	v = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED)
+		return SH_ENOMEM;
+	m = v;
+#ifdef MADV_HUGEPAGE
+	madvise(m, s->size, MADV_HUGEPAGE);	/* a hint: nothing fails */
+#endif
+	/* The file may have changed since it was opened: the copy's
+	 * checksums must be those its header vouched for. */
+	memcpy(m + tail, s->map + tail, s->size - tail);
+	if (sh_hash64(m + tail, s->nchunks * 8, 0) != s->sumsum) {
+		munmap(m, s->size);
+		return SH_ECORRUPT;
+	}
+	/* Then the rest in steps, each dropped from the mapping once copied
+	 * (so that the file's pages and the copy are not both resident
+	 * whole), and its chunks checked, so that searches read checked
+	 * memory only.  A chunk that fails stays unchecked: the search that
+	 * reads it fails, as it would have on the mapping. */
+	memset(s->checked, 0, s->nchunks / 8 + 1);
+	for (off = c = 0; off < tail; off += n) {
+		n = tail - off < step ? tail - off : step;
+		memcpy(m + off, s->map + off, n);
+		madvise((void *)(s->map + off), n, MADV_DONTNEED);
+		for (; c < s->nchunks; c++) {
+			len = c == s->nchunks - 1 ? s->bodylen - c * CH : CH;
+			if (HDR + c * CH + len > off + n)
+				break;
+			if (sh_hash64(m + HDR + c * CH, (size_t)len, 0) ==
+			    rd64(m + tail + 8 * c))
+				s->checked[c / 8] |= (unsigned char)(1 <<
+				    (c % 8));
+		}
+	}
+	munmap((void *)s->map, s->size);
+	s->map = m;
+	s->body = s->map + HDR;
+	s->sums = s->body + s->bodylen;
 	return 0;
 }
 

@@ -41,6 +41,7 @@ struct sh_seg {
 	uint64_t nfp, nid, idbytes, bodylen, nchunks;
 	uint64_t tables, dirs, idoff, ids;	/* section offsets in body */
 	const unsigned char *sums;
+	uint64_t sumsum;		/* XXH64 of sums, from the header */
 	unsigned char *checked;	/* bit per chunk, checksum verified */
 };
 
@@ -74,6 +75,18 @@ int sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
  */
 int sh_seg_open(struct sh_seg *s, const char *path, int nofollow);
 void sh_seg_close(struct sh_seg *s);
+
+/*
+ * Copy the open segment from its file mapping into anonymous memory, in
+ * huge pages where the kernel gives them (MADV_HUGEPAGE), and search the
+ * copy: a search then misses the TLB far less, which pays off over long
+ * query streams on a large index.  Costs a read of the whole file and its
+ * size in memory.  The copy's checksum table must match the header read
+ * at open, and chunks are checked again as searches read them.  Return 0,
+ * SH_ENOMEM (the segment stays mapped) or SH_ECORRUPT (the file changed
+ * since it was opened; only close is then safe).
+ */
+int sh_seg_load(struct sh_seg *s);
 
 /*
  * Append to *h every entry within distance k (0..64) of fp, each once,
