@@ -184,6 +184,28 @@ sh_plan_index(struct sh_plan *p, int k, uint64_t n)
 	return 0;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_PEXT
+/* The key bits gathered to the top, the others below them, both in
+ * order: two bit extractions. */
+__attribute__((target("bmi2")))
+static sh_fpval
+perm_pext(sh_fpval fp, sh_fpval key, int keybits)
+{
+	return (sh_fpval)_pext_u64(fp, key) << (64 - keybits) |
+	    _pext_u64(fp, ~key);
+}
+#endif
+
+static int vector_perm = 1;
+
+void
+sh_plan_vector(int on)
+{
+	vector_perm = on;
+}
+
 sh_fpval
 sh_plan_perm(const struct sh_plan *p, int t, sh_fpval fp)
 {
@@ -193,6 +215,12 @@ sh_plan_perm(const struct sh_plan *p, int t, sh_fpval fp)
 
 	if (t == 0)
 		return fp;
+#ifdef HAVE_PEXT
+	/* Not where pext is microcode (AMD before Zen 3). */
+	if (vector_perm && __builtin_cpu_supports("bmi2") &&
+	    !__builtin_cpu_is("znver1") && !__builtin_cpu_is("znver2"))
+		return perm_pext(fp, p->tmask[t], p->keybits[t]);
+#endif
 	for (pass = 1; pass >= 0; pass--)
 		for (i = 0; i < p->nblocks; i++)
 			if ((int)(set >> i & 1) == pass)

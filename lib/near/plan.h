@@ -91,6 +91,11 @@ double sh_plan_probes(int d, int rho);
 sh_fpval sh_plan_perm(const struct sh_plan *p, int t, sh_fpval fp);
 sh_fpval sh_plan_unperm(const struct sh_plan *p, int t, sh_fpval v);
 
+/* Whether sh_plan_perm uses the bit extraction of BMI2 where it is fast
+ * (1, the default) or portable C only (0), for tests that hold one to
+ * the other.  Not thread-safe; results do not depend on it. */
+void sh_plan_vector(int on);
+
 /* The key of fingerprint fp in table t: the top keybits[t] bits of its
  * permutation. */
 uint64_t sh_plan_key(const struct sh_plan *p, int t, sh_fpval fp);
