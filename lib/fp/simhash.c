@@ -73,29 +73,43 @@ sh_simhash_spill(struct sh_simhash *s)
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #define HAVE_MANY_AVX512
-/* One masked byte add per hash: lane i of the counters gains bit i. */
+/* One masked byte add per hash: lane i of the counters gains bit i.
+ * Two sets of counters take the hashes in turn, so that the adds do not
+ * wait for each other; they are summed at a spill and at the end, where
+ * a lane holds at most 255. */
 __attribute__((target("avx512f,avx512bw")))
 static void
 many_avx512(struct sh_simhash *s, const uint64_t *h, size_t n)
 {
-	__m512i c = _mm512_loadu_si512((const void *)s->c8);
+	__m512i c0 = _mm512_loadu_si512((const void *)s->c8);
+	__m512i c1 = _mm512_setzero_si512();
 	__m512i one = _mm512_set1_epi8(1);
 	uint64_t p[8];
-	size_t i;
+	size_t i, m;
 	int b;
 
-	for (i = 0; i < n; i++) {
-		c = _mm512_mask_add_epi8(c, (__mmask64)h[i], c, one);
-		if (++s->n8 == 255) {
+	while (n > 0) {
+		m = 255 - s->n8 < n ? 255 - s->n8 : n;
+		for (i = 0; i + 1 < m; i += 2) {
+			c0 = _mm512_mask_add_epi8(c0, (__mmask64)h[i], c0, one);
+			c1 = _mm512_mask_add_epi8(c1, (__mmask64)h[i + 1], c1,
+			    one);
+		}
+		if (i < m)
+			c0 = _mm512_mask_add_epi8(c0, (__mmask64)h[i], c0, one);
+		h += m;
+		n -= m;
+		if ((s->n8 += (unsigned)m) == 255) {
+			c0 = _mm512_add_epi8(c0, c1);
 			for (b = 0; b < 8; b++)
-				p[b] = _mm512_test_epi8_mask(c,
+				p[b] = _mm512_test_epi8_mask(c0,
 				    _mm512_set1_epi8((char)(1 << b)));
 			add_planes(s->hi, p, 8);
-			c = _mm512_setzero_si512();
+			c0 = c1 = _mm512_setzero_si512();
 			s->n8 = 0;
 		}
 	}
-	_mm512_storeu_si512((void *)s->c8, c);
+	_mm512_storeu_si512((void *)s->c8, _mm512_add_epi8(c0, c1));
 }
 #endif
 
