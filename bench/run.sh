@@ -114,6 +114,9 @@ header()
 	echo "cores     $(cores)"
 	echo "compiler  $(${CC:-cc} --version 2>/dev/null | head -n 1)"
 	echo "timing    wall clock, median of $RUNS runs, single core: $pinmsg"
+	if [ -r /proc/loadavg ]; then
+		echo "load      $(cut -d ' ' -f 1-3 /proc/loadavg) (1, 5, 15 min)"
+	fi
 	[ -n "$nsfmt" ] || echo "warning   date has no %N: 1 s resolution"
 }
 
@@ -683,3 +686,7 @@ header
 for s; do
 	"bench_$s"
 done
+if [ -r /proc/loadavg ]; then
+	echo
+	echo "load      $(cut -d ' ' -f 1-3 /proc/loadavg) at the end"
+fi

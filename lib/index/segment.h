@@ -82,9 +82,11 @@ void sh_seg_close(struct sh_seg *s);
  * copy: a search then misses the TLB far less, which pays off over long
  * query streams on a large index.  Costs a read of the whole file and its
  * size in memory.  The copy's checksum table must match the header read
- * at open, and chunks are checked again as searches read them.  Return 0,
- * SH_ENOMEM (the segment stays mapped) or SH_ECORRUPT (the file changed
- * since it was opened; only close is then safe).
+ * at open, and each chunk's checksum is checked as it is copied: a chunk
+ * that fails stays unchecked, and the searches that read it fail, as on
+ * the mapping.  Return 0, SH_ENOMEM (the segment stays mapped) or
+ * SH_ECORRUPT (the checksum table changed since open; the segment stays
+ * mapped).
  */
 int sh_seg_load(struct sh_seg *s);
 
