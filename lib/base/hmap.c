@@ -168,44 +168,71 @@ sh_hmap_free(struct sh_hmap *m)
 int
 sh_hset_reserve(struct sh_hset *s, size_t more)
 {
-	uint64_t *ns;
-	size_t nn = s->nslot ? s->nslot : 256, i, j;
+	size_t want = s->n + more, cap, nb, i, b;
+	uint64_t *key, *bits;
+	uint32_t *next, *head;
+	int shift;
 
-	while (2 * (s->n + more) > nn)
-		nn *= 2;
-	if (nn == s->nslot)
+	if (more > UINT32_MAX - s->n)
+		return SH_ERANGE;
+	if (want > s->cap) {
+		cap = 2 * want > 4096 ? 2 * want : 4096;
+		if (cap > UINT32_MAX)
+			cap = UINT32_MAX;
+		if ((key = realloc(s->key, cap * sizeof(*key))) == NULL)
+			return SH_ENOMEM;
+		s->key = key;
+		if ((next = realloc(s->next, cap * sizeof(*next))) == NULL)
+			return SH_ENOMEM;
+		s->next = next;
+		s->cap = cap;
+	}
+	for (nb = 4096, shift = 52; nb < want; nb *= 2, shift--)
+		;
+	if (nb <= s->nbucket)
 		return 0;
-	if ((ns = calloc(nn, sizeof(*ns))) == NULL)
+	/* More buckets: the chains made again from the keys. */
+	head = malloc(nb * sizeof(*head));
+	bits = calloc(nb / 64, sizeof(*bits));
+	if (head == NULL || bits == NULL) {
+		free(head);
+		free(bits);
 		return SH_ENOMEM;
-	for (i = 0; i < s->nslot; i++)
-		if (s->slot[i] != 0) {
-			for (j = (size_t)s->slot[i] & (nn - 1); ns[j] != 0;
-			    j = (j + 1) & (nn - 1))
-				;
-			ns[j] = s->slot[i];
-		}
-	free(s->slot);
-	s->slot = ns;
-	s->nslot = nn;
+	}
+	free(s->head);
+	free(s->bits);
+	s->head = head;
+	s->bits = bits;
+	s->nbucket = nb;
+	s->shift = shift;
+	for (i = 0; i < s->n; i++) {
+		b = (size_t)(s->key[i] >> shift);
+		s->next[i] = bits[b >> 6] >> (b & 63) & 1 ? head[b] :
+		    UINT32_MAX;
+		bits[b >> 6] |= (uint64_t)1 << (b & 63);
+		head[b] = (uint32_t)i;
+	}
 	return 0;
 }
 
 void
 sh_hset_clear(struct sh_hset *s)
 {
-	if (s->nslot > 4096 && s->nslot > 16 * s->n) {
+	if (s->cap > 4096 && s->cap > 16 * s->n) {
 		sh_hset_free(s);
 		return;
 	}
-	if (s->nslot > 0)
-		memset(s->slot, 0, s->nslot * sizeof(*s->slot));
+	if (s->bits != NULL)
+		memset(s->bits, 0, s->nbucket / 8);
 	s->n = 0;
-	s->zero = 0;
 }
 
 void
 sh_hset_free(struct sh_hset *s)
 {
-	free(s->slot);
+	free(s->key);
+	free(s->next);
+	free(s->head);
+	free(s->bits);
 	memset(s, 0, sizeof(*s));
 }

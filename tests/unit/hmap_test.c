@@ -72,6 +72,7 @@ main(void)
 	struct sh_hmap m = { 0 };
 	struct sh_hset hs = { 0 };
 	size_t i, j, q, t, order[N], bad, nslot;
+	uint64_t x;
 	uint32_t old;
 	int r, ok1;
 
@@ -173,18 +174,41 @@ main(void)
 			for (q = 0; q < j; q++)
 				bad += sh_hset_add(&hs, key[i + q]) != (t == 0);
 		}
-		bad += hs.n != N || 2 * hs.n > hs.nslot;
+		bad += hs.n != N || hs.n > hs.nbucket;
 	}
-	ok(bad == 0, "set: a key is new the first time only, the slots at "
-	    "least twice the keys");
+	ok(bad == 0, "set: a key is new the first time only, the buckets at "
+	    "least the keys");
+	/* Past 4096 keys the buckets grow and the chains are made again:
+	 * every key still found. */
+	sh_hset_clear(&hs);
+	for (t = 0, bad = 0; t < 2; t++)
+		for (i = 0, x = 1; i < 20000; i++) {
+			x ^= x << 13;	/* xorshift: random top bits */
+			x ^= x >> 7;
+			x ^= x << 17;
+			bad += sh_hset_reserve(&hs, 1) != 0;
+			bad += sh_hset_add(&hs, x) != (t == 0);
+		}
+	ok(bad == 0 && hs.n == 20000 && hs.nbucket >= 20000, "set: 20,000 "
+	    "keys, the buckets grown, each new once");
+	/* Keys of one bucket (equal top bits), chained. */
+	sh_hset_clear(&hs);
+	for (t = 0, bad = 0; t < 2; t++)
+		for (i = 0; i < 100; i++) {
+			bad += sh_hset_reserve(&hs, 1) != 0;
+			bad += sh_hset_add(&hs, (uint64_t)i * 7) != (t == 0);
+		}
+	ok(bad == 0 && hs.n == 100, "set: keys of one bucket, each new "
+	    "once");
 	sh_hset_clear(&hs);
 	ok(hs.n == 0 && sh_hset_reserve(&hs, 1) == 0 &&
 	    sh_hset_add(&hs, key[1]) == 1 && sh_hset_add(&hs, 0) == 1,
 	    "set: cleared, every key new again");
-	nslot = hs.nslot;
+	bad = sh_hset_reserve(&hs, 10000) != 0;
+	nslot = hs.cap;
 	sh_hset_clear(&hs);
-	ok(nslot > 4096 && hs.nslot == 0 && hs.slot == NULL,
-	    "set: a clear frees slots far more than its keys");
+	ok(!bad && nslot > 4096 && hs.cap == 0 && hs.key == NULL,
+	    "set: a clear frees a set grown far past its keys");
 	sh_hset_free(&hs);
 	return tap_done();
 }
