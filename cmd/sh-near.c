@@ -48,8 +48,7 @@ static struct docopt o;		/* -v: the documents' options */
 static struct vdocs vd;
 static uint32_t minsim;		/* -a */
 static struct sh_matcher mt;	/* -v, -a: which pairs are matches */
-static struct sh_fplist lines;	/* -u -v: the input lines, whole; -i:
-				 * a batch of queries */
+static struct sh_fplist lines;	/* -u -v: the input lines, whole */
 static int keep_lines;		/* into lines (-u -v) */
 
 static void
@@ -91,27 +90,13 @@ put_match(const struct sh_match *m)
 	found = 1;
 }
 
-/* The index matches h of f: printed unless quiet; whether there is one. */
-static int
-report(const struct sh_fpline *f, const struct sh_hits *h, int quiet)
+/* Exit on error e of the index (where names it) or of memory. */
+static void
+ix_fail(int e, const char *where)
 {
-	char where[SH_WHERE];
-	struct sh_hitmatch w;
-	struct sh_match m;
-	int e = 0, any = 0;
-
-	if (quiet && mt.vf == NULL)
-		return h->n > 0;
-	sh_hitmatch_start(&w, ix, h, f->id, f->idlen, f->fp);
-	while (!(quiet && any) &&
-	    (e = sh_hitmatch_next(&mt, &w, &m, where)) > 0) {
-		any = 1;
-		if (!quiet)
-			put_match(&m);
-	}
-	if (e < 0)
+	if (*where != '\0')
 		errx(2, "%s: %s", where, sh_strerror(e));
-	return any;
+	fail(e);
 }
 
 /* -u -i: whether f has a match in the index (verified with -v). */
@@ -121,50 +106,29 @@ indexed(const struct sh_fpline *f)
 	char where[SH_WHERE];
 	int e;
 
-	hits.n = 0;
-	if ((e = sh_index_search(ix, f->fp, (int)k, &hits, where)) != 0)
-		errx(2, "%s: %s", where, sh_strerror(e));
-	return report(f, &hits, 1);
+	*where = '\0';
+	if ((e = sh_match_indexed(&mt, ix, (int)k, f->fp, f->id, f->idlen,
+	    &hits, where)) < 0)
+		ix_fail(e, where);
+	return e;
 }
-
-/* -i: the matches of query i of the batch in lines. */
-static int
-batch_hits(void *ctx, size_t i, const struct sh_hits *h)
-{
-	struct sh_fpline f = { 0 };
-
-	(void)ctx;
-	f.fp = lines.fp[i];
-	f.id = sh_fplist_id(&lines, i, &f.idlen);
-	report(&f, h, 0);
-	return 0;
-}
-
-/* -i: the queries read in batches, answered by sh_index_search_each. */
-#define BATCH 256
 
 static void
-lookups(void)
+match_out(void *ctx, const struct sh_match *m)
+{
+	(void)ctx;
+	put_match(m);
+}
+
+/* -i: each line a query. */
+static void
+lookup(void *ctx, const struct sh_fpline *f)
 {
 	char where[SH_WHERE];
 	int e;
 
-	if ((e = sh_index_search_each(ix, lines.fp, lines.n, (int)k, &hits,
-	    batch_hits, NULL, where)) != 0)
-		errx(2, "%s: %s", where, sh_strerror(e));
-	sh_fplist_clear(&lines);
-}
-
-static void
-lookup(void *ctx, const struct sh_fpline *f)
-{
-	int e;
-
-	(void)ctx;
-	if ((e = sh_fplist_add(&lines, f->fp, f->id, f->idlen)) != 0)
-		fail(e);
-	if (lines.n == BATCH)
-		lookups();
+	if ((e = sh_ixqueue_add(ctx, f->fp, f->id, f->idlen, where)) != 0)
+		ix_fail(e, where);
 }
 
 /* -u: the lines near no line before them (nor, with -i, the index). */
@@ -255,7 +219,7 @@ put_pairs(int clusters)
 static void
 put_firsts(void)
 {
-	struct sh_fpline f;
+	char where[SH_WHERE];
 	const char *p;
 	uint8_t *keep;
 	size_t i, n = sh_fpset_n(&set), len;
@@ -263,15 +227,9 @@ put_firsts(void)
 
 	if ((keep = malloc(n + 1)) == NULL)
 		fail(SH_ENOMEM);
-	memset(keep, 1, n);
-	for (i = 0; i < n && ix != NULL; i++) {
-		f.fp = lines.fp[i];
-		if ((e = sh_fpset_id(&set, i, &f.id, &f.idlen)) != 0)
-			fail(e);
-		keep[i] = indexed(&f) == 0;
-	}
-	if ((e = sh_match_firsts(&mt, &set, keep)) != 0)
-		fail(e);
+	if ((e = sh_match_firsts(&mt, &set, ix, (int)k, &hits, keep,
+	    where)) != 0)
+		ix_fail(e, where);
 	for (i = 0; i < n; i++)
 		if (keep[i]) {
 			p = sh_fplist_id(&lines, i, &len);
@@ -286,6 +244,7 @@ main(int argc, char *argv[])
 {
 	struct sh_plan p;
 	struct sh_index index;
+	struct sh_ixqueue queue;
 	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
@@ -407,10 +366,12 @@ main(int argc, char *argv[])
 		input_fps(argc, argv, keep_new, NULL, &status);
 		sh_dedup_free(dedup);
 	} else if (ix != NULL && mode != 'u') {
-		input_fps(argc, argv, lookup, NULL, &status);
-		lookups();
-	}
-	else {
+		sh_ixqueue_init(&queue, &mt, ix, (int)k, match_out, NULL);
+		input_fps(argc, argv, lookup, &queue, &status);
+		if ((e = sh_ixqueue_flush(&queue, where)) != 0)
+			ix_fail(e, where);
+		sh_ixqueue_free(&queue);
+	} else {
 		sh_fplist_init(&lines);
 		keep_lines = mode == 'u';
 		input_fps(argc, argv, collect, NULL, &status);

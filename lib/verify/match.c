@@ -1,3 +1,6 @@
+#include <stdlib.h>
+#include <string.h>
+
 #include "base/errors.h"
 #include "verify/match.h"
 
@@ -90,11 +93,29 @@ sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s, uint32_t *rep)
 }
 
 int
-sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s, uint8_t *kept)
+sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
+    struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
+    char *where)
 {
 	struct asking q = { mt, s, 0 };
+	const char *id;
+	size_t i, n = sh_fpset_n(s), len;
+	sh_fpval fp;
 	int e;
 
+	*where = '\0';
+	for (i = 0; i < n; i++) {
+		kept[i] = 1;
+		if (ix == NULL)
+			continue;
+		if ((e = sh_fpset_fp(s, i, &fp)) != 0 ||
+		    (e = sh_fpset_id(s, i, &id, &len)) != 0)
+			return e;
+		if ((e = sh_match_indexed(mt, ix, k, fp, id, len, hits,
+		    where)) < 0)
+			return e;
+		kept[i] = e == 0;
+	}
 	e = sh_fpset_first(s, kept, matches, &q);
 	return e != 0 ? e : q.err;
 }
@@ -145,4 +166,86 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 		    &m->sim)) != 0)
 			return e;
 	}
+}
+
+int
+sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
+    sh_fpval fp, const char *id, size_t len, struct sh_hits *hits,
+    char *where)
+{
+	struct sh_hitmatch w;
+	struct sh_match m;
+	int e;
+
+	hits->n = 0;
+	if ((e = sh_index_search(ix, fp, k, hits, where)) != 0)
+		return e;
+	if (mt->vf == NULL)
+		return hits->n > 0;
+	sh_hitmatch_start(&w, ix, hits, id, len, fp);
+	return sh_hitmatch_next(mt, &w, &m, where);
+}
+
+void
+sh_ixqueue_init(struct sh_ixqueue *q, struct sh_matcher *mt,
+    struct sh_index *ix, int k, sh_match_fn *fn, void *ctx)
+{
+	memset(q, 0, sizeof(*q));
+	q->mt = mt;
+	q->ix = ix;
+	q->k = k;
+	q->fn = fn;
+	q->ctx = ctx;
+	sh_fplist_init(&q->q);
+}
+
+void
+sh_ixqueue_free(struct sh_ixqueue *q)
+{
+	sh_fplist_free(&q->q);
+	free(q->hits.v);
+	memset(q, 0, sizeof(*q));
+}
+
+/* sh_index_search_each: the matches of query i of the batch. */
+static int
+answer(void *ctx, size_t i, const struct sh_hits *h)
+{
+	struct sh_ixqueue *q = ctx;
+	struct sh_hitmatch w;
+	struct sh_match m;
+	const char *id;
+	size_t len;
+	int e;
+
+	id = sh_fplist_id(&q->q, i, &len);
+	sh_hitmatch_start(&w, q->ix, h, id, len, q->q.fp[i]);
+	while ((e = sh_hitmatch_next(q->mt, &w, &m, q->where)) > 0)
+		q->fn(q->ctx, &m);
+	return e;
+}
+
+int
+sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
+{
+	int e;
+
+	*where = '\0';
+	q->where = where;
+	e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
+	    answer, q, where);
+	sh_fplist_clear(&q->q);
+	return e;
+}
+
+int
+sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
+    size_t len, char *where)
+{
+	int e;
+
+	*where = '\0';
+	if ((e = sh_fplist_add(&q->q, fp, id, len)) != 0)
+		return e;
+	return q->q.n == SH_IXQUEUE_BATCH ? sh_ixqueue_flush(q, where) : 0;
 }

@@ -14,6 +14,7 @@
 
 #include "base/progress.h"
 #include "index/index.h"
+#include "near/fplist.h"
 #include "near/fpset.h"
 #include "verify/verify.h"
 
@@ -53,10 +54,16 @@ int sh_match_next(struct sh_matcher *mt, struct sh_fpset *s,
 int sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s,
     uint32_t *rep);
 
-/* sh_fpset_first over the matches of s: kept[i] as it says.  Return 0 or
- * an error of the set. */
+/*
+ * sh_fpset_first over the matches of s: kept[i] (i below sh_fpset_n) as
+ * it says, for the entries that, with an index ix, have no match within k
+ * in it (sh_match_indexed; hits is scratch; ix NULL: all entries).
+ * Return 0, an error of the set (where empty) or of the index (where
+ * names the segment).
+ */
 int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    uint8_t *kept);
+    struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
+    char *where);
 
 /* The matches of one query in the hits of an index lookup. */
 struct sh_hitmatch {
@@ -81,5 +88,49 @@ void sh_hitmatch_start(struct sh_hitmatch *w, struct sh_index *ix,
  */
 int sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
     struct sh_match *m, char *where);
+
+/*
+ * Whether query fp, ID id[0..len), has a match within k in ix (verified
+ * with mt->vf, stopping at the first): 1 or 0, or SH_ENOMEM or
+ * SH_ECORRUPT (where names the segment).  hits is scratch.
+ */
+int sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
+    sh_fpval fp, const char *id, size_t len, struct sh_hits *hits,
+    char *where);
+
+/* Called with each match of a query stream. */
+typedef void sh_match_fn(void *ctx, const struct sh_match *m);
+
+/*
+ * A stream of index queries, answered in batches of SH_IXQUEUE_BATCH by
+ * sh_index_search_each (the memory of later queries is asked for while
+ * earlier ones are searched), their matches handed to fn in input order.
+ * Memory: the batch's queries and one query's hits.
+ */
+#define SH_IXQUEUE_BATCH 256
+
+struct sh_ixqueue {
+	struct sh_matcher *mt;
+	struct sh_index *ix;
+	int k;
+	sh_match_fn *fn;
+	void *ctx;
+	struct sh_fplist q;	/* the batch */
+	struct sh_hits hits;
+	char *where;		/* of the batch being answered */
+};
+
+void sh_ixqueue_init(struct sh_ixqueue *q, struct sh_matcher *mt,
+    struct sh_index *ix, int k, sh_match_fn *fn, void *ctx);
+void sh_ixqueue_free(struct sh_ixqueue *q);
+
+/* Add query fp, ID id[0..len); a full batch is answered.  Return 0, or
+ * SH_ENOMEM (where empty), or an error of the search or of
+ * sh_hitmatch_next (where names the segment). */
+int sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
+    size_t len, char *where);
+
+/* Answer the queries added since the last batch; errors as add. */
+int sh_ixqueue_flush(struct sh_ixqueue *q, char *where);
 
 #endif
