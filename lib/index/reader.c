@@ -93,17 +93,25 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 	return e;
 }
 
-int
-sh_index_load(struct sh_index *ix, char *where)
+/* fn on every segment, oldest first, up to the first error (where then
+ * names its segment). */
+static int
+each_segment(struct sh_index *ix, int (*fn)(struct sh_seg *), char *where)
 {
 	int i, e;
 
 	for (i = 0; i < ix->nseg; i++)
-		if ((e = sh_seg_load(&ix->seg[i])) != 0) {
+		if ((e = fn(&ix->seg[i])) != 0) {
 			segpath(ix, i, where);
 			return e;
 		}
 	return 0;
+}
+
+int
+sh_index_load(struct sh_index *ix, char *where)
+{
+	return each_segment(ix, sh_seg_load, where);
 }
 
 int
@@ -241,12 +249,5 @@ sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
 int
 sh_index_verify(struct sh_index *ix, char *where)
 {
-	int i, e;
-
-	for (i = 0; i < ix->nseg; i++)
-		if ((e = sh_seg_verify(&ix->seg[i])) != 0) {
-			segpath(ix, i, where);
-			return e;
-		}
-	return 0;
+	return each_segment(ix, sh_seg_verify, where);
 }
