@@ -24,7 +24,7 @@ static int status;
 static struct sh_ixwriter *w;	/* with -S: writing while reading */
 
 static const char usage_text[] =
-    "usage: sh-index build [-O] [-b blocks -r keyblocks] [-k max] "
+    "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] "
     "[-P shard/shards]\n"
     "                      [-S size] index [file ...]\n"
     "       sh-index add [-k max] [-P shard/shards] [-S size] index "
@@ -82,10 +82,11 @@ info(struct sh_index *ix)
 	    st.nfp ? (double)st.bytes / st.nfp : 0.0, st.candidates);
 	for (i = 0; sh_index_segstat(ix, i, &s) == 0; i++)
 		printf("segment\t%s\tfingerprints=%llu\tids=%llu\tblocks=%d\t"
-		    "keyblocks=%d\ttables=%d\tdirbits=%d\tbytes=%llu\n",
-		    s.name, (unsigned long long)s.nfp,
+		    "keyblocks=%d\ttables=%d\tdirbits=%d\tbytes=%llu\t"
+		    "layout=%s\n", s.name, (unsigned long long)s.nfp,
 		    (unsigned long long)s.nid, s.blocks, s.keyblocks,
-		    s.tables, s.dirbits, (unsigned long long)s.bytes);
+		    s.tables, s.dirbits, (unsigned long long)s.bytes,
+		    s.lean ? "lean" : "full");
 }
 
 static void
@@ -133,9 +134,12 @@ main(int argc, char *argv[])
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "OP:S:Vb:fhk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "EOP:S:Vb:fhk:r:")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch = usage_option(ch, "fO")) {
+		case 'E':
+			o.lean = 1;
+			break;
 		case 'O':
 			o.force = 1;
 			break;
@@ -172,8 +176,9 @@ main(int argc, char *argv[])
 		usage();
 	if (strcmp(verb, "build") == 0 || strcmp(verb, "add") == 0) {
 		o.replace = verb[0] == 'b';
-		if (!o.replace && (o.force || o.b || o.r))
-			usage_only(o.force ? 'O' : o.b ? 'b' : 'r', "build");
+		if (!o.replace && (o.lean || o.force || o.b || o.r))
+			usage_only(o.lean ? 'E' : o.force ? 'O' : o.b ? 'b' :
+			    'r', "build");
 		if (!o.b != !o.r)
 			usage_only(o.b ? 'b' : 'r', o.b ? "-r" : "-b");
 		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,

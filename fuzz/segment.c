@@ -256,19 +256,39 @@ rnd(uint64_t n)
 /* Section sizes, as segment.c has them; 0 when they overflow. */
 static uint64_t
 layout(uint64_t ntables, uint64_t d, uint64_t nfp, uint64_t idbytes,
-    uint64_t off[4])
+    int lean, uint64_t off[4])
 {
-	uint64_t dirs;
+	uint64_t dirs, tab, ido;
 
-	if (d > 30 || ntables > SH_PLAN_TMAX || nfp >= (uint64_t)1 << 32 ||
-	    idbytes >= (uint64_t)1 << 56)
+	if (d > 30 || ntables > SH_PLAN_TMAX || ntables < 1 ||
+	    nfp >= (uint64_t)1 << 32 || idbytes >= (uint64_t)1 << 56)
 		return 0;
 	dirs = ntables * (((uint64_t)1 << d) + 1) * 4;
+	tab = lean ? nfp * 8 + (ntables - 1) * nfp * 5 : ntables * nfp * 8;
+	ido = lean ? (nfp / SH_SEG_IDGROUP + 1) * 8 + (nfp + 1) * 4 :
+	    (nfp + 1) * 8;
 	off[0] = 0;
-	off[1] = ntables * nfp * 8;
+	off[1] = (tab + 7) / 8 * 8;
 	off[2] = off[1] + (dirs + 7) / 8 * 8;
-	off[3] = off[2] + (nfp + 1) * 8;
+	off[3] = off[2] + (ido + 7) / 8 * 8;
 	return (off[3] + idbytes + 7) / 8 * 8;
+}
+
+/* Whether image p (a header at least) is of a lean segment. */
+static int
+lean(const uint8_t *p)
+{
+	return rd64(p + 8 * H_VERSION) == SH_SEG_VERSION_LEAN;
+}
+
+/* Where the IDs of entry i start, read from the ID offsets at p. */
+static uint64_t
+idstart(const uint8_t *p, int lean, uint64_t nfp, uint64_t i)
+{
+	if (!lean)
+		return rd64(p + 8 * i);
+	return rd64(p + 8 * (i / SH_SEG_IDGROUP)) + (rd64(p + 8 *
+	    (nfp / SH_SEG_IDGROUP + 1) + 4 * i) & 0xffffffff);
 }
 
 /* Make the checksums agree with the bytes: the chunks' when the header's
@@ -311,7 +331,7 @@ fit_layout(uint8_t *p, size_t size, size_t max)
 		return 0;
 	put64(p + 8 * H_TABLES, (uint64_t)plan.ntables);
 	if ((bodylen = layout((uint64_t)plan.ntables, rd64(p + 8 * H_DIRBITS),
-	    rd64(p + 8 * H_NFP), rd64(p + 8 * H_IDBYTES), off)) == 0)
+	    rd64(p + 8 * H_NFP), rd64(p + 8 * H_IDBYTES), lean(p), off)) == 0)
 		return 0;
 	nchunks = (bodylen + CH - 1) / CH;
 	need = HDR + bodylen + 8 * nchunks;
@@ -393,12 +413,12 @@ decode(const uint8_t *p, size_t size, struct ents *e)
 		idbytes = rd64(p + 8 * H_IDBYTES);
 		ntab = rd64(p + 8 * H_TABLES);
 		bodylen = layout(ntab, rd64(p + 8 * H_DIRBITS), nfp, idbytes,
-		    off);
+		    lean(p), off);
 		if (bodylen != 0 && bodylen <= size - HDR) {
 			ids = body + off[3];
 			for (i = 0; i < nfp && i < 4096; i++) {
-				a = rd64(body + off[2] + 8 * i);
-				b = rd64(body + off[2] + 8 * i + 8);
+				a = idstart(body + off[2], lean(p), nfp, i);
+				b = idstart(body + off[2], lean(p), nfp, i + 1);
 				if (a < b && b <= idbytes)
 					ents_add(e, rd64(body + 8 * i),
 					    (const char *)ids + a, b - a);
@@ -501,7 +521,7 @@ rewrite(uint8_t *p, size_t size, size_t max)
 	char *ids = NULL, path[4200];
 	size_t n = 0, len = 0, out = 0;
 	ssize_t got;
-	int fd = -1, ok;
+	int fd = -1, ok, thin = 0;
 
 	decode(p, size, &e);
 	mutate_ents(&e, max);
@@ -509,11 +529,13 @@ rewrite(uint8_t *p, size_t size, size_t max)
 		b = rd64(p + 8 * H_BLOCKS);
 		r = rd64(p + 8 * H_KEY);
 		k = rd64(p + 8 * H_K);
+		thin = lean(p);
 	}
 	if (rnd(4) == 0) {
 		b = 1 + rnd(SH_PLAN_BMAX);
 		r = 1 + rnd(b);
 		k = rnd(SH_PLAN_KMAX + 1);
+		thin = (int)rnd(2);
 	}
 	if (k > SH_PLAN_KMAX)
 		k = 3;
@@ -565,7 +587,7 @@ rewrite(uint8_t *p, size_t size, size_t max)
 	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) < 0)
 		abort();
 	unlink(path);
-	if (sh_seg_write(fd, &plan, &sd, NULL) == 0 &&
+	if (sh_seg_write(fd, &plan, thin, &sd, NULL) == 0 &&
 	    lseek(fd, 0, SEEK_END) <= (off_t)max && lseek(fd, 0, SEEK_SET) == 0)
 		while (out < max && (got = read(fd, p + out, max - out)) > 0)
 			out += (size_t)got;
@@ -620,7 +642,7 @@ mutate_body(uint8_t *p, size_t size)
 
 	ntab = rd64(p + 8 * H_TABLES);
 	bodylen = layout(ntab, rd64(p + 8 * H_DIRBITS), rd64(p + 8 * H_NFP),
-	    rd64(p + 8 * H_IDBYTES), off);
+	    rd64(p + 8 * H_IDBYTES), lean(p), off);
 	if (bodylen == 0 || bodylen > size - HDR) {
 		/* No layout: the body is one section. */
 		bodylen = size - HDR;

@@ -34,7 +34,7 @@ V1='-n 2 -w 1 -W tf'
 	eq "$output" ""
 	eq "$stderr" "sh-near: --help: No such file or directory"
 	run -0 --separate-stderr sh-index build -h
-	eq "${lines[0]}" "usage: sh-index build [-O] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
+	eq "${lines[0]}" "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
 }
 
 @test "-V and --version: toolkit and fingerprint versions" {

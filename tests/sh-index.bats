@@ -54,26 +54,57 @@ dump_sorted() {
 	sed -n '1~4p' "$D/r.fp" | sed 's/\t/\tq/' >>"$D/q.fp"
 	sh-index build "$D/one" "$D/r.fp"
 	sh-index build -b 6 -r 2 "$D/forced" "$D/r.fp"
+	sh-index build -E "$D/lean" "$D/r.fp"
+	sh-index build -E -b 6 -r 2 "$D/leanforced" "$D/r.fp"
+	sh-index build -E "$D/leanmany" </dev/null
 	split -l 100 "$D/a.fp" "$D/part.a"
 	split -l 100 "$D/b.fp" "$D/part.b"
 	for f in "$D"/part.*; do
 		sh-index add "$D/many" "$f"
+		sh-index add "$D/leanmany" "$f"
 	done
 	for k in 0 1 2 3 4 5 6 7 8; do
 		brute_query "$k" "$D/r.fp" "$D/q.fp" >"$D/want"
 		[ "$k" -lt 3 ] || [ -s "$D/want" ]
-		for ix in one forced many; do
+		for ix in one forced many lean leanforced leanmany; do
 			sh-near -i "$D/$ix" -k "$k" "$D/q.fp" | LC_ALL=C sort >"$D/got"
 			same_files "$D/want" "$D/got"
 		done
 	done
 	# Loaded into memory (-K): the same bytes.
-	for ix in one forced many; do
+	for ix in one forced many lean leanmany; do
 		sh-near -i "$D/$ix" -k 4 "$D/q.fp" >"$D/mapped"
 		sh-near -K -i "$D/$ix" -k 4 "$D/q.fp" >"$D/loaded"
 		[ -s "$D/loaded" ]
 		same_files "$D/mapped" "$D/loaded"
 	done
+}
+
+@test "-E: lean segments, half the bytes, the same answers; kept by add" {
+	rand_fps "$D/r.fp" 4000 4
+	sh-index build "$D/full" "$D/r.fp"
+	run -0 --separate-stderr sh-index build -E "$D/lean" "$D/r.fp"
+	eq "$output$stderr" ""
+	run -0 sh-index info "$D/lean"
+	[[ "${lines[9]}" == *$'\tblocks=2\tkeyblocks=1\ttables=2\t'*$'\tlayout=lean' ]]
+	lean=$(sed -n 's/^bytes\t//p' <<<"$output")
+	full=$(sh-index info "$D/full" | sed -n 's/^bytes\t//p')
+	[ "$((2 * lean))" -lt "$full" ]
+	sh-index info "$D/full" | grep -q $'\tlayout=full$'
+	run -0 sh-index verify "$D/lean"
+	dump_sorted "$D/lean" >"$D/got"
+	LC_ALL=C sort "$D/r.fp" >"$D/want"
+	same_files "$D/want" "$D/got"
+	head -n 1 "$D/lean/MANIFEST" | grep -qx 'sh-index 2'
+	sed -n 2p "$D/lean/MANIFEST" | grep -q ' lean$'
+	head -n 1 "$D/full/MANIFEST" | grep -qx 'sh-index 1'
+	# add keeps the layout; -E belongs to build.
+	rand_fps "$D/more.fp" 500 6
+	sh-index add "$D/lean" "$D/more.fp"
+	run -0 sh-index info "$D/lean"
+	[ "$(grep -c $'\tlayout=lean$' <<<"$output")" -eq "$(grep -c $'^segment\t' <<<"$output")" ]
+	run -2 --separate-stderr sh-index add -E "$D/lean" "$D/more.fp"
+	eq "$stderr" "sh-index: -E: only with build"
 }
 
 @test "the output does not depend on how the index was grown" {
@@ -189,7 +220,7 @@ dump_sorted() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-index
-	eq "${stderr_lines[0]}" "usage: sh-index build [-O] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
+	eq "${stderr_lines[0]}" "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] [-P shard/shards]"
 	run -2 sh-index frobnicate "$D/ix"
 	run -2 sh-index build
 	run -2 --separate-stderr sh-index add -O "$D/ix"

@@ -33,6 +33,8 @@ struct sh_index {
 	char path[SH_WHERE];
 	int k;			/* distance the index serves */
 	int b, r;		/* forced plan, or 0 */
+	int lean;		/* segments lean (sh_seg_write), of the
+				 * forced plan or else of 2 tables */
 	struct sh_shard shard;	/* the fingerprints it holds (shard.h) */
 	uint64_t next;		/* number of the next segment */
 	int nseg;
@@ -110,6 +112,7 @@ struct sh_segstat {
 				 * points into ix, valid until close */
 	uint64_t nfp, nid;	/* fingerprints, IDs */
 	int blocks, keyblocks, tables;	/* its plan (plan.h) */
+	int lean;		/* its layout (sh_seg_write) */
 	int dirbits;		/* its tables' directories: 2^dirbits + 1
 				 * offsets each (sh-index(5)) */
 	uint64_t bytes;		/* file size */

@@ -111,12 +111,14 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			if (sscanf(line, "sh-index %d%n", &v, &n) != 1 ||
 			    line[n] != '\0')
 				return SH_ECORRUPT;
-			if (v != 1)
+			if (v != 1 && v != 2)
 				return SH_EVERSION;
+			ix->lean = v == 2;
 		} else if (i == 1) {
 			if (sscanf(line, "k %d plan %d %d shard %u %u next %llu%n",
 			    &ix->k, &ix->b, &ix->r, &ix->shard.i, &ix->shard.n,
-			    &a, &n) != 6 || line[n] != '\0' ||
+			    &a, &n) != 6 || strcmp(line + n, ix->lean ?
+			    " lean" : "") != 0 ||
 			    ix->k < 0 || ix->k > SH_PLAN_KMAX || ix->b < 0 ||
 			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b ||
 			    !ix->b != !ix->r ||

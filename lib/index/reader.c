@@ -221,6 +221,7 @@ sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
 	s->keyblocks = g->plan.nkey;
 	s->tables = g->plan.ntables;
 	s->dirbits = g->dirbits;
+	s->lean = g->lean;
 	s->bytes = g->size;
 	return 0;
 }

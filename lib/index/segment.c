@@ -52,20 +52,35 @@ put64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)(v >> 8 * i);
 }
 
-/* Section sizes, from the counts; 0 when they overflow any file. */
+/* Section sizes, from the counts; 0 when they overflow any file.  A lean
+ * segment holds table 0 whole and, for each other table, a tag byte and a
+ * 4-byte reference to table 0 per entry; its ID offsets are 4 bytes,
+ * relative to a base every SH_SEG_IDGROUP entries. */
 static uint64_t
-layout(uint64_t ntables, int d, uint64_t nfp, uint64_t idbytes,
+layout(uint64_t ntables, int d, uint64_t nfp, uint64_t idbytes, int lean,
     uint64_t off[4])
 {
-	uint64_t dirs = ntables * (((uint64_t)1 << d) + 1) * 4;
+	uint64_t dirs = ntables * (((uint64_t)1 << d) + 1) * 4, tab, ido;
 
-	if (nfp >= (uint64_t)1 << 32 || idbytes >= (uint64_t)1 << 56)
+	if (nfp >= (uint64_t)1 << 32 || idbytes >= (uint64_t)1 << 56 ||
+	    ntables < 1)
 		return 0;
+	tab = lean ? nfp * 8 + (ntables - 1) * nfp * 5 : ntables * nfp * 8;
+	ido = lean ? (nfp / SH_SEG_IDGROUP + 1) * 8 + (nfp + 1) * 4 :
+	    (nfp + 1) * 8;
 	off[0] = 0;
-	off[1] = ntables * nfp * 8;
+	off[1] = (tab + 7) / 8 * 8;
 	off[2] = off[1] + (dirs + 7) / 8 * 8;
-	off[3] = off[2] + (nfp + 1) * 8;
+	off[3] = off[2] + (ido + 7) / 8 * 8;
 	return (off[3] + idbytes + 7) / 8 * 8;
+}
+
+/* Directory bits of a lean segment: buckets of about 16 entries, so that
+ * the directory costs half a byte per entry and table. */
+static int
+lean_dirbits(uint64_t n, int keybits)
+{
+	return sh_plan_dirbits(n >> 3, keybits);
 }
 
 static uint64_t
@@ -125,6 +140,18 @@ out_bytes(struct out *o, const void *p, size_t len)
 }
 
 static int
+out_u32(struct out *o, uint32_t v)
+{
+	unsigned char b[4];
+
+	b[0] = (unsigned char)v;
+	b[1] = (unsigned char)(v >> 8);
+	b[2] = (unsigned char)(v >> 16);
+	b[3] = (unsigned char)(v >> 24);
+	return out_bytes(o, b, 4);
+}
+
+static int
 out_u64(struct out *o, uint64_t v)
 {
 	unsigned char b[8];
@@ -160,9 +187,26 @@ sort_top(uint64_t *v, uint64_t *tmp, size_t n, int d)
 	return v;
 }
 
+/* Entries of table t, permuted, sorted by their top d bits into v (tmp
+ * its scratch); the array holding them is returned.  Lean tables hold
+ * instead prefix << (64 - d) | position in table 0. */
+static uint64_t *
+sort_table(const struct sh_plan *plan, int t, int d, int lean,
+    const struct sh_segdata *sd, uint64_t *v, uint64_t *tmp)
+{
+	size_t n = (size_t)sd->nfp, i;
+
+	for (i = 0; i < n; i++) {
+		v[i] = sh_plan_perm(plan, t, sd->fp[i]);
+		if (lean && t > 0)
+			v[i] = (d ? prefix(v[i], d) << (64 - d) : 0) | i;
+	}
+	return t == 0 ? v : sort_top(v, tmp, n, d);
+}
+
 /* The tables and the directories, into o. */
 static int
-write_tables(struct out *o, const struct sh_plan *plan, int d,
+write_tables(struct out *o, const struct sh_plan *plan, int d, int lean,
     const struct sh_segdata *sd, const struct sh_progress *pg)
 {
 	size_t n = (size_t)sd->nfp, nd = ((size_t)1 << d) + 1, i;
@@ -179,24 +223,32 @@ write_tables(struct out *o, const struct sh_plan *plan, int d,
 		goto out;
 	}
 	for (t = 0; t < plan->ntables && e == 0; t++) {
-		for (i = 0; i < n; i++)
-			v[i] = sh_plan_perm(plan, t, sd->fp[i]);
-		s = t == 0 ? v : sort_top(v, tmp, n, d);
+		s = sort_table(plan, t, d, lean, sd, v, tmp);
 		for (i = 0; i < n && e == 0; i++) {
 			dir[t * nd + prefix(s[i], d) + 1]++;
-			e = out_u64(o, s[i]);
+			if (!lean || t == 0)
+				e = out_u64(o, s[i]);
+			else {
+				/* The tag: the 8 bits below the prefix. */
+				b[0] = (unsigned char)(sh_plan_perm(plan, t,
+				    sd->fp[(uint32_t)s[i]]) >> (56 - d));
+				e = out_bytes(o, b, 1);
+			}
+		}
+		for (i = 0; lean && t > 0 && i < n && e == 0; i++) {
+			e = out_u32(o, (uint32_t)s[i]);
 		}
 		for (i = 1; i < nd; i++)
 			dir[t * nd + i] += dir[t * nd + i - 1];
 		sh_progress(pg, "table", (uint64_t)t + 1,
 		    (uint64_t)plan->ntables);
 	}
+	if (e == 0 && lean && plan->ntables > 1 && (plan->ntables - 1) * n *
+	    5 % 8)
+		e = out_bytes(o, "\0\0\0\0\0\0\0",
+		    8 - (plan->ntables - 1) * n * 5 % 8);
 	for (i = 0; i < plan->ntables * nd && e == 0; i++) {
-		b[0] = (unsigned char)dir[i];
-		b[1] = (unsigned char)(dir[i] >> 8);
-		b[2] = (unsigned char)(dir[i] >> 16);
-		b[3] = (unsigned char)(dir[i] >> 24);
-		e = out_bytes(o, b, 4);
+		e = out_u32(o, (uint32_t)dir[i]);
 	}
 	if (e == 0 && plan->ntables * nd % 2)
 		e = out_bytes(o, "\0\0\0", 4);
@@ -207,17 +259,46 @@ out:
 	return e;
 }
 
+/* The ID offsets: 8 bytes each, or in a lean segment a base every
+ * SH_SEG_IDGROUP entries and 4 bytes each relative to it. */
+static int
+write_idoff(struct out *o, int lean, const struct sh_segdata *d)
+{
+	uint64_t i, base, rel;
+	int e = 0;
+
+	if (!lean) {
+		for (i = 0; i <= d->nfp && e == 0; i++)
+			e = out_u64(o, d->nfp ? d->idoff[i] : 0);
+		return e;
+	}
+	for (i = 0; i <= d->nfp && e == 0; i += SH_SEG_IDGROUP)
+		e = out_u64(o, d->nfp ? d->idoff[i] : 0);
+	for (i = 0; i <= d->nfp && e == 0; i++) {
+		base = d->nfp ? d->idoff[i / SH_SEG_IDGROUP * SH_SEG_IDGROUP] :
+		    0;
+		rel = d->nfp ? d->idoff[i] - base : 0;
+		if (rel > UINT32_MAX)
+			return SH_ERANGE;
+		e = out_u32(o, (uint32_t)rel);
+	}
+	if (e == 0 && (d->nfp + 1) % 2)
+		e = out_bytes(o, "\0\0\0", 4);
+	return e;
+}
+
 int
-sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
-    const struct sh_progress *pg)
+sh_seg_write(int fd, const struct sh_plan *plan, int lean,
+    const struct sh_segdata *d, const struct sh_progress *pg)
 {
 	unsigned char hdr[HDR], *sums = NULL;
 	uint64_t off[4], bodylen, idbytes = d->nfp ? d->idoff[d->nfp] : 0, i;
 	struct out *o;
 	int dirbits, e;
 
-	dirbits = sh_plan_dirbits(d->nfp, sh_plan_minkey(plan));
-	if ((bodylen = layout(plan->ntables, dirbits, d->nfp, idbytes,
+	dirbits = (lean ? lean_dirbits : sh_plan_dirbits)(d->nfp,
+	    sh_plan_minkey(plan));
+	if ((bodylen = layout(plan->ntables, dirbits, d->nfp, idbytes, lean,
 	    off)) == 0)
 		return SH_ERANGE;
 	if ((o = calloc(1, sizeof(*o))) == NULL)
@@ -225,10 +306,9 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
 	o->fd = fd;
 	memset(hdr, 0, sizeof(hdr));
 	if ((e = sh_write_all(fd, hdr, HDR)) != 0 ||
-	    (e = write_tables(o, plan, dirbits, d, pg)) != 0)
+	    (e = write_tables(o, plan, dirbits, lean, d, pg)) != 0 ||
+	    (e = write_idoff(o, lean, d)) != 0)
 		goto out;
-	for (i = 0; i <= d->nfp && e == 0; i++)
-		e = out_u64(o, d->nfp ? d->idoff[i] : 0);
 	if (e == 0)
 		e = out_bytes(o, d->ids, (size_t)idbytes);
 	if (e == 0)
@@ -245,7 +325,8 @@ sh_seg_write(int fd, const struct sh_plan *plan, const struct sh_segdata *d,
 	if ((e = sh_write_all(fd, sums, o->nsums * 8)) != 0)
 		goto out;
 	memcpy(hdr, magic, 8);
-	put64(hdr + 8 * H_VERSION, SH_SEG_VERSION);
+	put64(hdr + 8 * H_VERSION, lean ? SH_SEG_VERSION_LEAN :
+	    SH_SEG_VERSION);
 	put64(hdr + 8 * H_K, (uint64_t)plan->k);
 	put64(hdr + 8 * H_BLOCKS, (uint64_t)plan->nblocks);
 	put64(hdr + 8 * H_KEY, (uint64_t)plan->nkey);
@@ -279,8 +360,10 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 		v[i] = rd64(h + 8 * i);
 	if (v[H_SELF] != sh_hash64(h, 8 * H_SELF, 0))
 		return SH_ECORRUPT;
-	if (v[H_VERSION] != SH_SEG_VERSION)
+	if (v[H_VERSION] != SH_SEG_VERSION &&
+	    v[H_VERSION] != SH_SEG_VERSION_LEAN)
 		return SH_EVERSION;
+	s->lean = v[H_VERSION] == SH_SEG_VERSION_LEAN;
 	if (v[H_K] > SH_PLAN_KMAX || v[H_BLOCKS] > SH_PLAN_BMAX ||
 	    v[H_KEY] > v[H_BLOCKS] || sh_plan_blocks(&s->plan,
 	    (int)v[H_BLOCKS], (int)v[H_KEY]) != 0 ||
@@ -293,7 +376,8 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 	s->nfp = v[H_NFP];
 	s->nid = v[H_NID];
 	s->idbytes = v[H_IDBYTES];
-	s->bodylen = layout(v[H_TABLES], s->dirbits, s->nfp, s->idbytes, off);
+	s->bodylen = layout(v[H_TABLES], s->dirbits, s->nfp, s->idbytes,
+	    s->lean, off);
 	if (s->bodylen == 0 || s->bodylen != v[H_BODYLEN] ||
 	    v[H_NCHUNKS] != (s->bodylen + CH - 1) / CH)
 		return SH_ECORRUPT;
@@ -452,6 +536,22 @@ dirent(const struct sh_seg *s, int t, uint64_t p)
 	    p) * 4;
 }
 
+/* Offset in the body of the entries of table t: 8 bytes each, or in a
+ * lean segment beyond table 0 the tag bytes, then the references. */
+static uint64_t
+entries(const struct sh_seg *s, int t)
+{
+	if (s->lean && t > 0)
+		return s->tables + s->nfp * 8 + (uint64_t)(t - 1) * s->nfp * 5;
+	return s->tables + (uint64_t)t * s->nfp * 8;
+}
+
+static int
+entsize(const struct sh_seg *s, int t)
+{
+	return s->lean && t > 0 ? 1 : 8;
+}
+
 /* Entries [*lo, *hi) of table t whose permuted value has prefix p. */
 static int
 bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
@@ -465,8 +565,22 @@ bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
 	*hi = rd32(s->body + at + 4);
 	if (*lo > *hi || *hi > s->nfp)
 		return SH_ECORRUPT;
-	return need(s, s->tables + ((uint64_t)t * s->nfp + *lo) * 8,
-	    (*hi - *lo) * 8);
+	return need(s, entries(s, t) + *lo * entsize(s, t),
+	    (*hi - *lo) * entsize(s, t));
+}
+
+/* Entry i of lean table t: its position in table 0.  Return 0 or
+ * SH_ECORRUPT. */
+static int
+reference(struct sh_seg *s, int t, uint64_t i, uint64_t *pos)
+{
+	uint64_t at = entries(s, t) + s->nfp + 4 * i;
+	int e;
+
+	if ((e = need(s, at, 4)) != 0)
+		return e;
+	*pos = rd32(s->body + at);
+	return *pos < s->nfp ? 0 : SH_ECORRUPT;
 }
 
 /*
@@ -551,19 +665,39 @@ next_hit(const unsigned char *e, uint64_t i, uint64_t hi, uint64_t q, int k)
 #endif
 
 /* Buckets are gathered, prefetched together so that their cache misses
- * overlap, then scanned. */
+ * overlap, then scanned; so are the references of a lean table that its
+ * tag bytes let through. */
 #define NRANGE 32
+#define NCAND 64
+#define UNKNOWN UINT64_MAX	/* position of a hit not yet located */
 
 struct probe {
 	struct sh_seg *s;
 	struct sh_hits *h;
-	int k, seg, t;
+	int k, seg, t, rho;
+	sh_fpval fp;			/* the query */
 	uint64_t q;			/* query permuted for table t */
 	struct range {
 		uint64_t lo, hi, q;
-		int t;
+		int t, flips;		/* prefix bits flipped from q's */
 	} r[NRANGE];
 	int n;
+	struct cand {
+		uint64_t i;		/* entry of lean table t */
+		int t;
+	} c[NCAND];
+	int nc;
+};
+
+/* Bits set in each byte. */
+static const unsigned char pop8[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+	B6(0), B6(1), B6(1), B6(2)
+#undef B2
+#undef B4
+#undef B6
 };
 
 /* Append one hit.  Return 0 or SH_ENOMEM. */
@@ -584,6 +718,63 @@ hits_add(struct sh_hits *h, const struct sh_hit *x)
 	return 0;
 }
 
+/* Check the entries of lean tables gathered in pr against table 0. */
+static int
+scan_cands(struct probe *pr)
+{
+	struct sh_seg *s = pr->s;
+	const unsigned char *t0 = s->body + s->tables;
+	uint64_t pos[NCAND];
+	struct sh_hit x;
+	int j, e;
+
+	for (j = 0; j < pr->nc; j++) {
+		if ((e = reference(s, pr->c[j].t, pr->c[j].i, &pos[j])) != 0)
+			return e;
+		PREFETCH(t0 + 8 * pos[j]);
+	}
+	for (j = 0; j < pr->nc; j++) {
+		if ((e = need(s, s->tables + 8 * pos[j], 8)) != 0)
+			return e;
+		x.fp = rd64(t0 + 8 * pos[j]);
+		if ((x.dist = sh_hamming(x.fp, pr->fp)) > pr->k)
+			continue;
+		x.pos = pos[j];
+		x.seg = pr->seg;
+		if ((e = hits_add(pr->h, &x)) != 0)
+			return e;
+	}
+	pr->nc = 0;
+	return 0;
+}
+
+/* The entries of lean range r whose tag bytes may lie within the
+ * distance, and whose key bits there within the radius, left flipped
+ * in the prefix: into the candidates, their references asked for. */
+static int
+scan_tags(struct probe *pr, const struct range *r)
+{
+	struct sh_seg *s = pr->s;
+	const unsigned char *tag = s->body + entries(s, r->t);
+	unsigned q = (unsigned)(r->q >> (56 - s->dirbits)) & 255, x, key;
+	int kb = s->plan.keybits[r->t] - s->dirbits, e;
+	uint64_t i;
+
+	key = kb >= 8 ? 255 : 255u << (8 - kb) & 255;
+	for (i = r->lo; i < r->hi; i++) {
+		x = tag[i] ^ q;
+		if (pop8[x] > pr->k - r->flips ||
+		    pop8[x & key] > pr->rho - r->flips)
+			continue;
+		if (pr->nc == NCAND && (e = scan_cands(pr)) != 0)
+			return e;
+		PREFETCH(tag + s->nfp + 4 * i);
+		pr->c[pr->nc].t = r->t;
+		pr->c[pr->nc++].i = i;
+	}
+	return 0;
+}
+
 static int
 scan(struct probe *pr)
 {
@@ -591,32 +782,37 @@ scan(struct probe *pr)
 	const struct range *r;
 	struct sh_hit x;
 	uint64_t i, v;
-	int j, err;
+	int j, w, err;
 
 	for (j = 0; j < pr->n; j++) {
 		r = &pr->r[j];
-		e = pr->s->body + pr->s->tables + (uint64_t)r->t * pr->s->nfp *
-		    8;
-		for (i = r->lo; i < r->hi; i += 8)
-			PREFETCH(e + 8 * i);
+		w = entsize(pr->s, r->t);
+		e = pr->s->body + entries(pr->s, r->t);
+		for (i = r->lo; i < r->hi; i += 64 / w)
+			PREFETCH(e + w * i);
 	}
 	for (j = 0; j < pr->n; j++) {
 		r = &pr->r[j];
-		e = pr->s->body + pr->s->tables + (uint64_t)r->t * pr->s->nfp *
-		    8;
+		if (pr->s->lean && r->t > 0) {
+			if ((err = scan_tags(pr, r)) != 0)
+				return err;
+			continue;
+		}
+		e = pr->s->body + entries(pr->s, r->t);
 		for (i = r->lo; (i = next_hit(e, i, r->hi, r->q, pr->k)) <
 		    r->hi; i++) {
 			v = rd64(e + 8 * i);
 			x.dist = sh_hamming(v, r->q);
 			x.fp = sh_plan_unperm(&pr->s->plan, r->t, v);
-			x.pos = 0;
+			/* Table 0 is sorted fingerprints: the identity. */
+			x.pos = r->t == 0 ? i : UNKNOWN;
 			x.seg = pr->seg;
 			if ((err = hits_add(pr->h, &x)) != 0)
 				return err;
 		}
 	}
 	pr->n = 0;
-	return 0;
+	return scan_cands(pr);
 }
 
 /* Gather the bucket of every prefix within rho of p in table pr->t,
@@ -632,6 +828,7 @@ probe(struct probe *pr, uint64_t p, int from, int rho)
 	r = &pr->r[pr->n];
 	r->t = pr->t;
 	r->q = pr->q;
+	r->flips = pr->rho - rho;
 	if ((e = bucket(pr->s, pr->t, p, &r->lo, &r->hi)) != 0)
 		return e;
 	pr->n += r->lo < r->hi;
@@ -670,7 +867,7 @@ void
 sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage)
 {
 	uint64_t at, c, lo, hi, i, e;
-	int t;
+	int t, w;
 
 	for (t = 0; t < s->plan.ntables && s->nfp > 0; t++) {
 		at = dirent(s, t, prefix(sh_plan_perm(&s->plan, t, fp),
@@ -686,9 +883,10 @@ sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage)
 		hi = rd32(s->body + at + 4);
 		if (lo >= hi || hi > s->nfp)
 			continue;
-		e = s->tables + ((uint64_t)t * s->nfp + lo) * 8;
-		for (i = 0; i < hi - lo && i < 64; i += 8)
-			PREFETCH(s->body + e + 8 * i);
+		w = entsize(s, t);
+		e = entries(s, t) + lo * w;
+		for (i = 0; i < hi - lo && i < 64; i += 64 / w)
+			PREFETCH(s->body + e + w * i);
 	}
 }
 
@@ -698,7 +896,8 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 {
 	struct probe pr;
 	size_t first = h->n, i, n;
-	int rho, e = 0;
+	uint64_t p;
+	int rho, t, b, e = 0;
 
 	if (s->nfp == 0)
 		return 0;
@@ -706,11 +905,18 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 	pr.h = h;
 	pr.k = k;
 	pr.seg = seg;
-	pr.n = 0;
-	rho = sh_plan_radius(&s->plan, k);
-	/* The directory entries of every table first: their cache misses
-	 * overlap instead of coming one by one. */
+	pr.fp = fp;
+	pr.n = pr.nc = 0;
+	pr.rho = rho = sh_plan_radius(&s->plan, k);
+	/* The directory entries of every table first, and those one bit
+	 * away when probing: their cache misses overlap instead of coming
+	 * one by one. */
 	sh_seg_prefetch(s, fp, 0);
+	for (t = 0; rho > 0 && t < s->plan.ntables; t++) {
+		p = prefix(sh_plan_perm(&s->plan, t, fp), s->dirbits);
+		for (b = 0; b < s->dirbits; b++)
+			PREFETCH(s->body + dirent(s, t, p ^ (uint64_t)1 << b));
+	}
 	for (pr.t = 0; pr.t < s->plan.ntables && e == 0; pr.t++) {
 		pr.q = sh_plan_perm(&s->plan, pr.t, fp);
 		e = probe(&pr, prefix(pr.q, s->dirbits), 0, rho);
@@ -719,14 +925,18 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 		return e;
 	if (h->n == first)
 		return 0;
-	/* Several tables find the same entry: keep one of each. */
+	/* Several tables find the same entry: keep one of each, with its
+	 * position when one of them knows it. */
 	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	for (i = n = first; i < h->n; i++)
 		if (n == first || h->v[i].fp != h->v[n - 1].fp)
 			h->v[n++] = h->v[i];
+		else if (h->v[n - 1].pos == UNKNOWN)
+			h->v[n - 1].pos = h->v[i].pos;
 	h->n = n;
 	for (i = first; i < h->n; i++)
-		if ((e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
+		if (h->v[i].pos == UNKNOWN &&
+		    (e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
 			return e;
 	return 0;
 }
@@ -740,6 +950,25 @@ sh_seg_fp(struct sh_seg *s, uint64_t i, sh_fpval *fp)
 	return 0;
 }
 
+/* Where the IDs of entry i (0..nfp) start in the ID section. */
+static int
+idstart(struct sh_seg *s, uint64_t i, uint64_t *off)
+{
+	uint64_t at = s->idoff + 8 * (s->lean ? i / SH_SEG_IDGROUP : i);
+	int e;
+
+	if ((e = need(s, at, 8)) != 0)
+		return e;
+	*off = rd64(s->body + at);
+	if (!s->lean)
+		return 0;
+	at = s->idoff + (s->nfp / SH_SEG_IDGROUP + 1) * 8 + 4 * i;
+	if ((e = need(s, at, 4)) != 0)
+		return e;
+	*off += rd32(s->body + at);
+	return 0;
+}
+
 int
 sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
 {
@@ -748,10 +977,8 @@ sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
 
 	if (i >= s->nfp)
 		return SH_ECORRUPT;
-	if ((e = need(s, s->idoff + 8 * i, 16)) != 0)
+	if ((e = idstart(s, i, &a)) != 0 || (e = idstart(s, i + 1, &b)) != 0)
 		return e;
-	a = rd64(s->body + s->idoff + 8 * i);
-	b = rd64(s->body + s->idoff + 8 * i + 8);
 	if (a >= b || b > s->idbytes || (e = need(s, s->ids + a, b - a)) != 0)
 		return SH_ECORRUPT;
 	*p = (const char *)s->body + s->ids + a;
@@ -776,11 +1003,14 @@ sh_ids_next(const char **p, size_t *len, const char **id, size_t *idlen)
 }
 
 /* Table t: prefixes in order and agreeing with the directory; every
- * entry a fingerprint of table 0, the sum of their hashes sum0. */
+ * entry a fingerprint of table 0, the sum of their hashes sum0.  A lean
+ * table's entries: references in ascending order within a bucket, and
+ * tags those of the fingerprints they refer to. */
 static int
 verify_table(struct sh_seg *s, int t, uint64_t sum0)
 {
-	uint64_t p, lo, hi, i, v, fp, pos, sum = 0;
+	uint64_t p, lo, hi, i, v, fp, pos, prev, sum = 0;
+	const unsigned char *ent = s->body + entries(s, t);
 	int e;
 
 	for (p = 0, i = 0; p < (uint64_t)1 << s->dirbits; p++) {
@@ -788,11 +1018,25 @@ verify_table(struct sh_seg *s, int t, uint64_t sum0)
 			return e;
 		if (lo != i)
 			return SH_ECORRUPT;
-		for (; i < hi; i++) {
-			v = rd64(s->body + s->tables + 8 * (t * s->nfp + i));
-			fp = sh_plan_unperm(&s->plan, t, v);
-			if (prefix(v, s->dirbits) != p ||
-			    locate(s, fp, &pos) != 0)
+		for (prev = 0; i < hi; i++) {
+			if (s->lean && t > 0) {
+				if ((e = reference(s, t, i, &pos)) != 0)
+					return e;
+				if (i > lo && pos <= prev)
+					return SH_ECORRUPT;
+				prev = pos;
+				fp = rd64(s->body + s->tables + 8 * pos);
+				v = sh_plan_perm(&s->plan, t, fp);
+				if (ent[i] != (unsigned char)(v >>
+				    (56 - s->dirbits)))
+					return SH_ECORRUPT;
+			} else {
+				v = rd64(ent + 8 * i);
+				fp = sh_plan_unperm(&s->plan, t, v);
+				if (locate(s, fp, &pos) != 0)
+					return SH_ECORRUPT;
+			}
+			if (prefix(v, s->dirbits) != p)
 				return SH_ECORRUPT;
 			sum += sh_hash64(&fp, 8, 0);
 		}
@@ -803,7 +1047,7 @@ verify_table(struct sh_seg *s, int t, uint64_t sum0)
 int
 sh_seg_verify(struct sh_seg *s)
 {
-	uint64_t i, nl = 0, fp, prev = 0, sum = 0;
+	uint64_t i, a, nl = 0, fp, prev = 0, sum = 0;
 	const char *p;
 	size_t len, j;
 	int t, e;
@@ -821,8 +1065,8 @@ sh_seg_verify(struct sh_seg *s)
 	for (t = 0; t < s->plan.ntables; t++)
 		if ((e = verify_table(s, t, sum)) != 0)
 			return e;
-	if (rd64(s->body + s->idoff) != 0 ||
-	    rd64(s->body + s->idoff + 8 * s->nfp) != s->idbytes)
+	if (idstart(s, 0, &a) != 0 || a != 0 ||
+	    idstart(s, s->nfp, &a) != 0 || a != s->idbytes)
 		return SH_ECORRUPT;
 	for (i = 0; i < s->nfp; i++) {
 		if ((e = sh_seg_ids(s, i, &p, &len)) != 0)

@@ -209,7 +209,7 @@ remove_keep_errno(const char *path)
  */
 static int
 put_file(const char *dir, const char *name, const struct sh_plan *plan,
-    const struct sh_segdata *d, const struct sh_progress *pg,
+    int lean, const struct sh_segdata *d, const struct sh_progress *pg,
     const char *text, size_t len, char *where, int *renamed)
 {
 	char tmp[SH_WHERE], path[SH_WHERE];
@@ -223,7 +223,7 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
 		return sh_ixfile_fail(where, tmp, NULL, SH_EIO);
 	if (d != NULL)
-		e = sh_seg_write(fd, plan, d, pg);
+		e = sh_seg_write(fd, plan, lean, d, pg);
 	else
 		e = sh_write_all(fd, text, len);
 	if (e == 0 && fsync(fd) != 0)
@@ -260,9 +260,11 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	*renamed = 0;
 	if ((buf = malloc(cap)) == NULL)
 		return sh_ixfile_fail(where, dir, NULL, SH_ENOMEM);
-	len = (size_t)snprintf(buf, cap, "sh-index 1\nk %d plan %d %d "
-	    "shard %u %u next %llu\n", ix->k, ix->b, ix->r, ix->shard.i,
-	    ix->shard.n, (unsigned long long)ix->next);
+	/* A lean index is version 2, which older readers refuse. */
+	len = (size_t)snprintf(buf, cap, "sh-index %d\nk %d plan %d %d "
+	    "shard %u %u next %llu%s\n", ix->lean ? 2 : 1, ix->k, ix->b,
+	    ix->r, ix->shard.i, ix->shard.n, (unsigned long long)ix->next,
+	    ix->lean ? " lean" : "");
 	for (i = 0; i < ix->nseg; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s %llu %llu\n",
 		    ix->name[i], (unsigned long long)ix->nfp[i],
@@ -271,7 +273,7 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
 	len += SH_HEX_LEN;
 	buf[len++] = '\n';
-	e = put_file(dir, "MANIFEST", NULL, NULL, NULL, buf, len, where,
+	e = put_file(dir, "MANIFEST", NULL, 0, NULL, NULL, buf, len, where,
 	    renamed);
 	free(buf);
 	return e;
@@ -327,6 +329,7 @@ settings(struct sh_index *ix, const struct sh_ixopt *o)
 	ix->k = o->k >= 0 ? o->k : SH_INDEX_K;
 	ix->b = o->b;
 	ix->r = o->r;
+	ix->lean = o->lean;
 	ix->shard = o->shard;
 	if (ix->shard.n == 0) {
 		ix->shard.i = 0;
@@ -440,6 +443,8 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	}
 	if (ix->b != 0)
 		e = sh_plan_blocks(&plan, ix->b, ix->r);
+	else if (ix->lean)
+		e = sh_plan_blocks(&plan, 2, 1);
 	else
 		e = sh_plan_index(&plan, ix->k, m.n);
 	plan.k = ix->k;
@@ -458,7 +463,8 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sd.ids = m.ids;
 		sd.nfp = m.n;
 		sd.nid = m.nid;
-		if ((e = put_file(w->dir, name, &plan, &sd, w->pg, NULL, 0,
+		if ((e = put_file(w->dir, name, &plan, ix->lean, &sd, w->pg,
+		    NULL, 0,
 		    where, NULL)) == 0 &&
 		    (e = sh_ixfile_addname(ix, name, m.n, m.nid)) != 0) {
 			/* Not named in ix, so nobody's: sh_ixw_close would

@@ -20,13 +20,15 @@
 #include "near/fplist.h"
 
 /* How to write: the distance served (-1: the index's, or SH_INDEX_K for
- * a new one), a forced plan (b, r; 0 to choose by size), the shard a new
+ * a new one), a forced plan (b, r; 0 to choose by size), the layout of a
+ * new index's segments (kept by every later add), the shard a new
  * index holds (fingerprints of other shards are left out, now and in
  * every later add), and whether to replace the whole index (build)
  * rather than add to it. */
 struct sh_ixopt {
 	int k;
 	int b, r;
+	int lean;		/* lean segments (index.h) */
 	struct sh_shard shard;	/* n = 0: the whole range */
 	int replace;
 	int force;		/* replace even an existing index */

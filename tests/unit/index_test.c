@@ -80,7 +80,7 @@ uniq(uint64_t *v, size_t n)
 /* Write a segment of fp[0..n) (sorted, distinct) with plan to path, IDs
  * "iN\n", and open it into *s.  Return 0 or an error. */
 static int
-make_segment(const char *path, const struct sh_plan *plan,
+make_segment(const char *path, const struct sh_plan *plan, int lean,
     const uint64_t *fp, size_t n, struct sh_seg *s)
 {
 	static uint64_t idoff[N + 1];
@@ -102,7 +102,7 @@ make_segment(const char *path, const struct sh_plan *plan,
 	d.nid = n;
 	if ((f = fopen(path, "w+")) == NULL)
 		return -100;
-	e = sh_seg_write(fileno(f), plan, &d, NULL);
+	e = sh_seg_write(fileno(f), plan, lean, &d, NULL);
 	fclose(f);
 	return e ? e : sh_seg_open(s, path, 0);
 }
@@ -168,7 +168,7 @@ reseal(FILE *f, uint64_t bodylen, uint64_t nchunks, uint64_t off)
  * from the search, the IDs and verify.
  */
 static void
-forged(const char *path)
+forged(const char *path, int lean)
 {
 	static uint64_t fp[N];
 	static const struct {
@@ -197,19 +197,27 @@ forged(const char *path)
 	struct sh_seg s;
 	const char *ids;
 	size_t n, i, len;
-	uint64_t v, dirs, idoff, bodylen, nchunks;
+	uint64_t v, dirs, idoff, bodylen, nchunks, refs;
+	const char *layout = lean ? "lean" : "full";
 	FILE *f;
 	int bad = 0, e;
 
 	make_set(fp, N, 0, 3);
 	n = uniq(fp, N);
-	sh_plan_index(&plan, 3, n);
-	if (make_segment(path, &plan, fp, n, &s) != 0) {
+	if (lean)
+		sh_plan_blocks(&plan, 2, 1);
+	else
+		sh_plan_index(&plan, 3, n);
+	plan.k = 3;
+	if (make_segment(path, &plan, lean, fp, n, &s) != 0) {
 		ok(0, "forged: segment written");
 		return;
 	}
 	dirs = s.dirs;
-	idoff = s.idoff;
+	/* Where entry 2's ID offset is (a relative one when lean), and
+	 * table 1's first reference. */
+	idoff = s.idoff + (lean ? (n / SH_SEG_IDGROUP + 1) * 8 + 8 : 16);
+	refs = s.tables + 9 * n;
 	bodylen = s.bodylen;
 	nchunks = s.nchunks;
 	sh_seg_close(&s);
@@ -234,8 +242,8 @@ forged(const char *path)
 		put_at(f, 8 * lie[i].field, v);
 		reseal(f, bodylen, nchunks, 0);
 	}
-	ok(bad == 0, "a header resealed with any of %zu lies is refused at "
-	    "open", sizeof(lie) / sizeof(lie[0]));
+	ok(bad == 0, "%s: a header resealed with any of %zu lies is refused "
+	    "at open", layout, sizeof(lie) / sizeof(lie[0]));
 
 	/* Bucket 0 of table 0 ending past the table. */
 	v = get_at(f, (long)(128 + dirs));
@@ -255,26 +263,48 @@ forged(const char *path)
 		bad += e != 0 && e != SH_ECORRUPT;
 	}
 	bad += !bad && sh_seg_verify(&s) != SH_ECORRUPT;
-	ok(bad == 0, "a directory offset past its table, resealed: a search "
-	    "reaching it and verify are SH_ECORRUPT, others fail or answer");
+	ok(bad == 0, "%s: a directory offset past its table, resealed: a "
+	    "search reaching it and verify are SH_ECORRUPT, others fail or "
+	    "answer", layout);
 	if (!bad)
 		sh_seg_close(&s);
 	put_at(f, (long)(128 + dirs), v);
 	reseal(f, bodylen, nchunks, dirs);
 
-	/* The ID offsets of entry 1 past the ID section. */
-	v = get_at(f, (long)(128 + idoff + 16));
-	put_at(f, (long)(128 + idoff + 16), (uint64_t)1 << 40);
-	reseal(f, bodylen, nchunks, idoff + 16);
+	/* Entry 1's IDs ending past the ID section. */
+	v = get_at(f, (long)(128 + idoff));
+	put_at(f, (long)(128 + idoff), lean ? (v & ~(uint64_t)0xffffffff) |
+	    0xfffffff0 : (uint64_t)1 << 40);
+	reseal(f, bodylen, nchunks, idoff);
 	bad = sh_seg_open(&s, path, 0) != 0;
 	bad += !bad && (sh_seg_ids(&s, 1, &ids, &len) != SH_ECORRUPT ||
 	    sh_seg_ids(&s, 2, &ids, &len) != SH_ECORRUPT ||
 	    sh_seg_ids(&s, 0, &ids, &len) != 0 ||
 	    sh_seg_verify(&s) != SH_ECORRUPT);
-	ok(bad == 0, "an ID offset past the ID section, resealed: the IDs "
-	    "of both entries it bounds and verify are SH_ECORRUPT");
+	ok(bad == 0, "%s: an ID offset past the ID section, resealed: the "
+	    "IDs of both entries it bounds and verify are SH_ECORRUPT",
+	    layout);
 	if (!bad)
 		sh_seg_close(&s);
+	put_at(f, (long)(128 + idoff), v);
+	reseal(f, bodylen, nchunks, idoff);
+
+	/* A reference of table 1 past table 0: a search reading it
+	 * (at k 64, all of them) and verify are SH_ECORRUPT. */
+	if (lean) {
+		v = get_at(f, (long)(128 + refs));
+		put_at(f, (long)(128 + refs), (v & ~(uint64_t)0xffffffff) |
+		    0xfffffff0);
+		reseal(f, bodylen, nchunks, refs);
+		bad = sh_seg_open(&s, path, 0) != 0;
+		h.n = 0;
+		bad += !bad && (sh_seg_search(&s, 0, 64, 0, &h) !=
+		    SH_ECORRUPT || sh_seg_verify(&s) != SH_ECORRUPT);
+		ok(bad == 0, "lean: a reference past table 0, resealed: a "
+		    "search reading it and verify are SH_ECORRUPT");
+		if (!bad)
+			sh_seg_close(&s);
+	}
 	fclose(f);
 	free(h.v);
 }
@@ -284,7 +314,7 @@ forged(const char *path)
  * fails the load, a changed chunk fails the reads of it from the copy.
  */
 static void
-changed(const char *path)
+changed(const char *path, int lean)
 {
 	static uint64_t fp[N];
 	struct sh_plan plan;
@@ -298,7 +328,7 @@ changed(const char *path)
 	make_set(fp, N, 0, 3);
 	n = uniq(fp, N);
 	sh_plan_index(&plan, 3, n);
-	if (make_segment(path, &plan, fp, n, &s) != 0 ||
+	if (make_segment(path, &plan, lean, fp, n, &s) != 0 ||
 	    (f = fopen(path, "r+")) == NULL) {
 		ok(0, "changed: segment written");
 		return;
@@ -309,7 +339,8 @@ changed(const char *path)
 	bad += sh_seg_load(&s) != SH_ECORRUPT;
 	sh_seg_close(&s);
 	put_at(f, (long)sumsat, v);
-	ok(bad == 0, "a checksum changed after open fails the load");
+	ok(bad == 0, "%s: a checksum changed after open fails the load",
+	    lean ? "lean" : "full");
 
 	/* The first byte of the IDs ("i0\n" of entry 0) changed: no
 	 * structure check sees it, only the chunk's checksum. */
@@ -327,9 +358,9 @@ changed(const char *path)
 	}
 	bad += sh_seg_ids(&s, 0, &ids, &len) != SH_ECORRUPT ||
 	    fails == (int)n || sh_seg_verify(&s) != SH_ECORRUPT;
-	ok(bad == 0, "an ID changed before the load: the IDs of its chunk "
-	    "are SH_ECORRUPT (%d of %zu entries), the others are read", fails,
-	    n);
+	ok(bad == 0, "%s: an ID changed before the load: the IDs of its "
+	    "chunk are SH_ECORRUPT (%d of %zu entries), the others are read",
+	    lean ? "lean" : "full", fails, n);
 	sh_seg_close(&s);
 	put_at(f, (long)at, v);
 	fclose(f);
@@ -533,7 +564,7 @@ main(void)
 	char path[4096];
 	const char *tmp = getenv("TMPDIR");
 	size_t n, i, j, nw;
-	int b, r, k, ks, kind, p, d[SH_PLAN_BMAX], bad, ok_all;
+	int b, r, k, ks, kind, p, pl, lean, d[SH_PLAN_BMAX], bad, ok_all;
 	uint64_t x, y;
 
 	/* The probe radius is the worst case of the r least differing
@@ -583,7 +614,10 @@ main(void)
 			for (i = 0; i < NQ; i++)
 				q[i] = i % 3 == 0 ? next() : flip(fp[next() %
 				    n], (int)(next() % 6));
-			for (p = -1; p < 7; p++) {
+			/* Every plan in both layouts. */
+			for (pl = 0; pl < 16; pl++) {
+				p = pl % 8 - 1;
+				lean = pl >= 8;
 				if (p < 0)
 					sh_plan_index(&plan, ks, n);
 				else
@@ -591,8 +625,8 @@ main(void)
 					    forced[p][1]);
 				plan.k = ks;
 				/* Odd sets search a copy in memory. */
-				if (make_segment(path, &plan, fp, n, &s) != 0 ||
-				    ((kind & 1) && sh_seg_load(&s) != 0) ||
+				if (make_segment(path, &plan, lean, fp, n,
+				    &s) != 0 || ((kind & 1) && sh_seg_load(&s) != 0) ||
 				    sh_seg_verify(&s) != 0) {
 					ok(0, "set %d: segment b=%d r=%d written "
 					    "and verified", kind, plan.nblocks,
@@ -636,15 +670,17 @@ main(void)
 				}
 				sh_seg_vector(1);
 				ok(ok_all, "set %d, served k=%d, plan b=%d r=%d "
-				    "(%d tables%s): searches at k 0..10 equal "
-				    "brute force", kind, ks, plan.nblocks,
-				    plan.nkey, plan.ntables,
-				    kind & 1 ? ", loaded" : "");
+				    "(%d tables, %s%s): searches at k 0..10 "
+				    "equal brute force", kind, ks, plan.nblocks,
+				    plan.nkey, plan.ntables, lean ? "lean" :
+				    "full", kind & 1 ? ", loaded" : "");
 				sh_seg_close(&s);
 			}
 		}
-	forged(path);
-	changed(path);
+	forged(path, 0);
+	forged(path, 1);
+	changed(path, 0);
+	changed(path, 1);
 	unlink(path);
 	free(h.v);
 	index_stats(tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
