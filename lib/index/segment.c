@@ -748,29 +748,102 @@ scan_cands(struct probe *pr)
 	return 0;
 }
 
-/* The entries of lean range r whose tag bytes may lie within the
- * distance, and whose key bits there within the radius, left flipped
- * in the prefix: into the candidates, their references asked for. */
+/* The lowest bit set in m, not 0. */
+static int
+lowest(uint64_t m)
+{
+#if defined(__GNUC__)
+	return __builtin_ctzll(m);
+#else
+	int i;
+
+	for (i = 0; !(m >> i & 1); i++)
+		;
+	return i;
+#endif
+}
+
+/* Bit j set for each of tag[0..n) (n at most 64) that may lie within
+ * kk of q, its key bits (key) within rr. */
+static uint64_t
+tags_pass_c(const unsigned char *tag, int n, unsigned q, unsigned key,
+    int kk, int rr)
+{
+	uint64_t m = 0;
+	unsigned x;
+	int j;
+
+	for (j = 0; j < n; j++) {
+		x = tag[j] ^ q;
+		if (pop8[x] <= kk && pop8[x & key] <= rr)
+			m |= (uint64_t)1 << j;
+	}
+	return m;
+}
+
+#ifdef HAVE_AVX512_DISPATCH
+/* 64 tags at a time: the bits set in each byte by two table lookups of
+ * a nibble (vpshufb), compared in one mask. */
+__attribute__((target("avx512f,avx512bw")))
+static uint64_t
+tags_pass_avx512(const unsigned char *tag, int n, unsigned q, unsigned key,
+    int kk, int rr)
+{
+	const __m512i lut = _mm512_set4_epi32(0x04030302, 0x03020201,
+	    0x03020201, 0x02010100), nib = _mm512_set1_epi8(0x0f);
+	__mmask64 m = n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+	__m512i x, xk, px, pk;
+
+	x = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, tag),
+	    _mm512_set1_epi8((char)q));
+	xk = _mm512_and_si512(x, _mm512_set1_epi8((char)key));
+	px = _mm512_add_epi8(_mm512_shuffle_epi8(lut, _mm512_and_si512(x,
+	    nib)), _mm512_shuffle_epi8(lut, _mm512_and_si512(
+	    _mm512_srli_epi16(x, 4), nib)));
+	pk = _mm512_add_epi8(_mm512_shuffle_epi8(lut, _mm512_and_si512(xk,
+	    nib)), _mm512_shuffle_epi8(lut, _mm512_and_si512(
+	    _mm512_srli_epi16(xk, 4), nib)));
+	return m & _mm512_cmple_epu8_mask(px, _mm512_set1_epi8((char)kk)) &
+	    _mm512_cmple_epu8_mask(pk, _mm512_set1_epi8((char)rr));
+}
+#endif
+
+static uint64_t
+tags_pass(const unsigned char *tag, int n, unsigned q, unsigned key, int kk,
+    int rr)
+{
+#ifdef HAVE_AVX512_DISPATCH
+	if (vector_scan && __builtin_cpu_supports("avx512bw"))
+		return tags_pass_avx512(tag, n, q, key, kk, rr);
+#endif
+	return tags_pass_c(tag, n, q, key, kk, rr);
+}
+
+/* The entries of lean range r whose tags may lie within the distance,
+ * and their key bits within the radius, less the prefix bits flipped:
+ * into the candidates, their references asked for. */
 static int
 scan_tags(struct probe *pr, const struct range *r)
 {
 	struct sh_seg *s = pr->s;
 	const unsigned char *tag = s->body + entries(s, r->t);
-	unsigned q = (unsigned)(r->q >> (56 - s->dirbits)) & 255, x, key;
-	int kb = s->plan.keybits[r->t] - s->dirbits, e;
-	uint64_t i;
+	unsigned q = (unsigned)(r->q >> (56 - s->dirbits)) & 255, key;
+	int kb = s->plan.keybits[r->t] - s->dirbits, n, e;
+	uint64_t i, j, m;
 
 	key = kb >= 8 ? 255 : 255u << (8 - kb) & 255;
-	for (i = r->lo; i < r->hi; i++) {
-		x = tag[i] ^ q;
-		if (pop8[x] > pr->k - r->flips ||
-		    pop8[x & key] > pr->rho - r->flips)
-			continue;
-		if (pr->nc == NCAND && (e = scan_cands(pr)) != 0)
-			return e;
-		PREFETCH(tag + s->nfp + 4 * i);
-		pr->c[pr->nc].t = r->t;
-		pr->c[pr->nc++].i = i;
+	for (i = r->lo; i < r->hi; i += 64) {
+		n = r->hi - i < 64 ? (int)(r->hi - i) : 64;
+		m = tags_pass(tag + i, n, q, key, pr->k - r->flips,
+		    pr->rho - r->flips);
+		for (; m != 0; m &= m - 1) {
+			j = i + (uint64_t)lowest(m);
+			if (pr->nc == NCAND && (e = scan_cands(pr)) != 0)
+				return e;
+			PREFETCH(tag + s->nfp + 4 * j);
+			pr->c[pr->nc].t = r->t;
+			pr->c[pr->nc++].i = j;
+		}
 	}
 	return 0;
 }

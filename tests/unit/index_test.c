@@ -310,6 +310,54 @@ forged(const char *path, int lean)
 }
 
 /*
+ * A lean table whose one bucket holds every entry: they all share their
+ * low half, which is table 1's key, and queries differ from them in 2
+ * or 3 bits of the top half, so table 1 alone finds them, scanning
+ * across many 64-tag blocks.
+ */
+static void
+long_bucket(const char *path)
+{
+	static uint64_t fp[N];
+	struct sh_hits h = { 0 };
+	struct sh_plan plan;
+	struct sh_seg s;
+	uint64_t q;
+	size_t n, i, j, nw;
+	int v, bad = 0;
+
+	for (i = 0; i < N; i++)
+		fp[i] = next() << 32 | 0x89abcdef;
+	n = uniq(fp, N);
+	sh_plan_blocks(&plan, 2, 1);
+	plan.k = 3;
+	if (make_segment(path, &plan, 1, fp, n, &s) != 0) {
+		ok(0, "long bucket: segment written");
+		return;
+	}
+	for (v = 1; v >= 0; v--) {
+		sh_seg_vector(v);
+		for (i = 0; i < 100; i++) {
+			q = fp[next() % n];
+			q ^= (uint64_t)1 << (32 + next() % 32);
+			q ^= (uint64_t)1 << (32 + next() % 32);
+			if (i % 2)
+				q ^= (uint64_t)1 << (32 + next() % 32);
+			for (j = 0, nw = 0; j < n; j++)
+				nw += sh_hamming(fp[j], q) <= 3;
+			h.n = 0;
+			bad += sh_seg_search(&s, q, 3, 0, &h) != 0 || h.n != nw ||
+			    nw == 0;
+		}
+	}
+	sh_seg_vector(1);
+	ok(bad == 0, "lean: a bucket of all %zu entries, searched with the "
+	    "vector and the portable tag scan, equals brute force", n);
+	sh_seg_close(&s);
+	free(h.v);
+}
+
+/*
  * A file changed between open and sh_seg_load: a changed checksum table
  * fails the load, a changed chunk fails the reads of it from the copy.
  */
@@ -681,6 +729,7 @@ main(void)
 	forged(path, 1);
 	changed(path, 0);
 	changed(path, 1);
+	long_bucket(path);
 	unlink(path);
 	free(h.v);
 	index_stats(tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
