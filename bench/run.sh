@@ -8,8 +8,8 @@
 # CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
 # runs there), QUERIES (queries per index run, default 1000000),
-# INDEX_PLANS (index plans to compare with the automatic one: B/R
-# forced, "lean" for sh-index -E; default lean), PAR_DOCS
+# INDEX_PLANS (index plans: "auto", B/R forced, "lean" for sh-index -E;
+# default "auto lean"), PAR_DOCS
 # (documents of the parallel section, default 500000: about 1 GB), DICT
 # (dictionary of the dict section, default jieba's as Debian installs it).
 
@@ -30,7 +30,7 @@ GENFP=$root/bench/genfp
 NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
 QUERIES=${QUERIES:-1000000}
-INDEX_PLANS=${INDEX_PLANS-lean}
+INDEX_PLANS=${INDEX_PLANS:-auto lean}
 PAR_DOCS=${PAR_DOCS:-500000}
 ROUTE_DOCS=${ROUTE_DOCS:-200000}
 ROUTE_T=${ROUTE_T:-0.9}
@@ -500,8 +500,8 @@ bench_near()
 # sh-index: build an index of random fingerprints with 10 % planted near
 # copies (one core), then query it at k = 3 (one core) with QUERIES
 # lines: 90 % new random fingerprints, 10 % indexed ones.  INDEX_PLANS
-# lists plans B/R to force, or "lean" (sh-index -E), besides the
-# automatic one ("auto").  The last
+# lists the plans: "auto" (sh-index's choice), B/R to force, "lean"
+# (sh-index -E).  The last
 # two columns are for -K: the load alone (a run of one query), and the
 # queries a second once loaded, QUERIES / (run - load), of the medians.
 bench_index()
@@ -520,12 +520,12 @@ bench_index()
 		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
 		{ "$GENFP" -s 2 $((QUERIES - QUERIES / 10)); head -n \
 		    $((QUERIES / 10)) "$f"; } >"$q" || die "queries failed"
-		for plan in auto $INDEX_PLANS; do
+		for plan in $INDEX_PLANS; do
 			case $plan in
 			auto)	popt= ;;
 			lean)	popt=-E ;;
 			*/*)	popt="-b ${plan%/*} -r ${plan#*/}" ;;
-			*)	die "INDEX_PLANS: $plan is not B/R or lean" ;;
+			*)	die "INDEX_PLANS: $plan is not auto, B/R or lean" ;;
 			esac
 			s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -O \
 			    $popt "$ix" "$f") || exit 2

@@ -64,6 +64,29 @@ all_fail() {
 	done
 }
 
+@test "lean: a corrupt byte in any section is an error, never an answer" {
+	local size n off
+	sh-index build -E -O "$D/ix" "$D/base.fp"
+	SEG=$(ls "$D"/ix/seg-*)
+	n=$(sh-index info "$D/ix" | sed -n 's/^fingerprints\t//p')
+	size=$(wc -c <"$SEG")
+	cp "$SEG" "$D/good"
+	# Header, table 0, table 1's tags, its references, the checksums.
+	for off in 100 1000 $((128 + 8 * n + 50)) $((128 + 9 * n + 200)) \
+	    $((size - 1)); do
+		cp "$D/good" "$SEG"
+		poke "$SEG" "$off"
+		run -2 --separate-stderr sh-index verify "$D/ix"
+		eq "$stderr" "sh-index: $SEG: corrupt index file"
+		run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
+		eq "$stderr" "sh-near: $SEG: corrupt index file"
+		run -2 --separate-stderr sh-near -K -i "$D/ix" "$D/base.fp"
+		eq "$stderr" "sh-near: $SEG: corrupt index file"
+	done
+	cp "$D/good" "$SEG"
+	sh-near -i "$D/ix" "$D/base.fp" >/dev/null
+}
+
 @test "a truncated or foreign segment is rejected" {
 	cp "$SEG" "$D/good"
 	head -c 100 "$D/good" >"$SEG"

@@ -25,6 +25,46 @@ sh_write_all(int fd, const void *p, size_t len)
 }
 
 int
+sh_pwrite_all(int fd, const void *p, size_t len, uint64_t off)
+{
+	const char *c = p;
+	ssize_t w;
+
+	while (len > 0) {
+		if ((w = pwrite(fd, c, len, (off_t)off)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return SH_EIO;
+		}
+		c += w;
+		off += (uint64_t)w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int
+sh_pread_all(int fd, void *p, size_t len, uint64_t off)
+{
+	char *c = p;
+	ssize_t r;
+
+	while (len > 0) {
+		if ((r = pread(fd, c, len, (off_t)off)) <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r == 0)
+				errno = EIO;
+			return SH_EIO;
+		}
+		c += r;
+		off += (uint64_t)r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+int
 sh_tmpfile(const char *tmpdir, FILE **f)
 {
 	char path[4096];

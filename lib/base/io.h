@@ -6,6 +6,7 @@
 #define SH_IO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -14,6 +15,14 @@
  * SH_EIO (errno set); on error some of p may have been written.
  */
 int sh_write_all(int fd, const void *p, size_t len);
+
+/*
+ * The same at offset off, the descriptor's offset unchanged (pwrite);
+ * and the reading of all of p[0..len) from offset off, a read past the
+ * end being SH_EIO (errno EIO).  Return 0 or SH_EIO (errno set).
+ */
+int sh_pwrite_all(int fd, const void *p, size_t len, uint64_t off);
+int sh_pread_all(int fd, void *p, size_t len, uint64_t off);
 
 /*
  * An unnamed temporary file in tmpdir (NULL or "": /tmp), open for

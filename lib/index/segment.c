@@ -75,8 +75,8 @@ layout(uint64_t ntables, int d, uint64_t nfp, uint64_t idbytes, int lean,
 	return (off[3] + idbytes + 7) / 8 * 8;
 }
 
-/* Directory bits of a lean segment: buckets of about 16 entries, so that
- * the directory costs half a byte per entry and table. */
+/* Directory bits of a lean segment: buckets of 16 to 32 entries, so that
+ * the directory costs at most a quarter byte per entry and table. */
 static int
 lean_dirbits(uint64_t n, int keybits)
 {
@@ -89,33 +89,36 @@ prefix(uint64_t v, int d)
 	return d ? v >> (64 - d) : 0;
 }
 
-/* Writing: the body goes out in chunks, each checksummed. */
+/*
+ * Writing.  Every section's size follows from the counts, so each is
+ * written at its offset by a buffered stream of its own, the gaps left
+ * as holes (zero padding); the tables past 0 are made from table 0 read
+ * back, in passes that fit the memory budget; the chunk checksums come
+ * last, from the body read back.
+ */
+#define OUTBUF 65536
+
 struct out {
 	int fd;
-	unsigned char buf[CH];
+	uint64_t off;			/* file offset of buf[0] */
 	size_t n;
-	uint64_t *sums;
-	size_t nsums, cap;
+	unsigned char buf[OUTBUF];
 };
 
-static int
-out_chunk(struct out *o)
+static void
+out_at(struct out *o, int fd, uint64_t off)
 {
-	uint64_t *ns;
-	size_t cap;
+	o->fd = fd;
+	o->off = HDR + off;
+	o->n = 0;
+}
 
-	if (o->n == 0)
-		return 0;
-	if (o->nsums == o->cap) {
-		cap = o->cap ? 2 * o->cap : 256;
-		if ((ns = realloc(o->sums, cap * sizeof(*ns))) == NULL)
-			return SH_ENOMEM;
-		o->sums = ns;
-		o->cap = cap;
-	}
-	o->sums[o->nsums++] = sh_hash64(o->buf, o->n, 0);
-	if (sh_write_all(o->fd, o->buf, o->n) != 0)
+static int
+out_flush(struct out *o)
+{
+	if (o->n > 0 && sh_pwrite_all(o->fd, o->buf, o->n, o->off) != 0)
 		return SH_EIO;
+	o->off += o->n;
 	o->n = 0;
 	return 0;
 }
@@ -128,44 +131,38 @@ out_bytes(struct out *o, const void *p, size_t len)
 	int e;
 
 	while (len > 0) {
-		m = CH - o->n < len ? CH - o->n : len;
+		m = OUTBUF - o->n < len ? OUTBUF - o->n : len;
 		memcpy(o->buf + o->n, c, m);
 		o->n += m;
 		c += m;
 		len -= m;
-		if (o->n == CH && (e = out_chunk(o)) != 0)
+		if (o->n == OUTBUF && (e = out_flush(o)) != 0)
 			return e;
 	}
 	return 0;
 }
 
+/* v in n little-endian bytes. */
 static int
-out_u32(struct out *o, uint32_t v)
-{
-	unsigned char b[4];
-
-	b[0] = (unsigned char)v;
-	b[1] = (unsigned char)(v >> 8);
-	b[2] = (unsigned char)(v >> 16);
-	b[3] = (unsigned char)(v >> 24);
-	return out_bytes(o, b, 4);
-}
-
-static int
-out_u64(struct out *o, uint64_t v)
+out_le(struct out *o, uint64_t v, int n)
 {
 	unsigned char b[8];
+	int i;
 
-	put64(b, v);
-	return out_bytes(o, b, 8);
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> 8 * i);
+	return out_bytes(o, b, (size_t)n);
 }
 
-/* Stable LSD radix sort of v[0..n) by its top d bits; tmp has room for
- * n.  Returns the array holding the result. */
+/* Stable LSD radix sort of v[0..n) by its top d bits, and of *tg[0..n)
+ * with it when *tg is not NULL; tmp and tgtmp have room for n.  Returns
+ * the array holding the result (*tg then holds the tags'). */
 static uint64_t *
-sort_top(uint64_t *v, uint64_t *tmp, size_t n, int d)
+sort_top(uint64_t *v, uint64_t *tmp, unsigned char **tg,
+    unsigned char *tgtmp, size_t n, int d)
 {
 	size_t count[2048], i, sum, c;
+	unsigned char *tt;
 	uint64_t *t;
 	int shift;
 
@@ -178,175 +175,320 @@ sort_top(uint64_t *v, uint64_t *tmp, size_t n, int d)
 			count[i] = sum;
 			sum += c;
 		}
-		for (i = 0; i < n; i++)
-			tmp[count[v[i] >> shift & 2047]++] = v[i];
+		for (i = 0; i < n; i++) {
+			c = count[v[i] >> shift & 2047]++;
+			tmp[c] = v[i];
+			if (*tg != NULL)
+				tgtmp[c] = (*tg)[i];
+		}
 		t = v;
 		v = tmp;
 		tmp = t;
+		tt = *tg;
+		*tg = tgtmp;
+		tgtmp = tt;
 	}
 	return v;
 }
 
-/* Entries of table t, permuted, sorted by their top d bits into v (tmp
- * its scratch); the array holding them is returned.  Lean tables hold
- * instead prefix << (64 - d) | position in table 0. */
-static uint64_t *
-sort_table(const struct sh_plan *plan, int t, int d, int lean,
-    const struct sh_segdata *sd, uint64_t *v, uint64_t *tmp)
-{
-	size_t n = (size_t)sd->nfp, i;
+/* What a write needs to know. */
+struct wr {
+	int fd, lean, d;
+	const struct sh_plan *plan;
+	uint64_t nfp, off[4];
+	size_t nd;			/* directory entries a table */
+	uint32_t *dir;			/* all tables' directories */
+	struct out o[4];
+};
 
-	for (i = 0; i < n; i++) {
-		v[i] = sh_plan_perm(plan, t, sd->fp[i]);
-		if (lean && t > 0)
-			v[i] = (d ? prefix(v[i], d) << (64 - d) : 0) | i;
-	}
-	return t == 0 ? v : sort_top(v, tmp, n, d);
-}
-
-/* The tables and the directories, into o. */
+/* Table 0, the ID offsets and the IDs, from src.  Return 0, SH_EIO,
+ * SH_ERANGE (lean IDs of a group over 4 GiB), SH_ECORRUPT (the source
+ * breaks its order or its counts) or the source's error. */
 static int
-write_tables(struct out *o, const struct sh_plan *plan, int d, int lean,
-    const struct sh_segdata *sd, const struct sh_progress *pg)
+write_first(struct wr *w, const struct sh_segsrc *src)
 {
-	size_t n = (size_t)sd->nfp, nd = ((size_t)1 << d) + 1, i;
-	uint64_t *v, *tmp, *s;
-	uint32_t *dir;
-	unsigned char b[4];
-	int t, e = 0;
+	struct out *t0 = &w->o[0], *io = &w->o[1], *rel = &w->o[2],
+	    *ids = &w->o[3];
+	uint64_t i, at = 0, base = 0, nid = 0, j;
+	sh_fpval fp, prev = 0;
+	const char *p;
+	size_t len;
+	int r, e = 0;
 
-	v = malloc(n * sizeof(*v) + 1);
-	tmp = malloc(n * sizeof(*tmp) + 1);
-	dir = calloc(plan->ntables * nd, sizeof(*dir));
-	if (v == NULL || tmp == NULL || dir == NULL) {
-		e = SH_ENOMEM;
-		goto out;
-	}
-	for (t = 0; t < plan->ntables && e == 0; t++) {
-		s = sort_table(plan, t, d, lean, sd, v, tmp);
-		for (i = 0; i < n && e == 0; i++) {
-			dir[t * nd + prefix(s[i], d) + 1]++;
-			if (!lean || t == 0)
-				e = out_u64(o, s[i]);
-			else {
-				/* The tag: the 8 bits below the prefix. */
-				b[0] = (unsigned char)(sh_plan_perm(plan, t,
-				    sd->fp[(uint32_t)s[i]]) >> (56 - d));
-				e = out_bytes(o, b, 1);
-			}
+	out_at(t0, w->fd, w->off[0]);
+	out_at(io, w->fd, w->off[2]);
+	out_at(rel, w->fd, w->off[2] + (w->nfp / SH_SEG_IDGROUP + 1) * 8);
+	out_at(ids, w->fd, w->off[3]);
+	for (i = 0; e == 0; i++) {
+		if (w->lean && i % SH_SEG_IDGROUP == 0) {
+			base = at;
+			e = out_le(io, at, 8);
 		}
-		for (i = 0; lean && t > 0 && i < n && e == 0; i++) {
-			e = out_u32(o, (uint32_t)s[i]);
-		}
-		for (i = 1; i < nd; i++)
-			dir[t * nd + i] += dir[t * nd + i - 1];
-		sh_progress(pg, "table", (uint64_t)t + 1,
-		    (uint64_t)plan->ntables);
+		if (w->lean && e == 0)
+			e = at - base > UINT32_MAX ? SH_ERANGE :
+			    out_le(rel, at - base, 4);
+		else if (e == 0)
+			e = out_le(io, at, 8);
+		if (e != 0 || (r = src->next(src->ctx, &fp, &p, &len)) == 0)
+			break;
+		if (r < 0)
+			return r;
+		if (i >= w->nfp || (i > 0 && fp <= prev) || len == 0 ||
+		    p[len - 1] != '\n')
+			return SH_ECORRUPT;
+		for (j = 0; j < len; j++)
+			nid += p[j] == '\n';
+		w->dir[prefix(fp, w->d) + 1]++;
+		prev = fp;
+		at += len;
+		if ((e = out_le(t0, fp, 8)) == 0)
+			e = out_bytes(ids, p, len);
 	}
-	if (e == 0 && lean && plan->ntables > 1 && (plan->ntables - 1) * n *
-	    5 % 8)
-		e = out_bytes(o, "\0\0\0\0\0\0\0",
-		    8 - (plan->ntables - 1) * n * 5 % 8);
-	for (i = 0; i < plan->ntables * nd && e == 0; i++) {
-		e = out_u32(o, (uint32_t)dir[i]);
-	}
-	if (e == 0 && plan->ntables * nd % 2)
-		e = out_bytes(o, "\0\0\0", 4);
-out:
-	free(v);
-	free(tmp);
-	free(dir);
+	if (e == 0 && (i != w->nfp || at != src->idbytes || nid != src->nid))
+		e = SH_ECORRUPT;
+	for (j = 0; j < 4 && e == 0; j++)
+		e = out_flush(&w->o[j]);
 	return e;
 }
 
-/* The ID offsets: 8 bytes each, or in a lean segment a base every
- * SH_SEG_IDGROUP entries and 4 bytes each relative to it. */
+/* Table t > 0 from table 0 read back: its entries in passes over runs
+ * of prefixes that hold at most per entries (a longer bucket alone),
+ * each sorted by prefix.  Return 0, SH_ENOMEM or SH_EIO. */
 static int
-write_idoff(struct out *o, int lean, const struct sh_segdata *d)
+write_table(struct wr *w, int t, uint64_t per)
 {
-	uint64_t i, base, rel;
+	static const size_t rb = 8192;	/* fingerprints read at a time */
+	uint32_t *dir = w->dir + (size_t)t * w->nd;
+	uint64_t *v = NULL, *tmp = NULL, *buf = NULL, *s, pv, p, lo, hi, m,
+	    i, j, max = 0;
+	unsigned char *tg = NULL, *tgtmp = NULL, *tags;
+	struct out *ent = &w->o[0], *ref = &w->o[1];
+	size_t nb, k;
 	int e = 0;
 
-	if (!lean) {
-		for (i = 0; i <= d->nfp && e == 0; i++)
-			e = out_u64(o, d->nfp ? d->idoff[i] : 0);
-		return e;
+	if ((buf = malloc(rb * 8)) == NULL)
+		return SH_ENOMEM;
+	/* The bucket sizes first: they bound the passes. */
+	for (i = 0; i < w->nfp && e == 0; i += nb) {
+		nb = w->nfp - i < rb ? (size_t)(w->nfp - i) : rb;
+		e = sh_pread_all(w->fd, buf, nb * 8, HDR + w->off[0] + 8 * i);
+		for (k = 0; k < nb && e == 0; k++)
+			dir[prefix(sh_plan_perm(w->plan, t, rd64((unsigned char *)
+			    (buf + k))), w->d) + 1]++;
 	}
-	for (i = 0; i <= d->nfp && e == 0; i += SH_SEG_IDGROUP)
-		e = out_u64(o, d->nfp ? d->idoff[i] : 0);
-	for (i = 0; i <= d->nfp && e == 0; i++) {
-		base = d->nfp ? d->idoff[i / SH_SEG_IDGROUP * SH_SEG_IDGROUP] :
-		    0;
-		rel = d->nfp ? d->idoff[i] - base : 0;
-		if (rel > UINT32_MAX)
-			return SH_ERANGE;
-		e = out_u32(o, (uint32_t)rel);
+	for (p = 0; p + 1 < w->nd; p++)
+		dir[p + 1] += dir[p];
+	for (lo = 0; lo + 1 < w->nd && e == 0; lo = hi) {
+		for (hi = lo + 1; hi + 1 < w->nd && dir[hi + 1] - dir[lo] <=
+		    per; hi++)
+			;
+		m = dir[hi] - dir[lo];
+		if (m > max) {
+			free(v);
+			free(tmp);
+			free(tg);
+			free(tgtmp);
+			v = malloc(m * 8 + 1);
+			tmp = malloc(m * 8 + 1);
+			tg = w->lean ? malloc(m + 1) : NULL;
+			tgtmp = w->lean ? malloc(m + 1) : NULL;
+			max = m;
+			if (v == NULL || tmp == NULL || (w->lean &&
+			    (tg == NULL || tgtmp == NULL))) {
+				e = SH_ENOMEM;
+				break;
+			}
+		}
+		for (i = j = 0; i < w->nfp && e == 0; i += nb) {
+			nb = w->nfp - i < rb ? (size_t)(w->nfp - i) : rb;
+			e = sh_pread_all(w->fd, buf, nb * 8, HDR + w->off[0] +
+			    8 * i);
+			for (k = 0; k < nb && e == 0; k++) {
+				pv = sh_plan_perm(w->plan, t, rd64(
+				    (unsigned char *)(buf + k)));
+				p = prefix(pv, w->d);
+				if (p < lo || p >= hi)
+					continue;
+				if (j == m) {
+					e = SH_ECORRUPT;	/* changed */
+					break;
+				}
+				/* Lean: prefix, position; the tag beside. */
+				if (w->lean) {
+					v[j] = (w->d ? p << (64 - w->d) : 0) |
+					    (i + k);
+					tg[j] = (unsigned char)(pv >>
+					    (56 - w->d));
+				} else
+					v[j] = pv;
+				j++;
+			}
+		}
+		if (e != 0)
+			break;
+		tags = tg;
+		s = sort_top(v, tmp, &tags, tgtmp, m, w->d);
+		for (i = 0; i < m && e == 0; i++)
+			e = w->lean ? out_bytes(ent, tags + i, 1) :
+			    out_le(ent, s[i], 8);
+		for (i = 0; w->lean && i < m && e == 0; i++)
+			e = out_le(ref, s[i], 4);
 	}
-	if (e == 0 && (d->nfp + 1) % 2)
-		e = out_bytes(o, "\0\0\0", 4);
+	if (e == 0 && (e = out_flush(ent)) == 0)
+		e = out_flush(ref);
+	free(v);
+	free(tmp);
+	free(tg);
+	free(tgtmp);
+	free(buf);
 	return e;
+}
+
+/* The checksums of the body read back, into the checksum section, and
+ * the XXH64 of that section into *sum.  Return 0, SH_ENOMEM or SH_EIO. */
+static int
+write_sums(int fd, uint64_t bodylen, uint64_t nchunks, uint64_t *sum)
+{
+	static const size_t rb = 256 * CH;
+	unsigned char *buf, *sums;
+	uint64_t c, at, n, len;
+	int i, e = 0;
+
+	buf = malloc(rb);
+	sums = malloc(nchunks * 8 + 1);
+	for (at = 0, c = 0; buf != NULL && sums != NULL && at < bodylen &&
+	    e == 0; at += n) {
+		n = bodylen - at < rb ? bodylen - at : rb;
+		if ((e = sh_pread_all(fd, buf, (size_t)n, HDR + at)) != 0)
+			break;
+		for (len = 0; len < n; len += CH, c++)
+			for (i = 0; i < 8; i++)
+				sums[8 * c + (uint64_t)i] = (unsigned char)(
+				    sh_hash64(buf + len, (size_t)(n - len <
+				    CH ? n - len : CH), 0) >> 8 * i);
+	}
+	if (buf == NULL || sums == NULL)
+		e = SH_ENOMEM;
+	if (e == 0) {
+		*sum = sh_hash64(sums, (size_t)nchunks * 8, 0);
+		e = sh_pwrite_all(fd, sums, (size_t)nchunks * 8, HDR +
+		    bodylen);
+	}
+	free(buf);
+	free(sums);
+	return e;
+}
+
+int
+sh_seg_write_from(int fd, const struct sh_plan *plan, int lean,
+    const struct sh_segsrc *src, size_t budget,
+    const struct sh_progress *pg)
+{
+	unsigned char hdr[HDR];
+	uint64_t bodylen, nchunks, per, sum = 0, i;
+	struct wr *w;
+	int t, e = 0;
+
+	if ((w = calloc(1, sizeof(*w))) == NULL)
+		return SH_ENOMEM;
+	w->fd = fd;
+	w->lean = lean;
+	w->plan = plan;
+	w->nfp = src->nfp;
+	w->d = (lean ? lean_dirbits : sh_plan_dirbits)(src->nfp,
+	    sh_plan_minkey(plan));
+	w->nd = ((size_t)1 << w->d) + 1;
+	if ((bodylen = layout(plan->ntables, w->d, src->nfp, src->idbytes,
+	    lean, w->off)) == 0) {
+		free(w);
+		return SH_ERANGE;
+	}
+	nchunks = (bodylen + CH - 1) / CH;
+	/* A pass of a table holds 8 bytes an entry twice, and its tags. */
+	per = budget ? budget / (lean ? 18 : 16) : src->nfp;
+	if ((w->dir = calloc(plan->ntables * w->nd, sizeof(*w->dir))) ==
+	    NULL)
+		e = SH_ENOMEM;
+	else if (ftruncate(fd, (off_t)(HDR + bodylen + 8 * nchunks)) != 0)
+		e = SH_EIO;
+	else
+		e = write_first(w, src);
+	for (i = 1; i < w->nd && e == 0; i++)
+		w->dir[i] += w->dir[i - 1];
+	if (e == 0)
+		sh_progress(pg, "table", 1, (uint64_t)plan->ntables);
+	for (t = 1; t < plan->ntables && e == 0; t++) {
+		out_at(&w->o[0], fd, w->off[0] + (lean ? w->nfp * 8 +
+		    (uint64_t)(t - 1) * w->nfp * 5 : (uint64_t)t * w->nfp * 8));
+		out_at(&w->o[1], fd, w->off[0] + w->nfp * 8 +
+		    (uint64_t)(t - 1) * w->nfp * 5 + w->nfp);
+		if ((e = write_table(w, t, per)) == 0)
+			sh_progress(pg, "table", (uint64_t)t + 1,
+			    (uint64_t)plan->ntables);
+	}
+	out_at(&w->o[0], fd, w->off[1]);
+	for (i = 0; i < plan->ntables * w->nd && e == 0; i++)
+		e = out_le(&w->o[0], w->dir[i], 4);
+	if (e == 0 && (e = out_flush(&w->o[0])) == 0)
+		e = write_sums(fd, bodylen, nchunks, &sum);
+	if (e == 0) {
+		memset(hdr, 0, sizeof(hdr));
+		memcpy(hdr, magic, 8);
+		put64(hdr + 8 * H_VERSION, lean ? SH_SEG_VERSION_LEAN :
+		    SH_SEG_VERSION);
+		put64(hdr + 8 * H_K, (uint64_t)plan->k);
+		put64(hdr + 8 * H_BLOCKS, (uint64_t)plan->nblocks);
+		put64(hdr + 8 * H_KEY, (uint64_t)plan->nkey);
+		put64(hdr + 8 * H_TABLES, (uint64_t)plan->ntables);
+		put64(hdr + 8 * H_DIRBITS, (uint64_t)w->d);
+		put64(hdr + 8 * H_NFP, src->nfp);
+		put64(hdr + 8 * H_NID, src->nid);
+		put64(hdr + 8 * H_IDBYTES, src->idbytes);
+		put64(hdr + 8 * H_BODYLEN, bodylen);
+		put64(hdr + 8 * H_CHUNK, CH);
+		put64(hdr + 8 * H_NCHUNKS, nchunks);
+		put64(hdr + 8 * H_SUMS, sum);
+		put64(hdr + 8 * H_SELF, sh_hash64(hdr, 8 * H_SELF, 0));
+		e = sh_pwrite_all(fd, hdr, HDR, 0);
+	}
+	free(w->dir);
+	free(w);
+	return e;
+}
+
+/* The source of sh_seg_write: the arrays of a struct sh_segdata. */
+struct arrays {
+	const struct sh_segdata *d;
+	uint64_t i;
+};
+
+static int
+next_array(void *ctx, sh_fpval *fp, const char **ids, size_t *len)
+{
+	struct arrays *a = ctx;
+
+	if (a->i >= a->d->nfp)
+		return 0;
+	*fp = a->d->fp[a->i];
+	*ids = a->d->ids + a->d->idoff[a->i];
+	*len = (size_t)(a->d->idoff[a->i + 1] - a->d->idoff[a->i]);
+	a->i++;
+	return 1;
 }
 
 int
 sh_seg_write(int fd, const struct sh_plan *plan, int lean,
     const struct sh_segdata *d, const struct sh_progress *pg)
 {
-	unsigned char hdr[HDR], *sums = NULL;
-	uint64_t off[4], bodylen, idbytes = d->nfp ? d->idoff[d->nfp] : 0, i;
-	struct out *o;
-	int dirbits, e;
+	struct arrays a = { d, 0 };
+	struct sh_segsrc src;
 
-	dirbits = (lean ? lean_dirbits : sh_plan_dirbits)(d->nfp,
-	    sh_plan_minkey(plan));
-	if ((bodylen = layout(plan->ntables, dirbits, d->nfp, idbytes, lean,
-	    off)) == 0)
-		return SH_ERANGE;
-	if ((o = calloc(1, sizeof(*o))) == NULL)
-		return SH_ENOMEM;
-	o->fd = fd;
-	memset(hdr, 0, sizeof(hdr));
-	if ((e = sh_write_all(fd, hdr, HDR)) != 0 ||
-	    (e = write_tables(o, plan, dirbits, lean, d, pg)) != 0 ||
-	    (e = write_idoff(o, lean, d)) != 0)
-		goto out;
-	if (e == 0)
-		e = out_bytes(o, d->ids, (size_t)idbytes);
-	if (e == 0)
-		e = out_bytes(o, "\0\0\0\0\0\0\0", (size_t)(bodylen - off[3] -
-		    idbytes));
-	if (e != 0 || (e = out_chunk(o)) != 0)
-		goto out;
-	if ((sums = malloc(o->nsums * 8 + 1)) == NULL) {
-		e = SH_ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < o->nsums; i++)
-		put64(sums + 8 * i, o->sums[i]);
-	if ((e = sh_write_all(fd, sums, o->nsums * 8)) != 0)
-		goto out;
-	memcpy(hdr, magic, 8);
-	put64(hdr + 8 * H_VERSION, lean ? SH_SEG_VERSION_LEAN :
-	    SH_SEG_VERSION);
-	put64(hdr + 8 * H_K, (uint64_t)plan->k);
-	put64(hdr + 8 * H_BLOCKS, (uint64_t)plan->nblocks);
-	put64(hdr + 8 * H_KEY, (uint64_t)plan->nkey);
-	put64(hdr + 8 * H_TABLES, (uint64_t)plan->ntables);
-	put64(hdr + 8 * H_DIRBITS, (uint64_t)dirbits);
-	put64(hdr + 8 * H_NFP, d->nfp);
-	put64(hdr + 8 * H_NID, d->nid);
-	put64(hdr + 8 * H_IDBYTES, idbytes);
-	put64(hdr + 8 * H_BODYLEN, bodylen);
-	put64(hdr + 8 * H_CHUNK, CH);
-	put64(hdr + 8 * H_NCHUNKS, o->nsums);
-	put64(hdr + 8 * H_SUMS, sh_hash64(sums, o->nsums * 8, 0));
-	put64(hdr + 8 * H_SELF, sh_hash64(hdr, 8 * H_SELF, 0));
-	if (lseek(fd, 0, SEEK_SET) != 0 || sh_write_all(fd, hdr, HDR) != 0)
-		e = SH_EIO;
-out:
-	free(sums);
-	free(o->sums);
-	free(o);
-	return e;
+	src.nfp = d->nfp;
+	src.nid = d->nid;
+	src.idbytes = d->nfp ? d->idoff[d->nfp] : 0;
+	src.next = next_array;
+	src.ctx = &a;
+	return sh_seg_write_from(fd, plan, lean, &src, 0, pg);
 }
 
 /* Check the header h of a file of size bytes, filling *s. */

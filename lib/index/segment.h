@@ -62,24 +62,49 @@ struct sh_hits {
 
 /*
  * Write a segment of d, searched with plan (its k is recorded as the
- * distance the index serves), to the file descriptor fd at its current
- * offset 0.  Nothing is synced.  d->nfp must be below 2^32.  Each table
+ * distance the index serves), to the file descriptor fd, an empty file
+ * open for reading and writing.  Nothing is synced.  d->nfp must be below 2^32.  Each table
  * written is reported to pg ("table", base/progress.h; NULL: none).
  *
  * With lean, only table 0 holds the fingerprints (8 bytes each); every
- * other table holds, per entry, 8 bits of its permuted fingerprint and
- * the entry's position in table 0 (5 bytes), its directory has about 16
- * entries a bucket, and the ID offsets take 4 bytes: a plan of 2 tables
- * costs about 17.5 bytes a fingerprint besides the IDs, against 32.5 in
- * full.  Searches give the same answers either way; a lean search reads
- * table 0 again for the few entries of other tables that pass the 8
- * bits.  The IDs of SH_SEG_IDGROUP consecutive entries must then take
+ * other table holds, per entry, 8 bits of its permuted fingerprint (its
+ * tag) and the entry's position in table 0 (5 bytes), its buckets hold
+ * 16 to 32 entries, and the ID offsets take 4 bytes: a plan of 2 tables
+ * costs about 17.5 bytes a fingerprint besides the IDs, against 26 to 28
+ * in full.  Searches give the same answers either way; a lean search
+ * reads table 0 again for the few entries of other tables whose tags
+ * pass.  The IDs of SH_SEG_IDGROUP consecutive entries must then take
  * less than 4 GiB.
  *
  * Return 0, SH_ENOMEM, SH_ERANGE or SH_EIO.
  */
 int sh_seg_write(int fd, const struct sh_plan *plan, int lean,
     const struct sh_segdata *d, const struct sh_progress *pg);
+
+/*
+ * What sh_seg_write_from writes: nfp fingerprints, nid IDs of idbytes
+ * bytes in all, which next gives one by one, in ascending order of
+ * fingerprint: it sets *fp and its IDs (*len bytes at *ids, each ID
+ * ending in '\n', valid until the next call) and returns 1, or 0 after
+ * the last, or a negative SH_E* code.
+ */
+struct sh_segsrc {
+	uint64_t nfp, nid, idbytes;
+	int (*next)(void *ctx, sh_fpval *fp, const char **ids, size_t *len);
+	void *ctx;
+};
+
+/*
+ * sh_seg_write from a source read once, in about budget bytes of memory
+ * besides the directories (0: no limit): the tables past 0 are made
+ * from table 0 read back from fd (open for reading and writing), in as
+ * many passes as the budget needs.  The file is the same whatever the
+ * budget.  Return 0, SH_ENOMEM, SH_ERANGE, SH_EIO, an error of the
+ * source, or SH_ECORRUPT when the source breaks its order or counts.
+ */
+int sh_seg_write_from(int fd, const struct sh_plan *plan, int lean,
+    const struct sh_segsrc *src, size_t budget,
+    const struct sh_progress *pg);
 
 /*
  * Open and map path into *s; with nofollow, a symbolic link is refused

@@ -16,7 +16,9 @@
 #include "index/ixfile.h"
 #include "index/writer.h"
 
-/* Merging: the sources are segments, oldest first, then the batch. */
+/* Merging: the sources are segments, oldest first, then the batch.  It
+ * is read twice, to count then to write (sh_seg_write_from), so that
+ * only the IDs of one fingerprint are held. */
 struct merge {
 	struct sh_seg *seg;
 	int nseg;
@@ -30,10 +32,10 @@ struct merge {
 	uint64_t *head;		/* next entry of each source */
 	uint64_t *cur;		/* its fingerprint, while live */
 	int *live;
-	sh_fpval *fp;		/* the result */
-	uint64_t *idoff;
-	char *ids;
-	size_t n, nid, idlen, idcap;
+	char *ids;		/* the IDs of the last entry */
+	size_t idlen, idcap;
+	uint64_t n, nid, idbytes;	/* entries, IDs and their bytes so far */
+	int bad;		/* the source that failed */
 };
 
 static int
@@ -112,24 +114,38 @@ take(struct merge *m, int s, sh_fpval fp)
 	return 0;
 }
 
-/* Merge the sources into m->fp, m->idoff, m->ids.  Return 0, SH_ENOMEM,
- * or SH_ECORRUPT with *bad the failing segment. */
+/* Every source at its first entry, nothing counted.  Return 0 or an
+ * error of the segment m->bad. */
 static int
-merge(struct merge *m, int *bad)
+merge_rewind(struct merge *m)
 {
-	uint64_t total = m->batch->n, i, min = 0;
-	int s, any, e = 0;
+	int s, e = 0;
 
-	for (s = 0; s < m->nseg; s++)
-		total += m->seg[s].nfp;
+	m->n = m->nid = m->idbytes = 0;
+	for (s = 0; s <= m->nseg; s++) {
+		m->head[s] = 0;
+		if (!(m->live[s] = head(m, s, &m->cur[s], &e)) && e != 0) {
+			m->bad = s;
+			return e;
+		}
+	}
+	return 0;
+}
+
+/* Ready m to merge its sources: the batch's entries of the shard in
+ * order.  Return 0, SH_ENOMEM or an error of the segment m->bad. */
+static int
+merge_start(struct merge *m)
+{
+	uint64_t i;
+
+	m->bad = -1;
 	m->order = malloc(m->batch->n * sizeof(*m->order) + 1);
 	m->head = calloc((size_t)m->nseg + 1, sizeof(*m->head));
 	m->cur = calloc((size_t)m->nseg + 1, sizeof(*m->cur));
 	m->live = calloc((size_t)m->nseg + 1, sizeof(*m->live));
-	m->fp = malloc(total * sizeof(*m->fp) + 1);
-	m->idoff = malloc((total + 1) * sizeof(*m->idoff));
 	if (m->order == NULL || m->head == NULL || m->cur == NULL ||
-	    m->live == NULL || m->fp == NULL || m->idoff == NULL)
+	    m->live == NULL)
 		return SH_ENOMEM;
 	/* Entries outside the index's shard are not its own. */
 	for (i = m->nbatch = 0; i < m->batch->n; i++)
@@ -138,33 +154,41 @@ merge(struct merge *m, int *bad)
 			m->order[m->nbatch++].i = i;
 		}
 	qsort(m->order, m->nbatch, sizeof(*m->order), cmp_entry);
-	m->idoff[0] = 0;
-	for (s = 0; s <= m->nseg; s++)
-		if (!(m->live[s] = head(m, s, &m->cur[s], &e)) && e != 0) {
-			*bad = s;
+	return merge_rewind(m);
+}
+
+/* The next entry of the merge (struct sh_segsrc): every source holding
+ * the least fingerprint gives its IDs, oldest first. */
+static int
+merge_next(void *ctx, sh_fpval *fp, const char **ids, size_t *len)
+{
+	struct merge *m = ctx;
+	sh_fpval min = 0;
+	int s, any, e = 0;
+
+	for (s = 0, any = 0; s <= m->nseg; s++)
+		if (m->live[s] && (!any || m->cur[s] < min)) {
+			min = m->cur[s];
+			any = 1;
+		}
+	if (!any)
+		return 0;
+	m->idlen = 0;
+	for (s = 0; s <= m->nseg; s++) {
+		if (!m->live[s] || m->cur[s] != min)
+			continue;
+		if ((e = take(m, s, min)) != 0 || (!(m->live[s] =
+		    head(m, s, &m->cur[s], &e)) && e != 0)) {
+			m->bad = s;
 			return e;
 		}
-	for (;;) {
-		for (s = 0, any = 0; s <= m->nseg; s++)
-			if (m->live[s] && (!any || m->cur[s] < min)) {
-				min = m->cur[s];
-				any = 1;
-			}
-		if (!any)
-			return 0;
-		/* Every source holding min, oldest first; then its next. */
-		for (s = 0; s <= m->nseg; s++) {
-			if (!m->live[s] || m->cur[s] != min)
-				continue;
-			if ((e = take(m, s, min)) != 0 || (!(m->live[s] =
-			    head(m, s, &m->cur[s], &e)) && e != 0)) {
-				*bad = s;
-				return e;
-			}
-		}
-		m->fp[m->n++] = min;
-		m->idoff[m->n] = m->idlen;
 	}
+	m->n++;
+	m->idbytes += m->idlen;
+	*fp = min;
+	*ids = m->ids;
+	*len = m->idlen;
+	return 1;
 }
 
 static void
@@ -174,8 +198,6 @@ merge_free(struct merge *m)
 	free(m->head);
 	free(m->cur);
 	free(m->live);
-	free(m->fp);
-	free(m->idoff);
 	free(m->ids);
 }
 
@@ -209,7 +231,8 @@ remove_keep_errno(const char *path)
  */
 static int
 put_file(const char *dir, const char *name, const struct sh_plan *plan,
-    int lean, const struct sh_segdata *d, const struct sh_progress *pg,
+    int lean, const struct sh_segsrc *d, size_t budget,
+    const struct sh_progress *pg,
     const char *text, size_t len, char *where, int *renamed)
 {
 	char tmp[SH_WHERE], path[SH_WHERE];
@@ -220,10 +243,10 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 
 	sh_ixfile_join(path, dir, name, NULL);
 	sh_ixfile_join(tmp, dir, name, ".tmp");
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0)
 		return sh_ixfile_fail(where, tmp, NULL, SH_EIO);
 	if (d != NULL)
-		e = sh_seg_write(fd, plan, lean, d, pg);
+		e = sh_seg_write_from(fd, plan, lean, d, budget, pg);
 	else
 		e = sh_write_all(fd, text, len);
 	if (e == 0 && fsync(fd) != 0)
@@ -273,7 +296,7 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
 	len += SH_HEX_LEN;
 	buf[len++] = '\n';
-	e = put_file(dir, "MANIFEST", NULL, 0, NULL, NULL, buf, len, where,
+	e = put_file(dir, "MANIFEST", NULL, 0, NULL, 0, NULL, buf, len, where,
 	    renamed);
 	free(buf);
 	return e;
@@ -364,23 +387,6 @@ sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch)
 	return w->budget != 0 && batch_bytes(batch) * 4 > w->budget;
 }
 
-/* Bytes a merge of the last j segments of w and a batch holds, about:
- * the segments' sizes, thrice (merge, tables, sort), and the batch. */
-static uint64_t
-merge_cost(struct sh_ixwriter *w, int j, uint64_t batch)
-{
-	char path[SH_WHERE];
-	struct stat st;
-	uint64_t c = batch;
-	int i;
-
-	for (i = w->ix.nseg - j; i < w->ix.nseg; i++) {
-		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
-		c += stat(path, &st) == 0 ? 3 * (uint64_t)st.st_size : 0;
-	}
-	return c;
-}
-
 /* Remember segment i for removal: now if this writer made it, else after
  * the commit. */
 static int
@@ -410,17 +416,20 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	struct sh_index *ix = &w->ix;
 	struct merge m;
 	struct sh_plan plan;
-	struct sh_segdata sd;
+	struct sh_segsrc src;
 	char path[SH_WHERE], name[32];
-	uint64_t size, bytes = batch_bytes(batch);
-	int i, j = 0, bad = -1, e = 0;
+	const char *ids;
+	sh_fpval fp;
+	uint64_t size;
+	size_t len;
+	int i, j = 0, e = 0;
 
 	if (batch->n == 0)
 		return 0;
-	/* Size-tiered: merge the newest while they are not much larger. */
+	/* Size-tiered: merge the newest while they are not much larger.
+	 * The merge streams: it holds the batch, not the segments. */
 	for (size = batch->n; j < ix->nseg && ix->nfp[ix->nseg - 1 - j] <
-	    4 * size && (w->budget == 0 || merge_cost(w, j + 1, bytes) <=
-	    w->budget); j++)
+	    4 * size; j++)
 		size += ix->nfp[ix->nseg - 1 - j];
 	memset(&m, 0, sizeof(m));
 	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL)
@@ -435,10 +444,23 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	}
 	m.batch = batch;
 	m.shard = &ix->shard;
-	if ((e = merge(&m, &bad)) != 0) {
-		if (bad >= 0 && bad < j)
+	/* Counted first: every byte the write reads is checked then, and an
+	 * error names its segment. */
+	if ((e = merge_start(&m)) == 0) {
+		while ((e = merge_next(&m, &fp, &ids, &len)) == 1)
+			;
+		src.nfp = m.n;
+		src.nid = m.nid;
+		src.idbytes = m.idbytes;
+		src.next = merge_next;
+		src.ctx = &m;
+		if (e == 0)
+			e = merge_rewind(&m);
+	}
+	if (e != 0) {
+		if (m.bad >= 0 && m.bad < j)
 			sh_ixfile_fail(where, w->dir,
-			    ix->name[ix->nseg - j + bad], e);
+			    ix->name[ix->nseg - j + m.bad], e);
 		goto out;
 	}
 	if (ix->b != 0)
@@ -446,7 +468,7 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	else if (ix->lean)
 		e = sh_plan_blocks(&plan, 2, 1);
 	else
-		e = sh_plan_index(&plan, ix->k, m.n);
+		e = sh_plan_index(&plan, ix->k, src.nfp);
 	plan.k = ix->k;
 	for (i = ix->nseg - j; e == 0 && i < ix->nseg; i++)
 		e = drop_segment(w, i);
@@ -455,18 +477,12 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	ix->nseg -= j;
 	if (w->nold > ix->nseg)
 		w->nold = ix->nseg;
-	if (m.n > 0) {
+	if (src.nfp > 0) {
 		snprintf(name, sizeof(name), "seg-%06llu",
 		    (unsigned long long)ix->next++);
-		sd.fp = m.fp;
-		sd.idoff = m.idoff;
-		sd.ids = m.ids;
-		sd.nfp = m.n;
-		sd.nid = m.nid;
-		if ((e = put_file(w->dir, name, &plan, ix->lean, &sd, w->pg,
-		    NULL, 0,
-		    where, NULL)) == 0 &&
-		    (e = sh_ixfile_addname(ix, name, m.n, m.nid)) != 0) {
+		if ((e = put_file(w->dir, name, &plan, ix->lean, &src,
+		    w->budget / 2, w->pg, NULL, 0, where, NULL)) == 0 &&
+		    (e = sh_ixfile_addname(ix, name, src.nfp, src.nid)) != 0) {
 			/* Not named in ix, so nobody's: sh_ixw_close would
 			 * not find it. */
 			sh_ixfile_fail(where, w->dir, NULL, e);
