@@ -48,7 +48,9 @@ main(int argc, char *argv[])
 	if (optind + 1 != argc)
 		goto usage;
 	n = strtoull(argv[optind], NULL, 10);
-	if ((fp = malloc(n * sizeof(*fp) + 1)) == NULL)
+	/* Only planted copies need the earlier ones: -p 0 runs in no
+	 * memory, for sizes beyond it. */
+	if ((fp = malloc((planted ? n : 1) * sizeof(*fp) + 1)) == NULL)
 		return 2;
 	for (i = 0; i < n; i++) {
 		x = next();
@@ -57,7 +59,7 @@ main(int argc, char *argv[])
 			for (f = (int)(next() % 5); f > 0; f--)
 				x ^= (uint64_t)1 << (next() % 64);
 		}
-		fp[i] = x;
+		fp[planted ? i : 0] = x;
 		sh_hex_format(x, hex);
 		fwrite(hex, 1, sizeof(hex), stdout);
 		printf("\tf%llu\n", i + 1);

@@ -107,6 +107,28 @@ dump_sorted() {
 	eq "$stderr" "sh-index: -E: only with build"
 }
 
+@test "-S: a build in a small budget is one segment, the same bytes" {
+	rand_fps "$D/r.fp" 60000 12
+	sh-index build "$D/one" "$D/r.fp"
+	sh-index build -S 1M "$D/small" "$D/r.fp"
+	sh-index build -E "$D/leanone" "$D/r.fp"
+	sh-index build -E -S 1M "$D/leansmall" "$D/r.fp"
+	for ix in small leansmall; do
+		run -0 sh-index info "$D/$ix"
+		eq "$(grep -c $'^segment\t' <<<"$output")" 1
+	done
+	cmp "$D"/one/seg-* "$D"/small/seg-*
+	cmp "$D"/leanone/seg-* "$D"/leansmall/seg-*
+	# add keeps several segments, merged by size, with the same answers.
+	sh-index add -S 1M "$D/grown" "$D/r.fp"
+	run -0 sh-index info "$D/grown"
+	[ "$(grep -c $'^segment\t' <<<"$output")" -gt 1 ]
+	head -n 3000 "$D/r.fp" >"$D/q.fp"
+	sh-near -i "$D/one" "$D/q.fp" >"$D/want"
+	sh-near -i "$D/grown" "$D/q.fp" >"$D/got"
+	same_files "$D/want" "$D/got"
+}
+
 @test "the output does not depend on how the index was grown" {
 	rand_fps "$D/r.fp" 2000 3
 	sh-index build "$D/one" "$D/r.fp"

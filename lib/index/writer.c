@@ -17,8 +17,9 @@
 #include "index/writer.h"
 
 /* Merging: the sources are segments, oldest first, then the batch.  It
- * is read twice, to count then to write (sh_seg_write_from), so that
- * only the IDs of one fingerprint are held. */
+ * is read twice, to count the fingerprints then to write
+ * (sh_seg_write_from), so that only the IDs of one fingerprint are
+ * held. */
 struct merge {
 	struct sh_seg *seg;
 	int nseg;
@@ -29,12 +30,14 @@ struct merge {
 		uint64_t i;
 	} *order;		/* batch entries by (fp, input order) */
 	size_t nbatch;		/* those in the shard */
+	uint64_t bidbytes;	/* their IDs' bytes, newlines included */
 	uint64_t *head;		/* next entry of each source */
 	uint64_t *cur;		/* its fingerprint, while live */
 	int *live;
 	char *ids;		/* the IDs of the last entry */
 	size_t idlen, idcap;
-	uint64_t n, nid, idbytes;	/* entries, IDs and their bytes so far */
+	uint64_t n;		/* entries so far */
+	int count;		/* count only: no IDs taken */
 	int bad;		/* the source that failed */
 };
 
@@ -65,10 +68,8 @@ put_ids(struct merge *m, const char *p, size_t len, int newline)
 	}
 	memcpy(m->ids + m->idlen, p, len);
 	m->idlen += len;
-	if (newline) {
+	if (newline)
 		m->ids[m->idlen++] = '\n';
-		m->nid++;
-	}
 	return 0;
 }
 
@@ -96,11 +97,17 @@ take(struct merge *m, int s, sh_fpval fp)
 	uint64_t i;
 	int e;
 
+	if (m->count) {
+		if (s < m->nseg)
+			m->head[s]++;
+		while (s == m->nseg && m->head[s] < m->nbatch &&
+		    m->order[m->head[s]].fp == fp)
+			m->head[s]++;
+		return 0;
+	}
 	if (s < m->nseg) {
 		if ((e = sh_seg_ids(&m->seg[s], m->head[s]++, &p, &len)) != 0)
 			return e;
-		for (i = 0; i < len; i++)
-			m->nid += p[i] == '\n';
 		return put_ids(m, p, len, 0);
 	}
 	for (; m->head[s] < m->nbatch; m->head[s]++) {
@@ -121,7 +128,7 @@ merge_rewind(struct merge *m)
 {
 	int s, e = 0;
 
-	m->n = m->nid = m->idbytes = 0;
+	m->n = 0;
 	for (s = 0; s <= m->nseg; s++) {
 		m->head[s] = 0;
 		if (!(m->live[s] = head(m, s, &m->cur[s], &e)) && e != 0) {
@@ -138,6 +145,7 @@ static int
 merge_start(struct merge *m)
 {
 	uint64_t i;
+	size_t len;
 
 	m->bad = -1;
 	m->order = malloc(m->batch->n * sizeof(*m->order) + 1);
@@ -152,6 +160,8 @@ merge_start(struct merge *m)
 		if (sh_shard_fp(m->shard, m->batch->fp[i]) == m->shard->i) {
 			m->order[m->nbatch].fp = m->batch->fp[i];
 			m->order[m->nbatch++].i = i;
+			sh_fplist_id(m->batch, (size_t)i, &len);
+			m->bidbytes += len + 1;
 		}
 	qsort(m->order, m->nbatch, sizeof(*m->order), cmp_entry);
 	return merge_rewind(m);
@@ -184,7 +194,6 @@ merge_next(void *ctx, sh_fpval *fp, const char **ids, size_t *len)
 		}
 	}
 	m->n++;
-	m->idbytes += m->idlen;
 	*fp = min;
 	*ids = m->ids;
 	*len = m->idlen;
@@ -370,6 +379,7 @@ struct sh_ixwriter {
 	char (*drop)[32];	/* segments to remove after the commit */
 	int ndrop;
 	int dirty;		/* the MANIFEST must be written */
+	int build;		/* replaces the index: one segment in the end */
 	size_t budget;
 	const struct sh_progress *pg;
 };
@@ -409,8 +419,9 @@ drop_segment(struct sh_ixwriter *w, int i)
 	return 0;
 }
 
-int
-sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
+/* sh_ixw_add, or with all, the merge of every segment with batch. */
+static int
+add(struct sh_ixwriter *w, const struct sh_fplist *batch, int all,
     char *where)
 {
 	struct sh_index *ix = &w->ix;
@@ -424,12 +435,12 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	size_t len;
 	int i, j = 0, e = 0;
 
-	if (batch->n == 0)
+	if (batch->n == 0 && !all)
 		return 0;
 	/* Size-tiered: merge the newest while they are not much larger.
 	 * The merge streams: it holds the batch, not the segments. */
-	for (size = batch->n; j < ix->nseg && ix->nfp[ix->nseg - 1 - j] <
-	    4 * size; j++)
+	for (size = batch->n; j < ix->nseg && (all ||
+	    ix->nfp[ix->nseg - 1 - j] < 4 * size); j++)
 		size += ix->nfp[ix->nseg - 1 - j];
 	memset(&m, 0, sizeof(m));
 	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL)
@@ -444,14 +455,20 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	}
 	m.batch = batch;
 	m.shard = &ix->shard;
-	/* Counted first: every byte the write reads is checked then, and an
-	 * error names its segment. */
+	/* The fingerprints counted first; the IDs are those of all the
+	 * sources. */
 	if ((e = merge_start(&m)) == 0) {
+		m.count = 1;
 		while ((e = merge_next(&m, &fp, &ids, &len)) == 1)
 			;
+		m.count = 0;
 		src.nfp = m.n;
-		src.nid = m.nid;
-		src.idbytes = m.idbytes;
+		src.nid = m.nbatch;
+		src.idbytes = m.bidbytes;
+		for (i = 0; i < m.nseg; i++) {
+			src.nid += m.seg[i].nid;
+			src.idbytes += m.seg[i].idbytes;
+		}
 		src.next = merge_next;
 		src.ctx = &m;
 		if (e == 0)
@@ -480,8 +497,13 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	if (src.nfp > 0) {
 		snprintf(name, sizeof(name), "seg-%06llu",
 		    (unsigned long long)ix->next++);
-		if ((e = put_file(w->dir, name, &plan, ix->lean, &src,
-		    w->budget / 2, w->pg, NULL, 0, where, NULL)) == 0 &&
+		e = put_file(w->dir, name, &plan, ix->lean, &src,
+		    w->budget / 2, w->pg, NULL, 0, where, NULL);
+		/* A segment merged that fails names itself, not the new. */
+		if (e != 0 && m.bad >= 0 && m.bad < j)
+			sh_ixfile_fail(where, w->dir, ix->name[ix->nseg +
+			    m.bad], e);
+		if (e == 0 &&
 		    (e = sh_ixfile_addname(ix, name, src.nfp, src.nid)) != 0) {
 			/* Not named in ix, so nobody's: sh_ixw_close would
 			 * not find it. */
@@ -500,13 +522,25 @@ out:
 }
 
 int
+sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
+    char *where)
+{
+	return add(w, batch, 0, where);
+}
+
+int
 sh_ixw_commit(struct sh_ixwriter *w, char *where)
 {
+	struct sh_fplist none;
 	char path[SH_WHERE];
 	int i, e, renamed;
 
 	if (!w->dirty)
 		return 0;
+	/* A build made in several batches ends as one segment. */
+	memset(&none, 0, sizeof(none));
+	if (w->build && w->ix.nseg > 1 && (e = add(w, &none, 1, where)) != 0)
+		return e;
 	if ((e = put_manifest(w->dir, &w->ix, where, &renamed)) != 0) {
 		if (renamed) {
 			/* The new MANIFEST is in place, perhaps not yet on
@@ -565,6 +599,7 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		return SH_ENOMEM;
 	w->lock = -1;
 	w->budget = o->budget;
+	w->build = o->replace;
 	w->pg = o->pg;
 	sh_ixfile_join(w->dir, dir, NULL, NULL);
 	sh_ixfile_join(lock, dir, "LOCK", NULL);

@@ -32,7 +32,7 @@ struct sh_ixopt {
 	struct sh_shard shard;	/* n = 0: the whole range */
 	int replace;
 	int force;		/* replace even an existing index */
-	size_t budget;		/* memory for merges, bytes; 0: no limit */
+	size_t budget;		/* memory for writing, bytes; 0: no limit */
 	const struct sh_progress *pg;	/* the tables of each segment
 				 * written are reported to it; NULL: none */
 };
@@ -42,17 +42,20 @@ struct sh_ixopt {
  * and checks the index: with o->replace (build) an existing index is
  * replaced only with o->force (else SH_EEXIST), otherwise o->k and
  * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD).
- * Each add writes a batch as a new segment, merged with the newest ones
- * (within o->budget when set), not yet in the MANIFEST; commit writes
- * the MANIFEST when anything changed (the index then holds, with
- * o->replace, the batches alone), and only then removes the segments it
+ * Each add writes a batch as a new segment, merged with the newest ones,
+ * not yet in the MANIFEST; commit writes the MANIFEST when anything
+ * changed (the index then holds, with o->replace, the batches alone,
+ * merged into one segment), and only then removes the segments it
  * replaces; close unlocks and removes the segments of adds not
  * committed.  Return 0 or an error of opening an index (sh_index_open),
  * of the checks, or of writing (SH_EIO, errno set).
  *
  * Open allocates *w (NULL on error), freed by close, which accepts NULL;
- * an add reads batch and keeps nothing of it.  An add holds in memory
- * about the batch and three times the segments it merges.
+ * an add reads batch and keeps nothing of it.  Merges stream from the
+ * segments (sh_seg_write_from): an add holds in memory the batch, 16
+ * bytes per fingerprint of it to order it, and for making each table of
+ * the new segment 16 bytes per fingerprint of the segment (18 lean), or
+ * half of o->budget when that is less.
  */
 struct sh_ixwriter;
 int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
