@@ -9,7 +9,8 @@
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
 # runs there), QUERIES (queries per index run, default 1000000),
 # INDEX_PLANS (index plans: "auto", B/R forced, "lean" for sh-index -E;
-# default "auto lean"), PAR_DOCS
+# default "auto lean"), INDEX_BUDGET (index rows built in this budget
+# from a pipe, see bench_index), PAR_DOCS
 # (documents of the parallel section, default 500000: about 1 GB), DICT
 # (dictionary of the dict section, default jieba's as Debian installs it).
 
@@ -31,6 +32,7 @@ NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
 QUERIES=${QUERIES:-1000000}
 INDEX_PLANS=${INDEX_PLANS:-auto lean}
+INDEX_BUDGET=${INDEX_BUDGET:-}
 PAR_DOCS=${PAR_DOCS:-500000}
 ROUTE_DOCS=${ROUTE_DOCS:-200000}
 ROUTE_T=${ROUTE_T:-0.9}
@@ -501,15 +503,21 @@ bench_near()
 # copies (one core), then query it at k = 3 (one core) with QUERIES
 # lines: 90 % new random fingerprints, 10 % indexed ones.  INDEX_PLANS
 # lists the plans: "auto" (sh-index's choice), B/R to force, "lean"
-# (sh-index -E).  The last
-# two columns are for -K: the load alone (a run of one query), and the
-# queries a second once loaded, QUERIES / (run - load), of the medians.
+# (sh-index -E).  The last two columns are for -K: the load alone (a run
+# of one query), and the queries a second once loaded, QUERIES / (run -
+# load), of the medians.  With INDEX_BUDGET, for sizes whose file or
+# index would not fit: the fingerprints, none planted (bench/genfp -p
+# 0), are piped to sh-index build -S INDEX_BUDGET, never stored, the
+# build not pinned (bench/genfp runs beside it) and its peak memory
+# printed; the queries' indexed tenth is the stream's first lines; and
+# no -K run (the index may not fit in memory twice).
 bench_index()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
 	echo
 	echo "index: sh-index build; sh-near -i INDEX QUERIES, k = 3," \
-	    "one core, median of $NEAR_RUNS runs"
+	    "one core, median of $NEAR_RUNS runs${INDEX_BUDGET:+; built with}" \
+	    "${INDEX_BUDGET:+-S $INDEX_BUDGET from bench/genfp -p 0, piped}"
 	printf '%-10s %-5s %6s %8s %9s %9s %9s %11s %8s %8s %11s\n' fps \
 	    plan tables 'build s' 'disk B/fp' 'RSS B/fp' 'query s' \
 	    'queries/s' matches 'K load s' 'K queries/s'
@@ -517,9 +525,16 @@ bench_index()
 		f=$tmp/fp.$n
 		q=$tmp/q.$n
 		ix=$tmp/ix.$n
-		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
-		{ "$GENFP" -s 2 $((QUERIES - QUERIES / 10)); head -n \
-		    $((QUERIES / 10)) "$f"; } >"$q" || die "queries failed"
+		if [ -n "$INDEX_BUDGET" ]; then
+			{ "$GENFP" -p 0 -s 2 $((QUERIES - QUERIES / 10));
+			    "$GENFP" -p 0 $((QUERIES / 10)); } >"$q" ||
+			    die "queries failed"
+		else
+			"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
+			{ "$GENFP" -s 2 $((QUERIES - QUERIES / 10)); head -n \
+			    $((QUERIES / 10)) "$f"; } >"$q" ||
+			    die "queries failed"
+		fi
 		for plan in $INDEX_PLANS; do
 			case $plan in
 			auto)	popt= ;;
@@ -527,8 +542,15 @@ bench_index()
 			*/*)	popt="-b ${plan%/*} -r ${plan#*/}" ;;
 			*)	die "INDEX_PLANS: $plan is not auto, B/R or lean" ;;
 			esac
-			s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -O \
-			    $popt "$ix" "$f") || exit 2
+			if [ -n "$INDEX_BUDGET" ]; then
+				s=$(RUNS=$NEAR_RUNS pin= timeit sh -c "'$GENFP' -p 0 \
+				    $n | /usr/bin/time -o '$tmp/build.rss' -f %M \
+				    '$BIN/sh-index' build -O $popt -S \
+				    $INDEX_BUDGET '$ix'") || exit 2
+			else
+				s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build \
+				    -O $popt "$ix" "$f") || exit 2
+			fi
 			b=$(du -k "$ix" | awk '{ print $1 * 1024 }')
 			tables=$("$BIN/sh-index" info "$ix" |
 			    sed -n 's/.*tables=\([0-9]*\).*/\1/p' | head -n 1)
@@ -540,18 +562,28 @@ bench_index()
 			m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
 			t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" \
 			    "$q") || exit 2
-			tail -n 1 "$q" >"$q.1"	# indexed: exit 0
-			lt=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i \
-			    "$ix" "$q.1") || exit 2
-			lq=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i \
-			    "$ix" "$q") || exit 2
+			lt=0
+			lq=0
+			if [ -z "$INDEX_BUDGET" ]; then
+				tail -n 1 "$q" >"$q.1"	# indexed: exit 0
+				lt=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K \
+				    -i "$ix" "$q.1") || exit 2
+				lq=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K \
+				    -i "$ix" "$q") || exit 2
+			fi
 			echo "$n $plan $tables $s $b $rss $t $QUERIES $m $lt $lq" |
 			    awk '{
-				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d %8.3f %11.0f\n",
+				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d %8s %11s\n",
 				    $1, $2, $3, $4, $5 / $1,
 				    ($6 == "-" ? "-" : sprintf("%.1f", $6 * 1024 / $1)),
-				    $7, ($7 > 0 ? $8 / $7 : 0), $9, $10,
-				    ($11 > $10 ? $8 / ($11 - $10) : 0) }'
+				    $7, ($7 > 0 ? $8 / $7 : 0), $9,
+				    ($10 > 0 ? sprintf("%.3f", $10) : "-"),
+				    ($11 > $10 ? sprintf("%.0f", $8 / ($11 - $10)) : "-") }'
+			if [ -n "$INDEX_BUDGET" ] && [ -s "$tmp/build.rss" ]; then
+				echo "build peak memory (last run):" \
+				    "$(awk '{ printf "%.0f MB", $1 * 1024 / 1e6 }' \
+				    "$tmp/build.rss")"
+			fi
 		done
 		rm -rf "$f" "$q" "$q.1" "$ix"
 	done
