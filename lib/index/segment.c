@@ -220,15 +220,18 @@ write_first(struct wr *w, const struct sh_segsrc *src)
 	out_at(rel, w->fd, w->off[2] + (w->nfp / SH_SEG_IDGROUP + 1) * 8);
 	out_at(ids, w->fd, w->off[3]);
 	for (i = 0; e == 0; i++) {
-		if (w->lean && i % SH_SEG_IDGROUP == 0) {
-			base = at;
+		/* Where entry i's IDs start. */
+		if (!w->lean)
 			e = out_le(io, at, 8);
+		else {
+			if (i % SH_SEG_IDGROUP == 0) {
+				base = at;
+				e = out_le(io, at, 8);
+			}
+			if (e == 0)
+				e = at - base > UINT32_MAX ? SH_ERANGE :
+				    out_le(rel, at - base, 4);
 		}
-		if (w->lean && e == 0)
-			e = at - base > UINT32_MAX ? SH_ERANGE :
-			    out_le(rel, at - base, 4);
-		else if (e == 0)
-			e = out_le(io, at, 8);
 		if (e != 0 || (r = src->next(src->ctx, &fp, &p, &len)) == 0)
 			break;
 		if (r < 0)
@@ -324,15 +327,14 @@ write_table(struct wr *w, int t, uint64_t per)
 				j++;
 			}
 		}
-		if (e != 0)
+		if (e != 0 || (e = j == m ? 0 : SH_ECORRUPT) != 0)
 			break;
 		tags = tg;
 		s = sort_top(v, tmp, &tags, tgtmp, m, w->d);
+		if (w->lean)
+			e = out_bytes(ent, tags, m);
 		for (i = 0; i < m && e == 0; i++)
-			e = w->lean ? out_bytes(ent, tags + i, 1) :
-			    out_le(ent, s[i], 8);
-		for (i = 0; w->lean && i < m && e == 0; i++)
-			e = out_le(ref, s[i], 4);
+			e = w->lean ? out_le(ref, s[i], 4) : out_le(ent, s[i], 8);
 	}
 	if (e == 0 && (e = out_flush(ent)) == 0)
 		e = out_flush(ref);
