@@ -233,11 +233,14 @@ sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
 	int e;
 
 	while (c->seg < ix->nseg && c->pos >= ix->seg[c->seg].nfp) {
+		sh_seg_advise(&ix->seg[c->seg], 0);
 		c->seg++;
 		c->pos = 0;
 	}
 	if (c->seg >= ix->nseg)
 		return 0;
+	if (c->pos == 0)
+		sh_seg_advise(&ix->seg[c->seg], 1);
 	if ((e = sh_seg_fp(&ix->seg[c->seg], c->pos, fp)) != 0 ||
 	    (e = sh_seg_ids(&ix->seg[c->seg], c->pos, p, len)) != 0) {
 		segpath(ix, c->seg, where);

@@ -578,6 +578,7 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 	s->size = (size_t)st.st_size;
 	s->body = s->map + HDR;
 	s->sums = s->body + s->bodylen;
+	sh_seg_advise(s, 0);
 	if ((s->checked = calloc(s->nchunks / 8 + 1, 1)) == NULL) {
 		sh_seg_close(s);
 		return SH_ENOMEM;
@@ -602,6 +603,7 @@ sh_seg_load(struct sh_seg *s)
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (v == MAP_FAILED)
 		return SH_ENOMEM;
+	sh_seg_advise(s, 1);
 	m = v;
 #ifdef MADV_HUGEPAGE
 	madvise(m, s->size, MADV_HUGEPAGE);	/* a hint: nothing fails */
@@ -638,6 +640,14 @@ sh_seg_load(struct sh_seg *s)
 	s->body = s->map + HDR;
 	s->sums = s->body + s->bodylen;
 	return 0;
+}
+
+void
+sh_seg_advise(struct sh_seg *s, int sequential)
+{
+	/* Hints: nothing fails. */
+	madvise((void *)s->map, s->size, sequential ? MADV_SEQUENTIAL :
+	    MADV_RANDOM);
 }
 
 void
@@ -1269,7 +1279,10 @@ sh_seg_verify(struct sh_seg *s)
 	size_t len, j;
 	int t, e;
 
-	if ((e = need(s, 0, s->bodylen)) != 0)
+	sh_seg_advise(s, 1);
+	e = need(s, 0, s->bodylen);
+	sh_seg_advise(s, 0);
+	if (e != 0)
 		return e;
 	/* Table 0 ascending; the others hold the same fingerprints. */
 	for (i = 0; i < s->nfp; i++) {
