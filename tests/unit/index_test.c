@@ -608,9 +608,9 @@ index_stats(const char *tmp)
 	FILE *out;
 
 	snprintf(dir, sizeof(dir), "%s/index_test.%ld.ix", tmp, (long)getpid());
+	/* Added, not built: a build ends as one segment. */
 	memset(&o, 0, sizeof(o));
 	o.k = -1;
-	o.replace = 1;
 	e = sh_ixw_open(&w, dir, &o, where);
 	for (b = 0; e == 0 && b < 3; b++) {
 		sh_fplist_init(&l);
