@@ -30,7 +30,9 @@ struct merge {
 		uint64_t i;
 	} *order;		/* batch entries by (fp, input order) */
 	size_t nbatch;		/* those in the shard */
-	uint64_t bidbytes;	/* their IDs' bytes, newlines included */
+	char *bids;		/* their IDs in that order, each ending in
+				 * '\n', entry h's from boff[h] */
+	uint64_t *boff, bidbytes;
 	uint64_t *head;		/* next entry of each source */
 	uint64_t *cur;		/* its fingerprint, while live */
 	int *live;
@@ -52,7 +54,7 @@ cmp_entry(const void *a, const void *b)
 }
 
 static int
-put_ids(struct merge *m, const char *p, size_t len, int newline)
+put_ids(struct merge *m, const char *p, size_t len)
 {
 	size_t cap;
 	char *nb;
@@ -68,8 +70,6 @@ put_ids(struct merge *m, const char *p, size_t len, int newline)
 	}
 	memcpy(m->ids + m->idlen, p, len);
 	m->idlen += len;
-	if (newline)
-		m->ids[m->idlen++] = '\n';
 	return 0;
 }
 
@@ -88,7 +88,8 @@ head(struct merge *m, int s, sh_fpval *fp, int *err)
 	return 1;
 }
 
-/* Append the IDs source s has for fp, and move past them. */
+/* Append the IDs source s has for fp (unless counting), and move past
+ * them. */
 static int
 take(struct merge *m, int s, sh_fpval fp)
 {
@@ -97,28 +98,20 @@ take(struct merge *m, int s, sh_fpval fp)
 	uint64_t i;
 	int e;
 
-	if (m->count) {
-		if (s < m->nseg)
-			m->head[s]++;
-		while (s == m->nseg && m->head[s] < m->nbatch &&
-		    m->order[m->head[s]].fp == fp)
-			m->head[s]++;
-		return 0;
-	}
 	if (s < m->nseg) {
+		if (m->count) {
+			m->head[s]++;
+			return 0;
+		}
 		if ((e = sh_seg_ids(&m->seg[s], m->head[s]++, &p, &len)) != 0)
 			return e;
-		return put_ids(m, p, len, 0);
+		return put_ids(m, p, len);
 	}
-	for (; m->head[s] < m->nbatch; m->head[s]++) {
-		i = m->order[m->head[s]].i;
-		if (m->order[m->head[s]].fp != fp)
-			break;
-		p = sh_fplist_id(m->batch, (size_t)i, &len);
-		if ((e = put_ids(m, p, len, 1)) != 0)
-			return e;
-	}
-	return 0;
+	for (i = m->head[s]; m->head[s] < m->nbatch &&
+	    m->order[m->head[s]].fp == fp; m->head[s]++)
+		;
+	return m->count ? 0 : put_ids(m, m->bids + m->boff[i],
+	    (size_t)(m->boff[m->head[s]] - m->boff[i]));
 }
 
 /* Every source at its first entry, nothing counted.  Return 0 or an
@@ -144,7 +137,8 @@ merge_rewind(struct merge *m)
 static int
 merge_start(struct merge *m)
 {
-	uint64_t i;
+	const char *p;
+	uint64_t i, at;
 	size_t len;
 
 	m->bad = -1;
@@ -152,8 +146,9 @@ merge_start(struct merge *m)
 	m->head = calloc((size_t)m->nseg + 1, sizeof(*m->head));
 	m->cur = calloc((size_t)m->nseg + 1, sizeof(*m->cur));
 	m->live = calloc((size_t)m->nseg + 1, sizeof(*m->live));
+	m->boff = malloc((m->batch->n + 1) * sizeof(*m->boff));
 	if (m->order == NULL || m->head == NULL || m->cur == NULL ||
-	    m->live == NULL)
+	    m->live == NULL || m->boff == NULL)
 		return SH_ENOMEM;
 	/* Entries outside the index's shard are not its own. */
 	for (i = m->nbatch = 0; i < m->batch->n; i++)
@@ -164,6 +159,18 @@ merge_start(struct merge *m)
 			m->bidbytes += len + 1;
 		}
 	qsort(m->order, m->nbatch, sizeof(*m->order), cmp_entry);
+	/* The IDs gathered in that order, in a loop of their own, whose
+	 * cache misses overlap; the merge then reads them in order. */
+	if ((m->bids = malloc(m->bidbytes + 1)) == NULL)
+		return SH_ENOMEM;
+	for (i = 0, at = 0; i < m->nbatch; i++) {
+		p = sh_fplist_id(m->batch, (size_t)m->order[i].i, &len);
+		memcpy(m->bids + at, p, len);
+		m->bids[at + len] = '\n';
+		m->boff[i] = at;
+		at += len + 1;
+	}
+	m->boff[m->nbatch] = at;
 	return merge_rewind(m);
 }
 
@@ -208,6 +215,8 @@ merge_free(struct merge *m)
 	free(m->cur);
 	free(m->live);
 	free(m->ids);
+	free(m->bids);
+	free(m->boff);
 }
 
 static int
