@@ -52,10 +52,10 @@ struct sh_ixopt {
  *
  * Open allocates *w (NULL on error), freed by close, which accepts NULL;
  * an add reads batch and keeps nothing of it.  Merges stream from the
- * segments (sh_seg_write_from): an add holds in memory the batch, 16
- * bytes per fingerprint of it to order it, and for making each table of
- * the new segment 16 bytes per fingerprint of the segment (18 lean), or
- * half of o->budget when that is less.
+ * segments (sh_seg_write_from): an add holds in memory the batch, 24
+ * bytes per fingerprint of it and its IDs again to put it in order, and
+ * for making each table of the new segment 16 bytes per fingerprint of
+ * the segment (18 lean), or half of o->budget when that is less.
  */
 struct sh_ixwriter;
 int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
