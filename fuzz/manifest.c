@@ -57,7 +57,7 @@ write_segment(const char *name, const sh_fpval *fp, size_t nfp)
 	sh_plan_index(&plan, 3, nfp);
 	snprintf(path, sizeof(path), "%s/%s", fz_dir(), name);
 	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) < 0 ||
-	    sh_seg_write(fd, &plan, 0, &d, NULL) != 0 || close(fd) != 0) {
+	    sh_seg_write(fd, &plan, 0, &d, 0, NULL) != 0 || close(fd) != 0) {
 		perror(path);
 		abort();
 	}

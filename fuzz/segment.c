@@ -587,7 +587,7 @@ rewrite(uint8_t *p, size_t size, size_t max)
 	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) < 0)
 		abort();
 	unlink(path);
-	if (sh_seg_write(fd, &plan, thin, &sd, NULL) == 0 &&
+	if (sh_seg_write(fd, &plan, thin, &sd, 0, NULL) == 0 &&
 	    lseek(fd, 0, SEEK_END) <= (off_t)max && lseek(fd, 0, SEEK_SET) == 0)
 		while (out < max && (got = read(fd, p + out, max - out)) > 0)
 			out += (size_t)got;

@@ -23,18 +23,25 @@ poke() {
 	printf 'Z' | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
-# Every way of reading the whole index fails with message $1 (info reads
-# headers only: with $2, it must fail too).
-all_fail() {
-	local cmd
-	for cmd in "sh-index verify" "sh-index dump" ${2:+"sh-index info"}; do
-		run -2 --separate-stderr $cmd "$D/ix"
-		eq "$stderr" "sh-index: $1"
-	done
+# verify and the searches, mapped and loaded, fail with message $1.
+search_fails() {
+	run -2 --separate-stderr sh-index verify "$D/ix"
+	eq "$stderr" "sh-index: $1"
 	run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
 	eq "$stderr" "sh-near: $1"
 	run -2 --separate-stderr sh-near -K -i "$D/ix" "$D/base.fp"
 	eq "$stderr" "sh-near: $1"
+}
+
+# Every way of reading the whole index fails with message $1 (info reads
+# headers only: with $2, it must fail too).
+all_fail() {
+	local cmd
+	for cmd in "sh-index dump" ${2:+"sh-index info"}; do
+		run -2 --separate-stderr $cmd "$D/ix"
+		eq "$stderr" "sh-index: $1"
+	done
+	search_fails "$1"
 }
 
 @test "a corrupt byte anywhere in a segment is an error, never an answer" {
@@ -50,12 +57,7 @@ all_fail() {
 			all_fail "$SEG: not an sh index"
 		elif [ "$off" -eq 5000 ]; then
 			# dump reads table 0 and the IDs only: it recovers them.
-			run -2 --separate-stderr sh-index verify "$D/ix"
-			eq "$stderr" "sh-index: $SEG: corrupt index file"
-			run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
-			eq "$stderr" "sh-near: $SEG: corrupt index file"
-			run -2 --separate-stderr sh-near -K -i "$D/ix" "$D/base.fp"
-			eq "$stderr" "sh-near: $SEG: corrupt index file"
+			search_fails "$SEG: corrupt index file"
 			sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
 			same_files "$D/base.sorted" "$D/got"
 		else
@@ -76,12 +78,7 @@ all_fail() {
 	    $((size - 1)); do
 		cp "$D/good" "$SEG"
 		poke "$SEG" "$off"
-		run -2 --separate-stderr sh-index verify "$D/ix"
-		eq "$stderr" "sh-index: $SEG: corrupt index file"
-		run -2 --separate-stderr sh-near -i "$D/ix" "$D/base.fp"
-		eq "$stderr" "sh-near: $SEG: corrupt index file"
-		run -2 --separate-stderr sh-near -K -i "$D/ix" "$D/base.fp"
-		eq "$stderr" "sh-near: $SEG: corrupt index file"
+		search_fails "$SEG: corrupt index file"
 	done
 	cp "$D/good" "$SEG"
 	sh-near -i "$D/ix" "$D/base.fp" >/dev/null

@@ -480,7 +480,7 @@ next_array(void *ctx, sh_fpval *fp, const char **ids, size_t *len)
 
 int
 sh_seg_write(int fd, const struct sh_plan *plan, int lean,
-    const struct sh_segdata *d, const struct sh_progress *pg)
+    const struct sh_segdata *d, size_t budget, const struct sh_progress *pg)
 {
 	struct arrays a = { d, 0 };
 	struct sh_segsrc src;
@@ -490,7 +490,7 @@ sh_seg_write(int fd, const struct sh_plan *plan, int lean,
 	src.idbytes = d->nfp ? d->idoff[d->nfp] : 0;
 	src.next = next_array;
 	src.ctx = &a;
-	return sh_seg_write_from(fd, plan, lean, &src, 0, pg);
+	return sh_seg_write_from(fd, plan, lean, &src, budget, pg);
 }
 
 /* Check the header h of a file of size bytes, filling *s. */

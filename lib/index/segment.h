@@ -74,12 +74,13 @@ struct sh_hits {
  * in full.  Searches give the same answers either way; a lean search
  * reads table 0 again for the few entries of other tables whose tags
  * pass.  The IDs of SH_SEG_IDGROUP consecutive entries must then take
- * less than 4 GiB.
+ * less than 4 GiB.  budget is that of sh_seg_write_from (0: no limit).
  *
- * Return 0, SH_ENOMEM, SH_ERANGE or SH_EIO.
+ * Return 0, SH_ENOMEM, SH_ERANGE, SH_EIO, or SH_ECORRUPT when d's
+ * fingerprints are not ascending or its counts do not add up.
  */
 int sh_seg_write(int fd, const struct sh_plan *plan, int lean,
-    const struct sh_segdata *d, const struct sh_progress *pg);
+    const struct sh_segdata *d, size_t budget, const struct sh_progress *pg);
 
 /*
  * What sh_seg_write_from writes: nfp fingerprints, nid IDs of idbytes

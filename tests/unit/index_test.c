@@ -77,33 +77,52 @@ uniq(uint64_t *v, size_t n)
 	return m;
 }
 
-/* Write a segment of fp[0..n) (sorted, distinct) with plan to path, IDs
- * "iN\n", and open it into *s.  Return 0 or an error. */
-static int
-make_segment(const char *path, const struct sh_plan *plan, int lean,
-    const uint64_t *fp, size_t n, struct sh_seg *s)
+/* Segment data of fp[0..n) (sorted, distinct) into *d, IDs "iN\n". */
+static void
+segdata(const uint64_t *fp, size_t n, struct sh_segdata *d)
 {
 	static uint64_t idoff[N + 1];
 	static char ids[N * 8];
-	struct sh_segdata d;
 	size_t i, len = 0;
-	FILE *f;
-	int e;
 
 	for (i = 0; i < n; i++) {
 		idoff[i] = len;
 		len += (size_t)sprintf(ids + len, "i%zu\n", i);
 	}
 	idoff[n] = len;
-	d.fp = fp;
-	d.idoff = idoff;
-	d.ids = ids;
-	d.nfp = n;
-	d.nid = n;
+	d->fp = fp;
+	d->idoff = idoff;
+	d->ids = ids;
+	d->nfp = n;
+	d->nid = n;
+}
+
+/* sh_seg_write of d into the file at path, made anew. */
+static int
+write_segment(const char *path, const struct sh_plan *plan, int lean,
+    const struct sh_segdata *d, size_t budget)
+{
+	FILE *f;
+	int e;
+
 	if ((f = fopen(path, "w+")) == NULL)
 		return -100;
-	e = sh_seg_write(fileno(f), plan, lean, &d, NULL);
+	e = sh_seg_write(fileno(f), plan, lean, d, budget, NULL);
 	fclose(f);
+	return e;
+}
+
+/* Write a segment of fp[0..n) (sorted, distinct) with plan to path, IDs
+ * "iN\n", and open it into *s.  Return 0 or an error. */
+static int
+make_segment(const char *path, const struct sh_plan *plan, int lean,
+    const uint64_t *fp, size_t n, struct sh_seg *s)
+{
+	struct sh_segdata d;
+	int e;
+
+	segdata(fp, n, &d);
+	e = write_segment(path, plan, lean, &d, 0);
 	return e ? e : sh_seg_open(s, path, 0);
 }
 
@@ -323,84 +342,37 @@ slurp(const char *path, unsigned char *buf, size_t max)
 	return n;
 }
 
-/* A source giving the entries of segment data d, for budgeted(). */
-struct src {
-	const struct sh_segdata *d;
-	uint64_t i;
-};
-
-static int
-src_next(void *ctx, sh_fpval *fp, const char **ids, size_t *len)
-{
-	struct src *c = ctx;
-
-	if (c->i == c->d->nfp)
-		return 0;
-	*fp = c->d->fp[c->i];
-	*ids = c->d->ids + c->d->idoff[c->i];
-	*len = (size_t)(c->d->idoff[c->i + 1] - c->d->idoff[c->i]);
-	c->i++;
-	return 1;
-}
-
 /*
- * sh_seg_write_from in a budget of a few entries a pass writes the same
- * bytes as without one: every set (skewed ones make buckets longer than
- * a pass), full and lean, several plans.  A source that lies about its
- * counts or its order is SH_ECORRUPT.
+ * A write in a budget of a few entries a pass gives the same bytes as
+ * without one: every set (skewed ones make buckets longer than a pass),
+ * full and lean, several plans.  Data whose counts or order lie is
+ * SH_ECORRUPT.
  */
 static void
 budgeted(const char *path)
 {
-	static uint64_t fp[N], idoff[N + 1];
-	static char ids[N * 8];
+	static uint64_t fp[N];
 	static unsigned char want[1 << 18], got[1 << 18];
 	static const int plans[][3] = {
 		{ 4, 1, 0 }, { 5, 2, 0 }, { 2, 1, 1 }, { 4, 1, 1 }, { 5, 2, 1 }
 	};
 	struct sh_segdata d;
-	struct sh_segsrc sc;
 	struct sh_plan plan;
-	struct src c;
-	size_t n, i, len, nw, ng;
+	size_t n = 0, nw, ng;
 	uint64_t keep;
-	FILE *f;
-	int kind, p, bad = 0, e;
+	int kind, p, bad = 0;
 
 	for (kind = 0; kind < 4; kind++) {
 		make_set(fp, N, kind, 3);
 		n = uniq(fp, N);
-		for (i = 0, len = 0; i < n; i++) {
-			idoff[i] = len;
-			len += (size_t)sprintf(ids + len, "i%zu\n", i);
-		}
-		idoff[n] = len;
-		d.fp = fp;
-		d.idoff = idoff;
-		d.ids = ids;
-		d.nfp = d.nid = n;
+		segdata(fp, n, &d);
 		for (p = 0; p < 5; p++) {
 			sh_plan_blocks(&plan, plans[p][0], plans[p][1]);
 			plan.k = 3;
-			f = fopen(path, "w+");
-			e = f == NULL || sh_seg_write(fileno(f), &plan,
-			    plans[p][2], &d, NULL) != 0;
-			if (f != NULL)
-				fclose(f);
-			nw = e ? 0 : slurp(path, want, sizeof(want));
-			c.d = &d;
-			c.i = 0;
-			sc.nfp = n;
-			sc.nid = n;
-			sc.idbytes = len;
-			sc.next = src_next;
-			sc.ctx = &c;
-			f = fopen(path, "w+");
-			e = f == NULL || sh_seg_write_from(fileno(f), &plan,
-			    plans[p][2], &sc, 18 * 37, NULL) != 0;
-			if (f != NULL)
-				fclose(f);
-			ng = e ? 0 : slurp(path, got, sizeof(got));
+			nw = write_segment(path, &plan, plans[p][2], &d, 0) ?
+			    0 : slurp(path, want, sizeof(want));
+			ng = write_segment(path, &plan, plans[p][2], &d,
+			    18 * 37) ? 0 : slurp(path, got, sizeof(got));
 			if (nw == 0 || nw == sizeof(want) || ng != nw ||
 			    memcmp(want, got, nw) != 0) {
 				printf("# set %d plan %d: %zu against %zu bytes\n",
@@ -412,26 +384,16 @@ budgeted(const char *path)
 	ok(bad == 0, "a write in a budget of 37 entries a pass gives the "
 	    "same bytes, full and lean");
 
-	/* One ID fewer than announced; then two entries out of order. */
-	bad = 0;
-	c.i = 0;
-	sc.nid = n + 1;
-	f = fopen(path, "w+");
-	bad += f == NULL || sh_seg_write_from(fileno(f), &plan, 1, &sc, 0,
-	    NULL) != SH_ECORRUPT;
-	if (f != NULL)
-		fclose(f);
-	sc.nid = n;
-	c.i = 0;
+	/* One ID more announced than there are; then two entries out of
+	 * order. */
+	d.nid = n + 1;
+	bad = write_segment(path, &plan, 1, &d, 0) != SH_ECORRUPT;
+	d.nid = n;
 	keep = fp[1];
 	fp[1] = fp[0];
-	f = fopen(path, "w+");
-	bad += f == NULL || sh_seg_write_from(fileno(f), &plan, 0, &sc, 0,
-	    NULL) != SH_ECORRUPT;
-	if (f != NULL)
-		fclose(f);
+	bad += write_segment(path, &plan, 0, &d, 0) != SH_ECORRUPT;
 	fp[1] = keep;
-	ok(bad == 0, "a source that breaks its counts or its order: "
+	ok(bad == 0, "data that breaks its counts or its order: "
 	    "SH_ECORRUPT");
 }
 
