@@ -17,7 +17,6 @@
 #include "index/index.h"
 #include "near/dedup.h"
 #include "near/fpset.h"
-#include "near/model.h"
 #include "near/pairline.h"
 #include "verify/match.h"
 #include "docopt.h"
@@ -99,20 +98,6 @@ ix_fail(int e, const char *where)
 	fail(e);
 }
 
-/* -u -i: whether f has a match in the index (verified with -v). */
-static int
-indexed(const struct sh_fpline *f)
-{
-	char where[SH_WHERE];
-	int e;
-
-	*where = '\0';
-	if ((e = sh_match_indexed(&mt, ix, (int)k, f->fp, f->id, f->idlen,
-	    &hits, where)) < 0)
-		ix_fail(e, where);
-	return e;
-}
-
 static void
 match_out(void *ctx, const struct sh_match *m)
 {
@@ -135,14 +120,15 @@ lookup(void *ctx, const struct sh_fpline *f)
 static void
 keep_new(void *ctx, const struct sh_fpline *f)
 {
+	char where[SH_WHERE];
 	int e;
 
 	(void)ctx;
-	if (ix != NULL && indexed(f) > 0)
-		return;
-	if ((e = sh_dedup_add(dedup, f->fp)) < 0)
-		fail(e);
-	if (e == 0) {
+	*where = '\0';
+	if ((e = sh_match_new(&mt, dedup, ix, (int)k, f->fp, f->id, f->idlen,
+	    &hits, where)) < 0)
+		ix_fail(e, where);
+	if (e > 0) {
 		fwrite(f->line, 1, f->len, stdout);
 		put_ok(putchar('\n') == EOF);
 	}
@@ -338,14 +324,8 @@ main(int argc, char *argv[])
 		    (load && (e = sh_index_load(&index, where)) != 0))
 			errx(2, "%s: %s", where, sh_strerror(e));
 		ix = &index;
-		if (k < 0 && !aflag)
-			k = index.k;
 	}
-	/* A threshold sets the distance that holds its pairs. */
-	if (k < 0 && aflag)
-		k = sh_model_search(minsim);
-	if (k < 0)
-		k = SH_INDEX_K;
+	k = sh_match_distance((int)k, aflag, minsim, ix);
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
 	if (docs != NULL) {

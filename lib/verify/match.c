@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "near/model.h"
 #include "verify/match.h"
 
 /*
@@ -184,6 +185,30 @@ sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
 		return hits->n > 0;
 	sh_hitmatch_start(&w, ix, hits, id, len, fp);
 	return sh_hitmatch_next(mt, &w, &m, where);
+}
+
+int
+sh_match_new(struct sh_matcher *mt, struct sh_dedup *d,
+    struct sh_index *ix, int k, sh_fpval fp, const char *id, size_t len,
+    struct sh_hits *hits, char *where)
+{
+	int e;
+
+	if (ix != NULL && (e = sh_match_indexed(mt, ix, k, fp, id, len, hits,
+	    where)) != 0)
+		return e < 0 ? e : 0;
+	return (e = sh_dedup_add(d, fp)) < 0 ? e : !e;
+}
+
+int
+sh_match_distance(int k, int threshold, uint32_t minsim,
+    const struct sh_index *ix)
+{
+	if (k >= 0)
+		return k;
+	if (threshold)
+		return sh_model_search(minsim);
+	return ix != NULL ? ix->k : SH_INDEX_K;
 }
 
 void

@@ -14,6 +14,7 @@
 
 #include "base/progress.h"
 #include "index/index.h"
+#include "near/dedup.h"
 #include "near/fplist.h"
 #include "near/fpset.h"
 #include "verify/verify.h"
@@ -97,6 +98,26 @@ int sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 int sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
     sh_fpval fp, const char *id, size_t len, struct sh_hits *hits,
     char *where);
+
+/*
+ * The streaming filter (sh-near -u): whether query fp, ID id[0..len), is
+ * new, with no match in ix (sh_match_indexed; ix NULL: none) nor within
+ * the distance of d of a fingerprint d kept before; a new one is kept in
+ * d.  Return 1 (new), 0, or SH_ENOMEM or SH_ECORRUPT (where names the
+ * segment).  hits is scratch.
+ */
+int sh_match_new(struct sh_matcher *mt, struct sh_dedup *d,
+    struct sh_index *ix, int k, sh_fpval fp, const char *id, size_t len,
+    struct sh_hits *hits, char *where);
+
+/*
+ * The distance of a search: k when given (0 and up), else the one that
+ * holds pairs of similarity minsim when threshold is set
+ * (sh_model_search), else the distance ix serves when given, else
+ * SH_INDEX_K.
+ */
+int sh_match_distance(int k, int threshold, uint32_t minsim,
+    const struct sh_index *ix);
 
 /* Called with each match of a query stream. */
 typedef void sh_match_fn(void *ctx, const struct sh_match *m);
