@@ -509,8 +509,7 @@ bench_near()
 # index would not fit: the fingerprints, none planted (bench/genfp -p
 # 0), are piped to sh-index build -S INDEX_BUDGET, never stored, the
 # build not pinned (bench/genfp runs beside it) and its peak memory
-# printed; the queries' indexed tenth is the stream's first lines; and
-# no -K run (the index may not fit in memory twice).
+# printed; and the queries' indexed tenth is the stream's first lines.
 bench_index()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
@@ -562,15 +561,11 @@ bench_index()
 			m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
 			t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" \
 			    "$q") || exit 2
-			lt=0
-			lq=0
-			if [ -z "$INDEX_BUDGET" ]; then
-				tail -n 1 "$q" >"$q.1"	# indexed: exit 0
-				lt=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K \
-				    -i "$ix" "$q.1") || exit 2
-				lq=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K \
-				    -i "$ix" "$q") || exit 2
-			fi
+			tail -n 1 "$q" >"$q.1"	# indexed: exit 0
+			lt=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i "$ix" \
+			    "$q.1") || exit 2
+			lq=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i "$ix" \
+			    "$q") || exit 2
 			echo "$n $plan $tables $s $b $rss $t $QUERIES $m $lt $lq" |
 			    awk '{
 				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d %8s %11s\n",

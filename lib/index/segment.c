@@ -1,3 +1,5 @@
+#define _GNU_SOURCE	/* mremap */
+
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -594,35 +596,48 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 int
 sh_seg_load(struct sh_seg *s)
 {
-	size_t tail = HDR + s->bodylen, off, n, step = (size_t)1 << 26;
+	size_t tail = HDR + s->bodylen, keep, off, n, step = (size_t)1 << 26;
+	const unsigned char *sums;
 	uint64_t c, len;
 	unsigned char *m;
 	void *v;
 
+	/* The file may have changed since it was opened: the checksums
+	 * must be those its header vouched for. */
+	if (sh_hash64(s->sums, s->nchunks * 8, 0) != s->sumsum)
+		return SH_ECORRUPT;
 	v = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (v == MAP_FAILED)
 		return SH_ENOMEM;
-	sh_seg_advise(s, 1);
 	m = v;
-#ifdef MADV_HUGEPAGE
-	madvise(m, s->size, MADV_HUGEPAGE);	/* a hint: nothing fails */
-#endif
-	/* The file may have changed since it was opened: the copy's
-	 * checksums must be those its header vouched for. */
-	memcpy(m + tail, s->map + tail, s->size - tail);
-	if (sh_hash64(m + tail, s->nchunks * 8, 0) != s->sumsum) {
+	/* What is copied: the tables and directories, up to the page of the
+	 * ID offsets.  The rest, read only for matches, stays mapped, moved
+	 * behind the copy.  Without mremap, the whole file is copied. */
+	keep = s->size;
+#ifdef MREMAP_FIXED
+	keep = (HDR + s->idoff) / (size_t)sysconf(_SC_PAGESIZE) *
+	    (size_t)sysconf(_SC_PAGESIZE);
+	if (mremap((void *)(s->map + keep), s->size - keep, s->size - keep,
+	    MREMAP_MAYMOVE | MREMAP_FIXED, m + keep) == MAP_FAILED) {
 		munmap(m, s->size);
-		return SH_ECORRUPT;
+		return SH_ENOMEM;
 	}
-	/* Then the rest in steps, each dropped from the mapping once copied
-	 * (so that the file's pages and the copy are not both resident
-	 * whole), and its chunks checked, so that searches read checked
-	 * memory only.  A chunk that fails stays unchecked: the search that
-	 * reads it fails, as it would have on the mapping. */
+#endif
+	sums = (keep < s->size ? m : s->map) + tail;
+	madvise((void *)s->map, keep, MADV_SEQUENTIAL);
+#ifdef MADV_HUGEPAGE
+	madvise(m, keep, MADV_HUGEPAGE);
+#endif
+	/* The copy in steps, each dropped from the mapping once copied (so
+	 * that the file's pages and the copy are not both resident whole),
+	 * and its chunks checked, so that searches read checked memory
+	 * only.  A chunk that fails stays unchecked: the search that reads
+	 * it fails, as it would have on the mapping.  Chunks past the copy
+	 * are checked when first read, as on the mapping. */
 	memset(s->checked, 0, s->nchunks / 8 + 1);
-	for (off = c = 0; off < tail; off += n) {
-		n = tail - off < step ? tail - off : step;
+	for (off = c = 0; off < keep; off += n) {
+		n = keep - off < step ? keep - off : step;
 		memcpy(m + off, s->map + off, n);
 		madvise((void *)(s->map + off), n, MADV_DONTNEED);
 		for (; c < s->nchunks; c++) {
@@ -630,12 +645,13 @@ sh_seg_load(struct sh_seg *s)
 			if (HDR + c * CH + len > off + n)
 				break;
 			if (sh_hash64(m + HDR + c * CH, (size_t)len, 0) ==
-			    rd64(m + tail + 8 * c))
+			    rd64(sums + 8 * c))
 				s->checked[c / 8] |= (unsigned char)(1 <<
 				    (c % 8));
 		}
 	}
-	munmap((void *)s->map, s->size);
+	if (keep > 0)
+		munmap((void *)s->map, keep);
 	s->map = m;
 	s->body = s->map + HDR;
 	s->sums = s->body + s->bodylen;

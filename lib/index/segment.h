@@ -123,21 +123,24 @@ void sh_seg_close(struct sh_seg *s);
  * around each would fill the page cache with pages never used, which
  * on an index larger than the memory evicts those in use (a billion
  * fingerprints read 780 GB from disk for 3 million queries).  Verify,
- * load and sh_index_next (at the start of a segment) read sequentially.
+ * load, sh_index_next (at the start of a segment) and merges read
+ * sequentially.
  */
 void sh_seg_advise(struct sh_seg *s, int sequential);
 
 /*
- * Copy the open segment from its file mapping into anonymous memory, in
- * huge pages where the kernel gives them (MADV_HUGEPAGE), and search the
- * copy: a search then misses the TLB far less, which pays off over long
- * query streams on a large index.  Costs a read of the whole file and its
- * size in memory.  The copy's checksum table must match the header read
- * at open, and each chunk's checksum is checked as it is copied: a chunk
- * that fails stays unchecked, and the searches that read it fail, as on
- * the mapping.  Return 0, SH_ENOMEM (the segment stays mapped) or
- * SH_ECORRUPT (the checksum table changed since open; the segment stays
- * mapped).
+ * Copy the open segment's tables and directories from its file mapping
+ * into anonymous memory, in huge pages where the kernel gives them
+ * (MADV_HUGEPAGE), and search the copy: a search then misses the TLB far
+ * less, which pays off over long query streams on a large index.  The
+ * ID offsets and IDs, read only for matches, stay mapped at the same
+ * place after the copy (mremap; where there is none, the whole file is
+ * copied).  Costs a read of the tables and their size in memory.  The
+ * checksum table must match the header read at open, and each chunk's
+ * checksum is checked as it is copied: a chunk that fails stays
+ * unchecked, and the searches that read it fail, as on the mapping.
+ * Return 0, SH_ENOMEM (the segment stays mapped) or SH_ECORRUPT (the
+ * checksum table changed since open; the segment stays mapped).
  */
 int sh_seg_load(struct sh_seg *s);
 

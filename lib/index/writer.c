@@ -461,6 +461,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch, int all,
 			sh_ixfile_fail(where, path, NULL, e);
 			goto out;
 		}
+		sh_seg_advise(&m.seg[m.nseg], 1);	/* read in order */
 	}
 	m.batch = batch;
 	m.shard = &ix->shard;

@@ -499,6 +499,18 @@ changed(const char *path, int lean)
 	    lean ? "lean" : "full", fails, n);
 	sh_seg_close(&s);
 	put_at(f, (long)at, v);
+
+	/* After the load, the tables are a copy and the IDs still the
+	 * file's: table 0 changed then is not seen, an ID changed then is
+	 * (its chunk, not yet read, fails). */
+	bad = sh_seg_open(&s, path, 0) != 0 || sh_seg_load(&s) != 0;
+	put_at(f, (long)(128 + s.tables), 0);
+	put_at(f, (long)at, v ^ 3);
+	bad += sh_seg_fp(&s, 0, &fp[0]) != 0 || fp[0] == 0 ||
+	    sh_seg_ids(&s, 0, &ids, &len) != SH_ECORRUPT;
+	ok(bad == 0, "%s: loaded, the tables are a copy, the IDs are "
+	    "mapped", lean ? "lean" : "full");
+	sh_seg_close(&s);
 	fclose(f);
 }
 
