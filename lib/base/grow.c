@@ -1,6 +1,9 @@
+#include <sys/mman.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/grow.h"
@@ -27,5 +30,23 @@ sh_grow(void *pp, size_t *cap, size_t need, size_t size)
 		return SH_ENOMEM;
 	memcpy(pp, &p, sizeof(p));
 	*cap = c;
+	if (c * size >= SH_GROW_HUGE)
+		sh_hugepages(p, c * size);
 	return 0;
+}
+
+void
+sh_hugepages(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a, b;
+
+	a = ((uintptr_t)p + pg - 1) / pg * pg;
+	b = ((uintptr_t)p + len) / pg * pg;
+	if (a < b)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
 }

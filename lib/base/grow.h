@@ -1,6 +1,7 @@
 /*
  * Growing arrays: the one place where a capacity doubles and the size in
- * bytes is checked for overflow before realloc.
+ * bytes is checked for overflow before realloc; and the hint for large
+ * arrays.
  */
 #ifndef SH_GROW_H
 #define SH_GROW_H
@@ -21,5 +22,15 @@
  * caller.  Cost: O(1) amortized per element added one by one.
  */
 int sh_grow(void *pp, size_t *cap, size_t need, size_t size);
+
+/*
+ * Hint that the len bytes at p, a large array read or written at random,
+ * be backed by huge pages (MADV_HUGEPAGE, for transparent huge pages in
+ * "madvise" mode): pages touched later then miss the TLB far less.  Only
+ * the whole pages inside the range are advised; nothing fails.  sh_grow
+ * gives the hint for arrays of SH_GROW_HUGE bytes or more.
+ */
+#define SH_GROW_HUGE ((size_t)8 << 20)
+void sh_hugepages(void *p, size_t len);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "base/errors.h"
 #include "base/fpval.h"
+#include "base/grow.h"
 #include "base/hash.h"
 #include "base/io.h"
 #include "index/segment.h"
@@ -626,9 +627,7 @@ sh_seg_load(struct sh_seg *s)
 #endif
 	sums = (keep < s->size ? m : s->map) + tail;
 	madvise((void *)s->map, keep, MADV_SEQUENTIAL);
-#ifdef MADV_HUGEPAGE
-	madvise(m, keep, MADV_HUGEPAGE);
-#endif
+	sh_hugepages(m, keep);
 	/* The copy in steps, each dropped from the mapping once copied (so
 	 * that the file's pages and the copy are not both resident whole),
 	 * and its chunks checked, so that searches read checked memory

@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/grow.h"
+#include "base/grow.h"
 #include "base/shard.h"
 #include "base/xsort.h"
 #include "near/fpstore.h"
@@ -121,16 +122,17 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
  * comparisons, since a table owns a pair only when all its key blocks
  * agree (owned).  Every table is sorted by all the threads together:
  *
- *   1. each thread makes the records of a slice of the fingerprints and
- *      counts their top digits (TOPBITS bits of the key);
- *   2. each thread moves its slice into the buckets of the top digits,
- *      after the slices before it: stable;
+ *   1. each thread counts the top digits (TOPBITS bits of the key) of a
+ *      slice of the fingerprints;
+ *   2. each thread makes the records of its slice and puts them in the
+ *      buckets of their top digits, after the slices before it: stable;
  *   3. the threads take buckets in turn, sort each in cache by the key's
- *      other bits (LSD, stable, digits of at most LOWBITS bits), and
- *      compare the members of each run of equal keys.
+ *      other bits (LSD, stable, digits of at most LOWBITS bits, through
+ *      a scratch array of their own), and compare the members of each
+ *      run of equal keys.
  *
- * Memory: the two arrays of 8 bytes per fingerprint, shared, plus the
- * counts and the pairs.
+ * Memory: the records, 8 bytes per fingerprint, shared, plus each
+ * thread's scratch (the largest bucket), the counts and the pairs.
  */
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -159,7 +161,7 @@ struct table {
 	int bits, drop;		/* key bits sorted, low key bits dropped */
 	int top;		/* bits of the top digit */
 	struct keyfn key;
-	uint64_t *a, *tmp;
+	uint64_t *rec;		/* the records, in the buckets */
 	size_t *count;		/* [thread][digit]: counts, then offsets */
 	size_t *start;		/* bucket d is tmp[start[d] .. start[d + 1]) */
 	pthread_mutex_t mu;
@@ -171,6 +173,8 @@ struct worker {
 	struct table *tb;
 	int id;
 	void (*step)(struct worker *);
+	uint64_t *scratch;	/* for the sort of a bucket */
+	size_t scap;
 	struct sh_pairs pairs;
 	int err;
 };
@@ -219,33 +223,35 @@ slice(const struct table *tb, int i, size_t *lo, size_t *hi)
 	    (size_t)tb->nthreads;
 }
 
-/* Step 1: the records of a slice, and the counts of their top digits. */
+/* Step 1: the counts of the top digits of a slice. */
 static void
-make_records(struct worker *w)
+count_top(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t lo, hi, i, *count = tb->count + ((size_t)w->id << tb->top);
-	int shift = 32 + tb->bits - tb->top;
+	int shift = tb->bits - tb->top;
 
 	slice(tb, w->id, &lo, &hi);
 	memset(count, 0, sizeof(*count) << tb->top);
-	for (i = lo; i < hi; i++) {
-		tb->a[i] = key_of(&tb->key, tb->fp[i]) >> tb->drop << 32 | i;
-		count[tb->a[i] >> shift]++;
-	}
+	for (i = lo; i < hi; i++)
+		count[key_of(&tb->key, tb->fp[i]) >> tb->drop >> shift]++;
 }
 
-/* Step 2: the slice into the buckets of the top digits. */
+/* Step 2: the records of the slice into the buckets of their top
+ * digits. */
 static void
 scatter_top(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t lo, hi, i, *off = tb->count + ((size_t)w->id << tb->top);
 	int shift = 32 + tb->bits - tb->top;
+	uint64_t r;
 
 	slice(tb, w->id, &lo, &hi);
-	for (i = lo; i < hi; i++)
-		tb->tmp[off[tb->a[i] >> shift]++] = tb->a[i];
+	for (i = lo; i < hi; i++) {
+		r = key_of(&tb->key, tb->fp[i]) >> tb->drop << 32 | i;
+		tb->rec[off[r >> shift]++] = r;
+	}
 }
 
 /*
@@ -307,8 +313,13 @@ sort_buckets(struct worker *w)
 				continue;
 			/* By the key bits below the top digit, in cache:
 			 * small digits, for small buckets. */
-			s = tb->tmp + lo;
-			buf = tb->a + lo;
+			if (sh_grow(&w->scratch, &w->scap, hi - lo,
+			    sizeof(*w->scratch)) != 0) {
+				w->err = SH_ENOMEM;
+				return;
+			}
+			s = tb->rec + lo;
+			buf = w->scratch;
 			radix_bits(&s, &buf, hi - lo, 32, tb->bits - tb->top,
 			    LOWBITS);
 			/* The fingerprints of the runs' members lie anywhere
@@ -416,7 +427,7 @@ join_table(struct table *tb, struct worker *w)
 	tb->drop = kb - tb->bits;
 	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
 	nd = (size_t)1 << tb->top;
-	parallel(w, tb->nthreads, make_records);
+	parallel(w, tb->nthreads, count_top);
 	/* Offsets: digit by digit, each slice after those before it. */
 	for (d = 0, sum = 0; d < nd; d++) {
 		tb->start[d] = sum;
@@ -457,13 +468,13 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 	tb.plan = plan;
 	tb.shard = shard;
 	tb.nthreads = nthreads;
-	tb.a = malloc(n * sizeof(*tb.a) + 1);
-	tb.tmp = malloc(n * sizeof(*tb.tmp) + 1);
+	tb.rec = malloc(n * sizeof(*tb.rec) + 1);
 	tb.count = malloc(((size_t)nthreads << TOPBITS) * sizeof(*tb.count));
 	tb.start = malloc((((size_t)1 << TOPBITS) + 1) * sizeof(*tb.start));
-	if (tb.a == NULL || tb.tmp == NULL || tb.count == NULL ||
-	    tb.start == NULL)
+	if (tb.rec == NULL || tb.count == NULL || tb.start == NULL)
 		err = SH_ENOMEM;
+	else	/* written at random: TLB misses */
+		sh_hugepages(tb.rec, n * sizeof(*tb.rec));
 	pthread_mutex_init(&tb.mu, NULL);
 	for (i = 0; i < nthreads; i++) {
 		w[i].tb = &tb;
@@ -480,9 +491,10 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 		sh_progress(pg, "table", ++done, total);
 	}
 	pthread_mutex_destroy(&tb.mu);
-	free(tb.a);
-	free(tb.tmp);
+	free(tb.rec);
 	free(tb.count);
+	for (i = 0; i < nthreads; i++)
+		free(w[i].scratch);
 	free(tb.start);
 	if (err != 0) {
 		for (i = 0; i < nthreads; i++)
