@@ -1,44 +1,118 @@
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/lines.h"
+
+#define BLOCK 65536
 
 void
 sh_lines_init(struct sh_lines *l, FILE *fp, int delim)
 {
+	struct stat st;
+
 	memset(l, 0, sizeof(*l));
 	l->fp = fp;
 	l->delim = delim;
 	l->end = -1;
+	l->block = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The next line of a block-read stream, its delimiter included, at
+ * buf + *at, *n bytes.  Return 1, 0 at the end, SH_EIO or SH_ENOMEM. */
+static int
+next_block(struct sh_lines *l, size_t *at, size_t *n)
+{
+	const char *e;
+	size_t got;
+
+	for (;;) {
+		e = memchr(l->buf + l->pos, l->delim, l->have - l->pos);
+		if (e != NULL || (l->eof && l->have > l->pos)) {
+			*at = l->pos;
+			*n = e != NULL ? (size_t)(e - l->buf) + 1 - l->pos :
+			    l->have - l->pos;
+			l->pos += *n;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		/* The partial line to the front, room after it. */
+		memmove(l->buf, l->buf + l->pos, l->have - l->pos);
+		l->have -= l->pos;
+		l->pos = 0;
+		if (l->cap - l->have < BLOCK / 2 && sh_grow(&l->buf, &l->cap,
+		    l->have + BLOCK, 1) != 0)
+			return SH_ENOMEM;
+		got = fread(l->buf + l->have, 1, l->cap - l->have, l->fp);
+		l->have += got;
+		if (got == 0) {
+			if (ferror(l->fp))
+				return SH_EIO;
+			l->eof = 1;
+		}
+	}
 }
 
 int
 sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 {
-	ssize_t n;
+	const char *s;
+	size_t at = 0, n;
+	ssize_t got;
+	int e;
 
 	errno = 0;
 	if (l->end >= 0 && l->off >= l->end)
 		return 0;
-	if ((n = getdelim(&l->buf, &l->cap, l->delim, l->fp)) < 0) {
+	if (l->block) {
+		if ((e = next_block(l, &at, &n)) <= 0)
+			return e;
+	} else if ((got = getdelim(&l->buf, &l->cap, l->delim, l->fp)) < 0)
 		return sh_lines_error(l->fp);
-	}
-	if (l->off == 0 && sh_lines_gzip(l->buf, (size_t)n)) {
+	else
+		n = (size_t)got;
+	s = l->buf + at;
+	if (l->off == 0 && sh_lines_gzip(s, n)) {
 		l->end = 0;	/* nothing more of it */
 		return SH_EGZIP;
 	}
 	l->lineoff = l->off;
-	l->off += n;
+	l->off += (long long)n;
 	l->line++;
-	if (n > 0 && l->buf[n - 1] == l->delim)
+	if (n > 0 && s[n - 1] == l->delim)
 		n--;
-	if (l->delim == '\n' && n > 0 && l->buf[n - 1] == '\r')
+	if (l->delim == '\n' && n > 0 && s[n - 1] == '\r')
 		n--;
-	*p = l->buf;
-	*len = (size_t)n;
+	*p = s;
+	*len = n;
 	return 1;
+}
+
+size_t
+sh_lines_read(struct sh_lines *l, void *buf, size_t n)
+{
+	size_t k = l->have - l->pos < n ? l->have - l->pos : n;
+
+	if (k > 0)
+		memcpy(buf, l->buf + l->pos, k);
+	l->pos += k;
+	return k < n ? k + fread((char *)buf + k, 1, n - k, l->fp) : k;
+}
+
+int
+sh_lines_seek(struct sh_lines *l, long long off)
+{
+	if (fseeko(l->fp, (off_t)off, SEEK_SET) != 0)
+		return SH_EIO;
+	l->off = off;
+	l->pos = l->have = 0;
+	l->eof = 0;
+	return 0;
 }
 
 int
@@ -61,5 +135,5 @@ sh_lines_free(struct sh_lines *l)
 {
 	free(l->buf);
 	l->buf = NULL;
-	l->cap = 0;
+	l->cap = l->pos = l->have = 0;
 }

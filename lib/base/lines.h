@@ -5,6 +5,10 @@
  * it is dropped too (CRLF input); a last line without one counts.  A
  * stream that starts with the gzip magic (1f 8b) is refused: no text
  * starts so, and reading compressed bytes as lines would give garbage.
+ *
+ * A regular file is read in blocks and its lines returned in place (a
+ * third of the time of getdelim); other streams line by line, so that
+ * a pipe's lines are returned as they come.
  */
 #ifndef SH_LINES_H
 #define SH_LINES_H
@@ -17,6 +21,9 @@ struct sh_lines {
 	int delim;		/* '\n' or '\0' */
 	char *buf;
 	size_t cap;
+	int block;		/* a regular file: blocks read into buf */
+	int eof;		/* block: the stream is read to its end */
+	size_t pos, have;	/* block: the unread lines are buf[pos, have) */
 	unsigned long long line;	/* lines read */
 	long long off;		/* bytes read */
 	long long end;		/* read no line starting at or past it; -1:
@@ -34,6 +41,15 @@ void sh_lines_init(struct sh_lines *l, FILE *fp, int delim);
  * the stream, that starts with the gzip magic.
  */
 int sh_lines_next(struct sh_lines *l, const char **p, size_t *len);
+
+/* Read up to n bytes after the last line into buf, as fread (which
+ * error and end of file flags tell the stream's state).  Return the
+ * bytes read. */
+size_t sh_lines_read(struct sh_lines *l, void *buf, size_t n);
+
+/* Go to byte off of the stream (fseeko), as the offset of the next line
+ * read.  Return 0 or SH_EIO. */
+int sh_lines_seek(struct sh_lines *l, long long off);
 
 /*
  * After getline or getdelim returned -1 on fp: 0 at the end of the file,

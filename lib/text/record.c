@@ -178,7 +178,7 @@ read_block(struct sh_reader *r, size_t n, size_t *got)
 			cap = *got + step + 1;
 		if (reserve(&r->tbuf, &r->tcap, cap) != 0)
 			return SH_ENOMEM;
-		k = fread(r->tbuf + *got, 1, step, r->in.fp);
+		k = sh_lines_read(&r->in, r->tbuf + *got, step);
 		*got += k;
 	} while (k == step && *got < n);
 	return 0;
@@ -640,9 +640,8 @@ int
 sh_reader_seek(struct sh_reader *r, long long off, long long size,
     unsigned long long line)
 {
-	if (fseeko(r->in.fp, (off_t)off, SEEK_SET) != 0)
+	if (sh_lines_seek(&r->in, off) != 0)
 		return SH_EIO;
-	r->in.off = off;
 	r->in.end = off + size;
 	r->in.line = line > 0 ? line - 1 : 0;
 	r->done = 0;
