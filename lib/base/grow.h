@@ -1,7 +1,7 @@
 /*
  * Growing arrays: the one place where a capacity doubles and the size in
- * bytes is checked for overflow before realloc; and the hint for large
- * arrays.
+ * bytes is checked for overflow before realloc; and the hints for large
+ * arrays read at random.
  */
 #ifndef SH_GROW_H
 #define SH_GROW_H
@@ -32,5 +32,13 @@ int sh_grow(void *pp, size_t *cap, size_t need, size_t size);
  */
 #define SH_GROW_HUGE ((size_t)8 << 20)
 void sh_hugepages(void *p, size_t len);
+
+/* Ask for the cache line at p, to be read soon: misses asked for
+ * together overlap.  A hint; p need not be valid. */
+#if defined(__GNUC__)
+#define SH_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define SH_PREFETCH(p) ((void)(p))
+#endif
 
 #endif

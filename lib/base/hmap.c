@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/hmap.h"
 
 /* Move the keys into nn slots, a power of two above twice their count. */
@@ -140,13 +141,8 @@ sh_hmap_get(const struct sh_hmap *m, uint64_t k, uint32_t *v)
 void
 sh_hmap_prefetch(const struct sh_hmap *m, uint64_t k)
 {
-#if defined(__GNUC__)
 	if (m->nslot > 0)
-		__builtin_prefetch(&m->slot[(size_t)k & (m->nslot - 1)]);
-#else
-	(void)m;
-	(void)k;
-#endif
+		SH_PREFETCH(&m->slot[(size_t)k & (m->nslot - 1)]);
 }
 
 void

@@ -827,11 +827,6 @@ next_hit(const unsigned char *e, uint64_t i, uint64_t hi, uint64_t q, int k)
 	return next_hit_swar(e, i, hi, q, k);
 }
 
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
 
 /* Buckets are gathered, prefetched together so that their cache misses
  * overlap, then scanned; so are the references of a lean table that its
@@ -900,7 +895,7 @@ scan_cands(struct probe *pr)
 	for (j = 0; j < pr->nc; j++) {
 		if ((e = reference(s, pr->c[j].t, pr->c[j].i, &pos[j])) != 0)
 			return e;
-		PREFETCH(t0 + 8 * pos[j]);
+		SH_PREFETCH(t0 + 8 * pos[j]);
 	}
 	for (j = 0; j < pr->nc; j++) {
 		if ((e = need(s, s->tables + 8 * pos[j], 8)) != 0)
@@ -1009,7 +1004,7 @@ scan_tags(struct probe *pr, const struct range *r)
 			j = i + (uint64_t)lowest(m);
 			if (pr->nc == NCAND && (e = scan_cands(pr)) != 0)
 				return e;
-			PREFETCH(tag + s->nfp + 4 * j);
+			SH_PREFETCH(tag + s->nfp + 4 * j);
 			pr->c[pr->nc].t = r->t;
 			pr->c[pr->nc++].i = j;
 		}
@@ -1031,7 +1026,7 @@ scan(struct probe *pr)
 		w = entsize(pr->s, r->t);
 		e = pr->s->body + entries(pr->s, r->t);
 		for (i = r->lo; i < r->hi; i += 64 / w)
-			PREFETCH(e + w * i);
+			SH_PREFETCH(e + w * i);
 	}
 	for (j = 0; j < pr->n; j++) {
 		r = &pr->r[j];
@@ -1115,7 +1110,7 @@ sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage)
 		at = dirent(s, t, prefix(sh_plan_perm(&s->plan, t, fp),
 		    s->dirbits));
 		if (stage == 0) {
-			PREFETCH(s->body + at);
+			SH_PREFETCH(s->body + at);
 			continue;
 		}
 		c = at / CH;
@@ -1128,7 +1123,7 @@ sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage)
 		w = entsize(s, t);
 		e = entries(s, t) + lo * w;
 		for (i = 0; i < hi - lo && i < 64; i += 64 / w)
-			PREFETCH(s->body + e + w * i);
+			SH_PREFETCH(s->body + e + w * i);
 	}
 }
 
@@ -1157,7 +1152,7 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 	for (t = 0; rho > 0 && t < s->plan.ntables; t++) {
 		p = prefix(sh_plan_perm(&s->plan, t, fp), s->dirbits);
 		for (b = 0; b < s->dirbits; b++)
-			PREFETCH(s->body + dirent(s, t, p ^ (uint64_t)1 << b));
+			SH_PREFETCH(s->body + dirent(s, t, p ^ (uint64_t)1 << b));
 	}
 	for (pr.t = 0; pr.t < s->plan.ntables && e == 0; pr.t++) {
 		pr.q = sh_plan_perm(&s->plan, pr.t, fp);

@@ -3,6 +3,7 @@
 
 #include "base/errors.h"
 #include "base/fpval.h"
+#include "base/grow.h"
 #include "base/hash.h"
 #include "near/cluster.h"
 #include "near/fpset.h"
@@ -226,6 +227,7 @@ int
 sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 {
 	struct sh_xrec r;
+	uint32_t j;
 	int e = 0;
 
 	if (s->at == 0 && s->last == 0 && !s->budget && s->map != NULL)
@@ -234,6 +236,17 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 		if (!s->budget) {
 			if (s->at == s->pairs.n)
 				return 0;
+			/* The later entries lie anywhere: their fingerprints
+			 * and IDs asked for ahead, the misses overlapping. */
+			if (s->at + 16 < s->pairs.n) {
+				j = (uint32_t)s->pairs.v[s->at + 16];
+				SH_PREFETCH(&s->list.fp[j]);
+				SH_PREFETCH(&s->list.idoff[j]);
+			}
+			if (s->at + 8 < s->pairs.n) {
+				j = (uint32_t)s->pairs.v[s->at + 8];
+				SH_PREFETCH(s->list.ids + s->list.idoff[j]);
+			}
 			r.a = s->pairs.v[s->at++];
 			r.b = (uint64_t)sh_hamming(s->list.fp[r.a >> 32],
 			    s->list.fp[r.a & 0xFFFFFFFF]);

@@ -134,11 +134,6 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
  * Memory: the records, 8 bytes per fingerprint, shared, plus each
  * thread's scratch (the largest bucket), the counts and the pairs.
  */
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
 
 #define TOPBITS 12
 #define LOWBITS 8
@@ -326,8 +321,8 @@ sort_buckets(struct worker *w)
 			 * in fp: asked for together, their misses overlap. */
 			for (i = 0; i + 1 < hi - lo; i++)
 				if (s[i] >> 32 == s[i + 1] >> 32) {
-					PREFETCH(&tb->fp[(uint32_t)s[i]]);
-					PREFETCH(&tb->fp[(uint32_t)s[i + 1]]);
+					SH_PREFETCH(&tb->fp[(uint32_t)s[i]]);
+					SH_PREFETCH(&tb->fp[(uint32_t)s[i + 1]]);
 				}
 			for (i = 0; i < hi - lo; i = e) {
 				for (e = i + 1; e < hi - lo &&
