@@ -607,24 +607,31 @@ sh_seg_load(struct sh_seg *s)
 	 * must be those its header vouched for. */
 	if (sh_hash64(s->sums, s->nchunks * 8, 0) != s->sumsum)
 		return SH_ECORRUPT;
-	v = mmap(NULL, s->size, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (v == MAP_FAILED)
-		return SH_ENOMEM;
-	m = v;
 	/* What is copied: the tables and directories, up to the page of the
 	 * ID offsets.  The rest, read only for matches, stays mapped, moved
-	 * behind the copy.  Without mremap, the whole file is copied. */
+	 * behind the copy: the whole range is reserved (no memory is
+	 * committed for it), the copy's part made memory.  Without mremap,
+	 * the whole file is copied. */
 	keep = s->size;
 #ifdef MREMAP_FIXED
 	keep = (HDR + s->idoff) / (size_t)sysconf(_SC_PAGESIZE) *
 	    (size_t)sysconf(_SC_PAGESIZE);
-	if (mremap((void *)(s->map + keep), s->size - keep, s->size - keep,
-	    MREMAP_MAYMOVE | MREMAP_FIXED, m + keep) == MAP_FAILED) {
+#endif
+	v = mmap(NULL, s->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_NORESERVE, -1, 0);
+	if (v == MAP_FAILED)
+		return SH_ENOMEM;
+	m = v;
+	if ((keep > 0 && mmap(m, keep, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+#ifdef MREMAP_FIXED
+	    || mremap((void *)(s->map + keep), s->size - keep, s->size - keep,
+	    MREMAP_MAYMOVE | MREMAP_FIXED, m + keep) == MAP_FAILED
+#endif
+	    ) {
 		munmap(m, s->size);
 		return SH_ENOMEM;
 	}
-#endif
 	sums = (keep < s->size ? m : s->map) + tail;
 	madvise((void *)s->map, keep, MADV_SEQUENTIAL);
 	sh_hugepages(m, keep);
