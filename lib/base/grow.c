@@ -30,8 +30,6 @@ sh_grow(void *pp, size_t *cap, size_t need, size_t size)
 		return SH_ENOMEM;
 	memcpy(pp, &p, sizeof(p));
 	*cap = c;
-	if (c * size >= SH_GROW_HUGE)
-		sh_hugepages(p, c * size);
 	return 0;
 }
 

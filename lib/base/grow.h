@@ -27,10 +27,10 @@ int sh_grow(void *pp, size_t *cap, size_t need, size_t size);
  * Hint that the len bytes at p, a large array read or written at random,
  * be backed by huge pages (MADV_HUGEPAGE, for transparent huge pages in
  * "madvise" mode): pages touched later then miss the TLB far less.  Only
- * the whole pages inside the range are advised; nothing fails.  sh_grow
- * gives the hint for arrays of SH_GROW_HUGE bytes or more.
+ * the whole pages inside the range are advised; nothing fails.  Not for
+ * arrays read in order: the kernel's work to find huge pages then costs
+ * more than it saves.
  */
-#define SH_GROW_HUGE ((size_t)8 << 20)
 void sh_hugepages(void *p, size_t len);
 
 /* Ask for the cache line at p, to be read soon: misses asked for

@@ -38,6 +38,8 @@ sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 		cap = l->cap;
 		if (sh_grow(&l->fp, &cap, l->n + 1, sizeof(*l->fp)) != 0)
 			return SH_ENOMEM;
+		/* The joins read it at random. */
+		sh_hugepages(l->fp, cap * sizeof(*l->fp));
 		if ((p = realloc(l->idoff, (cap + 1) * sizeof(*l->idoff))) ==
 		    NULL)
 			return SH_ENOMEM;

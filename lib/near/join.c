@@ -115,12 +115,16 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
 }
 
 /*
- * The in-memory join sorts, for each table, one array of records key <<
- * 32 | index, where key is the top (at most 32) bits of the table's key:
- * fingerprints sharing a key share those bits, and a run of equal
+ * The in-memory join sorts, for each table, one array of 64-bit records:
+ * from the top, the key (its top 32 bits at most), a sketch, the index.
+ * Fingerprints sharing a key share those bits, and a run of equal
  * truncated keys holding fingerprints of different keys only costs
  * comparisons, since a table owns a pair only when all its key blocks
- * agree (owned).  Every table is sorted by all the threads together:
+ * agree (owned).  The sketch is as many bits of the fingerprint outside
+ * the key as the record has room for (11 at 100 million): two members of
+ * a run whose sketches differ in more than k bits are no pair, known
+ * without reading their fingerprints at random.  Every table is sorted
+ * by all the threads together:
  *
  *   1. each thread counts the top digits (TOPBITS bits of the key) of a
  *      slice of the fingerprints;
@@ -155,7 +159,8 @@ struct table {
 	int t, nthreads;
 	int bits, drop;		/* key bits sorted, low key bits dropped */
 	int top;		/* bits of the top digit */
-	struct keyfn key;
+	int ib, sk;		/* bits of the index, of the sketch */
+	struct keyfn key, rest;	/* the key's blocks, the others */
 	uint64_t *rec;		/* the records, in the buckets */
 	size_t *count;		/* [thread][digit]: counts, then offsets */
 	size_t *start;		/* bucket d is tmp[start[d] .. start[d + 1]) */
@@ -174,12 +179,11 @@ struct worker {
 	int err;
 };
 
-/* The parts of the key of table t: its blocks, contiguous ones merged,
- * each moved right to its place in the key. */
+/* The parts of the blocks of set (a bit per block): contiguous ones
+ * merged, each moved right to its place, the first block highest. */
 static void
-key_parts(const struct sh_plan *p, int t, struct keyfn *k)
+block_parts(const struct sh_plan *p, uint32_t set, struct keyfn *k)
 {
-	uint32_t set = p->tblocks[t];
 	int i, dest = 0, sh;
 
 	k->n = 0;
@@ -218,6 +222,13 @@ slice(const struct table *tb, int i, size_t *lo, size_t *hi)
 	    (size_t)tb->nthreads;
 }
 
+/* The key of table t (sh_plan_key). */
+static void
+key_parts(const struct sh_plan *p, int t, struct keyfn *k)
+{
+	block_parts(p, p->tblocks[t], k);
+}
+
 /* Step 1: the counts of the top digits of a slice. */
 static void
 count_top(struct worker *w)
@@ -239,12 +250,14 @@ scatter_top(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t lo, hi, i, *off = tb->count + ((size_t)w->id << tb->top);
-	int shift = 32 + tb->bits - tb->top;
-	uint64_t r;
+	int shift = 64 - tb->top;
+	uint64_t r, skmask = ((uint64_t)1 << tb->sk) - 1, fp;
 
 	slice(tb, w->id, &lo, &hi);
 	for (i = lo; i < hi; i++) {
-		r = key_of(&tb->key, tb->fp[i]) >> tb->drop << 32 | i;
+		fp = tb->fp[i];
+		r = key_of(&tb->key, fp) >> tb->drop << (64 - tb->bits) |
+		    (key_of(&tb->rest, fp) & skmask) << tb->ib | i;
 		tb->rec[off[r >> shift]++] = r;
 	}
 }
@@ -260,20 +273,30 @@ owned(const struct sh_plan *plan, int t, uint64_t a, uint64_t b)
 	    sh_plan_agree(plan, a, b));
 }
 
-/* The pairs of the run r[0..m) of equal (truncated) keys, each record
- * key << 32 | index, indexes ascending (the sorts are stable). */
+/* The pairs of the run r[0..m) of equal (truncated) keys, indexes
+ * ascending (the sorts are stable). */
+/* Whether records a and b of a run (equal keys) may be a pair: their
+ * sketches within k. */
+static int
+sketch_near(const struct table *tb, uint64_t a, uint64_t b)
+{
+	return sh_hamming((a ^ b) >> tb->ib, 0) <= tb->plan->k;
+}
+
 static int
 run_pairs(struct worker *w, const uint64_t *r, size_t m)
 {
 	const struct table *tb = w->tb;
+	uint64_t imask = ((uint64_t)1 << tb->ib) - 1;
 	uint32_t x, y;
 	size_t i, j;
 
 	for (i = 0; i < m; i++)
 		for (j = i + 1; j < m; j++) {
-			x = (uint32_t)r[i];
-			y = (uint32_t)r[j];
-			if (!owned(tb->plan, tb->t, tb->fp[x], tb->fp[y]))
+			x = (uint32_t)(r[i] & imask);
+			y = (uint32_t)(r[j] & imask);
+			if (!sketch_near(tb, r[i], r[j]) ||
+			    !owned(tb->plan, tb->t, tb->fp[x], tb->fp[y]))
 				continue;
 			/* A shard takes the runs of whole keys. */
 			if (tb->shard != NULL && tb->drop > 0 &&
@@ -292,7 +315,8 @@ sort_buckets(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t d, dend, lo, hi, i, e, nd = (size_t)1 << tb->top;
-	uint64_t *s, *buf;
+	uint64_t *s, *buf, imask = ((uint64_t)1 << tb->ib) - 1;
+	int ks = 64 - tb->bits;	/* the key's shift */
 
 	for (;;) {
 		pthread_mutex_lock(&tb->mu);
@@ -315,22 +339,24 @@ sort_buckets(struct worker *w)
 			}
 			s = tb->rec + lo;
 			buf = w->scratch;
-			radix_bits(&s, &buf, hi - lo, 32, tb->bits - tb->top,
+			radix_bits(&s, &buf, hi - lo, ks, tb->bits - tb->top,
 			    LOWBITS);
 			/* The fingerprints of the runs' members lie anywhere
-			 * in fp: asked for together, their misses overlap. */
+			 * in fp: asked for together, their misses overlap.
+			 * (Asking only for those whose sketches pass, or a
+			 * window at a time, measured slower.) */
 			for (i = 0; i + 1 < hi - lo; i++)
-				if (s[i] >> 32 == s[i + 1] >> 32) {
-					SH_PREFETCH(&tb->fp[(uint32_t)s[i]]);
-					SH_PREFETCH(&tb->fp[(uint32_t)s[i + 1]]);
+				if (s[i] >> ks == s[i + 1] >> ks) {
+					SH_PREFETCH(&tb->fp[s[i] & imask]);
+					SH_PREFETCH(&tb->fp[s[i + 1] & imask]);
 				}
 			for (i = 0; i < hi - lo; i = e) {
 				for (e = i + 1; e < hi - lo &&
-				    s[e] >> 32 == s[i] >> 32; e++)
+				    s[e] >> ks == s[i] >> ks; e++)
 					;
 				if (e - i < 2 || (tb->shard != NULL &&
 				    tb->drop == 0 && sh_shard_run(tb->shard, tb->t,
-				    tb->plan->ntables, s[i] >> 32) !=
+				    tb->plan->ntables, s[i] >> ks) !=
 				    tb->shard->i))
 					continue;
 				if ((w->err = run_pairs(w, s + i, e - i)) != 0)
@@ -421,6 +447,10 @@ join_table(struct table *tb, struct worker *w)
 	tb->bits = kb < 32 ? kb : 32;
 	tb->drop = kb - tb->bits;
 	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
+	block_parts(tb->plan, ~tb->plan->tblocks[tb->t] &
+	    (((uint32_t)1 << tb->plan->nblocks) - 1), &tb->rest);
+	tb->ib = width(tb->n - 1) > 0 ? width(tb->n - 1) : 1;
+	tb->sk = 64 - tb->bits - tb->ib;
 	nd = (size_t)1 << tb->top;
 	parallel(w, tb->nthreads, count_top);
 	/* Offsets: digit by digit, each slice after those before it. */
