@@ -41,7 +41,7 @@ FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/toklist.o lib/feat/weight.o
 FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/simhash.o \
 	lib/fp/similar.o
-NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o \
+NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \

@@ -7,6 +7,7 @@
 #include "base/errors.h"
 #include "base/lines.h"
 #include "near/fpline.h"
+#include "near/fpload.h"
 #include "input.h"
 #include "progress.h"
 
@@ -95,4 +96,43 @@ input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
 	struct fps c = { fn, ctx, status };
 
 	input_lines(n, name, fp_line, &c, status);
+}
+
+/* The context of a bad line of input_fplist. */
+struct badline {
+	const char *name;
+	int *status;
+};
+
+static void
+bad_line(void *ctx, unsigned long long line, int e)
+{
+	struct badline *b = ctx;
+
+	warnx("%s:%llu: %s", b->name, line, sh_strerror(e));
+	*b->status = 2;
+}
+
+void
+input_fplist(int n, char *const name[], struct sh_fplist *l, int nthreads,
+    int *status)
+{
+	struct badline b;
+	unsigned long long lines;
+	FILE *in;
+	int i, e;
+
+	b.status = status;
+	for (i = 0; i == 0 || i < n; i++) {
+		if ((in = input_open(n ? name[i] : "-", &b.name)) == NULL) {
+			*status = 2;
+			continue;
+		}
+		if ((e = sh_fpload(l, in, in == stdin ? NULL : name[i],
+		    nthreads, bad_line, &b, progress_lib(), &lines)) != 0) {
+			warnx("%s: %s", b.name, sh_strerror(e));
+			*status = 2;
+		}
+		input_close(in);
+	}
 }

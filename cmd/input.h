@@ -55,4 +55,13 @@ typedef void input_fp_fn(void *ctx, const struct sh_fpline *f);
 void input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
     int *status);
 
+/*
+ * input_fps into the list l: the lines of a regular file (not standard
+ * input) are read by nthreads threads (near/fpload.h), the same entries
+ * and messages, in the same order.
+ */
+struct sh_fplist;
+void input_fplist(int n, char *const name[], struct sh_fplist *l,
+    int nthreads, int *status);
+
 #endif

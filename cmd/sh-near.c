@@ -354,7 +354,11 @@ main(int argc, char *argv[])
 	} else {
 		sh_fplist_init(&lines);
 		keep_lines = mode == 'u';
-		input_fps(argc, argv, collect, NULL, &status);
+		if (!keep_lines && sh_fpset_list(&set) != NULL)
+			input_fplist(argc, argv, sh_fpset_list(&set),
+			    (int)nthreads, &status);
+		else
+			input_fps(argc, argv, collect, NULL, &status);
 		e = 0;
 		if (given != NULL) {
 			input_lines(1, &given, given_pair, NULL,

@@ -132,3 +132,54 @@ setup() {
 	run -0 sh -c "sh-near '$d/c.fp' | sh-dist $V1 -v '$d/c.tsv'"
 	eq "$output" "$(printf 'a\tb\t0\t1.000000')"
 }
+
+@test "a file of several MiB is read by the threads: the same pairs and messages as from a pipe" {
+	local d=$BATS_TEST_TMPDIR
+	# 120,000 lines (3 MiB, so 2 threads each take one): planted
+	# pairs, bad lines in both halves, CRLF lines, and no final newline.
+	awk 'BEGIN {
+		srand(7)
+		for (i = 1; i <= 120000; i++) {
+			if (i % 25013 == 0) { print "zz\tbad" i; continue }
+			if (i % 31 == 0) { printf "%s\tcr%d\r\n", h, i; continue }
+			h = ""
+			for (j = 0; j < 16; j++)
+				h = h substr("0123456789abcdef", int(rand() * 16) + 1, 1)
+			if (i == 120000) { printf "%s\tlast", h; continue }
+			print h "\tid" i
+		}
+	}' >"$d/big.fp"
+	[ "$(wc -c <"$d/big.fp")" -gt 2200000 ]
+	run -2 --separate-stderr sh-near -j 2 "$d/big.fp"
+	local out=$output err=$stderr
+	[ "$(printf '%s\n' "$out" | wc -l)" -gt 3800 ]
+	eq "$(printf '%s\n' "$err" | head -n 1)" "sh-near: $d/big.fp:25013: fingerprint is not 16 hex digits"
+	[ "$(printf '%s\n' "$err" | wc -l)" -eq 4 ]
+	run -2 --separate-stderr sh-near -j 1 "$d/big.fp"
+	eq "$output" "$out"
+	eq "$stderr" "$err"
+	run -2 --separate-stderr sh -c 'sh-near -j 2 <"$1"' sh "$d/big.fp"
+	eq "$output" "$out"
+	eq "$stderr" "${err//$d\/big.fp/<stdin>}"
+	run -2 --separate-stderr sh-near -S 1M "$d/big.fp"
+	eq "$output" "$out"
+	eq "$stderr" "$err"
+	# Lines of one width: the second thread's share starts at a line,
+	# a copy of the line before it.
+	awk 'BEGIN {
+		srand(8)
+		for (i = 1; i <= 100000; i++) {
+			if (i % 10 != 1 || i == 1)
+				h = sprintf("%08x%08x", int(rand() * 2^31),
+				    int(rand() * 2^31))
+			printf "%s	id%06d\n", h, i
+		}
+	}' >"$d/even.fp"
+	eq "$(head -c 1300000 "$d/even.fp" | wc -l)" 50000
+	eq "$(head -c 1300000 "$d/even.fp" | tail -n 1 | cut -f 2)" id050000
+	run -0 sh-near -j 2 "$d/even.fp"
+	out=$output
+	eq "$(printf '%s\n' "$out" | grep -c 'id050000	id050001	0')" 1
+	run -0 sh-near -j 1 "$d/even.fp"
+	eq "$output" "$out"
+}

@@ -31,6 +31,10 @@ void sh_fplist_clear(struct sh_fplist *l);
 int sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id,
     size_t idlen);
 
+/* Append the entries of src to dst.  Return 0 or SH_ENOMEM (dst is
+ * unchanged then). */
+int sh_fplist_append(struct sh_fplist *dst, const struct sh_fplist *src);
+
 /* ID of entry i, its length in *len. */
 const char *sh_fplist_id(const struct sh_fplist *l, size_t i, size_t *len);
 

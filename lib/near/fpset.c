@@ -40,6 +40,12 @@ sh_fpset_add(struct sh_fpset *s, sh_fpval fp, const char *id, size_t len)
 	return sh_fplist_add(&s->list, fp, id, len);
 }
 
+struct sh_fplist *
+sh_fpset_list(struct sh_fpset *s)
+{
+	return s->budget ? NULL : &s->list;
+}
+
 size_t
 sh_fpset_n(const struct sh_fpset *s)
 {

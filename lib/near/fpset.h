@@ -51,6 +51,10 @@ void sh_fpset_close(struct sh_fpset *s);
 int sh_fpset_add(struct sh_fpset *s, sh_fpval fp, const char *id,
     size_t len);
 
+/* The list an in-memory set adds to (sh_fplist_add, or near/fpload.h
+ * for many at once); NULL within a budget. */
+struct sh_fplist *sh_fpset_list(struct sh_fpset *s);
+
 /* Number of entries. */
 size_t sh_fpset_n(const struct sh_fpset *s);
 
