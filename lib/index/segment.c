@@ -834,7 +834,6 @@ next_hit(const unsigned char *e, uint64_t i, uint64_t hi, uint64_t q, int k)
 	return next_hit_swar(e, i, hi, q, k);
 }
 
-
 /* Buckets are gathered, prefetched together so that their cache misses
  * overlap, then scanned; so are the references of a lean table that its
  * tag bytes let through. */

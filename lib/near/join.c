@@ -5,7 +5,6 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/grow.h"
-#include "base/grow.h"
 #include "base/shard.h"
 #include "base/xsort.h"
 #include "near/fpstore.h"
@@ -163,7 +162,7 @@ struct table {
 	struct keyfn key, rest;	/* the key's blocks, the others */
 	uint64_t *rec;		/* the records, in the buckets */
 	size_t *count;		/* [thread][digit]: counts, then offsets */
-	size_t *start;		/* bucket d is tmp[start[d] .. start[d + 1]) */
+	size_t *start;		/* bucket d is rec[start[d] .. start[d + 1]) */
 	pthread_mutex_t mu;
 	size_t next;		/* the next bucket to take */
 };
@@ -273,8 +272,6 @@ owned(const struct sh_plan *plan, int t, uint64_t a, uint64_t b)
 	    sh_plan_agree(plan, a, b));
 }
 
-/* The pairs of the run r[0..m) of equal (truncated) keys, indexes
- * ascending (the sorts are stable). */
 /* Whether records a and b of a run (equal keys) may be a pair: their
  * sketches within k. */
 static int
@@ -283,6 +280,8 @@ sketch_near(const struct table *tb, uint64_t a, uint64_t b)
 	return sh_hamming((a ^ b) >> tb->ib, 0) <= tb->plan->k;
 }
 
+/* The pairs of the run r[0..m) of equal (truncated) keys, indexes
+ * ascending (the sorts are stable). */
 static int
 run_pairs(struct worker *w, const uint64_t *r, size_t m)
 {
