@@ -118,7 +118,6 @@ input_fplist(int n, char *const name[], struct sh_fplist *l, int nthreads,
     int *status)
 {
 	struct badline b;
-	unsigned long long lines;
 	FILE *in;
 	int i, e;
 
@@ -129,7 +128,7 @@ input_fplist(int n, char *const name[], struct sh_fplist *l, int nthreads,
 			continue;
 		}
 		if ((e = sh_fpload(l, in, in == stdin ? NULL : name[i],
-		    nthreads, bad_line, &b, progress_lib(), &lines)) != 0) {
+		    nthreads, bad_line, &b, progress_lib())) != 0) {
 			warnx("%s: %s", b.name, sh_strerror(e));
 			*status = 2;
 		}

@@ -125,8 +125,7 @@ open_shares(FILE *f, const char *path, int nthreads, struct share *sh)
 
 int
 sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
-    sh_fpload_bad_fn *bad, void *ctx, const struct sh_progress *pg,
-    unsigned long long *lines)
+    sh_fpload_bad_fn *bad, void *ctx, const struct sh_progress *pg)
 {
 	struct tally tally;
 	struct share sh[MAXTHREADS];
@@ -157,7 +156,6 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
 		pthread_join(tid[i], NULL);
 	for (i = started; i < n; i++)
 		read_share(&sh[i]);
-	*lines = 0;
 	for (i = 0; i < n; i++) {
 		if (err == 0 && sh[i].err != 0) {
 			err = sh[i].err;
@@ -174,7 +172,6 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
 			fclose(sh[i].f);
 	}
 	pthread_mutex_destroy(&tally.mu);
-	*lines = before;
 	errno = errnum;
 	return err;
 }

@@ -24,13 +24,12 @@ typedef void sh_fpload_bad_fn(void *ctx, unsigned long long line, int err);
  * of path, which must be the same file, else one thread reads it all),
  * into a list of its own, then appended to l.  A line that is not one
  * is left out and given to bad, in order, once all are read.  The lines
- * read are reported to pg ("lines", every 4096) and set in *lines.
+ * read are reported to pg ("lines", every 4096).
  * Memory: l, plus the lists of the other threads until they are
  * appended.  Return 0, SH_ENOMEM, SH_EIO (errno set) or SH_EGZIP (the
  * file starts with the gzip magic: nothing is read).
  */
 int sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
-    sh_fpload_bad_fn *bad, void *ctx, const struct sh_progress *pg,
-    unsigned long long *lines);
+    sh_fpload_bad_fn *bad, void *ctx, const struct sh_progress *pg);
 
 #endif
