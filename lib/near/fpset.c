@@ -229,6 +229,30 @@ sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
 	return sh_xsort_add(s->x, i << 32 | j, (uint64_t)sh_hamming(fi, fj));
 }
 
+/* The next pair of the external sort, read AHEAD at a time so that the
+ * stored IDs of the later entries are asked for ahead, their misses
+ * overlapping.  Return 1, 0 at the end, or an error. */
+static int
+next_spilled(struct sh_fpset *s, struct sh_xrec *r)
+{
+	int e = 1;
+
+	if (s->ahead_at == s->ahead_n) {
+		s->ahead_at = s->ahead_n = 0;
+		while (s->x != NULL && s->ahead_n < SH_FPSET_AHEAD &&
+		    (e = sh_xsort_next(s->x, &s->ahead[s->ahead_n])) == 1)
+			sh_fpstore_prefetch(&s->store,
+			    s->ahead[s->ahead_n++].a & 0xFFFFFFFF, 0);
+		if (e < 0 || s->ahead_n == 0)
+			return e < 0 ? e : 0;
+	}
+	if (s->ahead_at + 4 < s->ahead_n)
+		sh_fpstore_prefetch(&s->store, s->ahead[s->ahead_at + 4].a &
+		    0xFFFFFFFF, 1);
+	*r = s->ahead[s->ahead_at++];
+	return 1;
+}
+
 int
 sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 {
@@ -256,7 +280,7 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 			r.a = s->pairs.v[s->at++];
 			r.b = (uint64_t)sh_hamming(s->list.fp[r.a >> 32],
 			    s->list.fp[r.a & 0xFFFFFFFF]);
-		} else if (s->x == NULL || (e = sh_xsort_next(s->x, &r)) <= 0)
+		} else if ((e = next_spilled(s, &r)) <= 0)
 			return e;
 		/* A pair given twice (a shard's output given twice) is one
 		 * pair. */

@@ -25,6 +25,8 @@
 #include "near/join.h"
 #include "near/plan.h"
 
+#define SH_FPSET_AHEAD 16
+
 struct sh_fpset {
 	size_t budget;		/* 0: in memory */
 	const char *tmpdir;
@@ -37,6 +39,8 @@ struct sh_fpset {
 	uint64_t *map;		/* ID map: (tag << 32 | entry + 1) slots */
 	size_t dup;		/* an entry whose ID another one has */
 	size_t mapcap;
+	struct sh_xrec ahead[SH_FPSET_AHEAD];	/* pairs read ahead */
+	size_t ahead_n, ahead_at;
 	char *buf, *buf2;	/* IDs read from the store */
 	size_t bufcap, buf2cap;
 };

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/io.h"
 #include "near/fpstore.h"
 
@@ -138,25 +139,33 @@ map_files(struct sh_fpstore *s)
 int
 sh_fpstore_next(struct sh_fpstore *s, sh_fpval *fp)
 {
-	return (int)sh_fpstore_read(s, fp, 1);
+	const sh_fpval *v;
+	long n;
+
+	if ((n = sh_fpstore_read(s, fp, 1, &v)) == 1)
+		*fp = *v;
+	return (int)n;
 }
 
 long
-sh_fpstore_read(struct sh_fpstore *s, sh_fpval *v, size_t max)
+sh_fpstore_read(struct sh_fpstore *s, sh_fpval *buf, size_t max,
+    const sh_fpval **v)
 {
 	size_t n;
 
 	if (!s->mapped)
 		map_files(s);
 	if (s->map[0] == NULL) {
-		n = fread(v, sizeof(*v), max, s->fps);
+		n = fread(buf, sizeof(*buf), max, s->fps);
+		*v = buf;
 		return n == 0 && ferror(s->fps) ? SH_EIO : (long)n;
 	}
-	/* From the mapping: a copy, no system call. */
-	n = s->maplen[0] / sizeof(*v) - s->rd;
+	/* From the mapping: no copy, no system call. */
+	n = s->maplen[0] / sizeof(*buf) - s->rd;
 	if (n > max)
 		n = max;
-	memcpy(v, s->map[0] + s->rd * sizeof(*v), n * sizeof(*v));
+	*v = (const sh_fpval *)(const void *)(s->map[0] + s->rd *
+	    sizeof(*buf));
 	s->rd += n;
 	return (long)n;
 }
@@ -210,6 +219,25 @@ sh_fpstore_id(struct sh_fpstore *s, uint64_t i, char **buf, size_t *cap,
 	if ((e = grow(buf, cap, *len)) != 0)
 		return e;
 	return readat(s, 2, *buf, *len, off[0]);
+}
+
+void
+sh_fpstore_prefetch(struct sh_fpstore *s, uint64_t i, int ids)
+{
+	uint64_t off;
+
+	if (!s->mapped || s->map[1] == NULL || s->map[2] == NULL ||
+	    8 * (i + 1) > s->maplen[1])
+		return;
+	if (!ids) {
+		SH_PREFETCH(s->map[1] + 8 * (i > 0 ? i - 1 : 0));
+		return;
+	}
+	off = 0;
+	if (i > 0)
+		memcpy(&off, s->map[1] + 8 * (i - 1), sizeof(off));
+	if (off < s->maplen[2])
+		SH_PREFETCH(s->map[2] + off);
 }
 
 int

@@ -42,11 +42,18 @@ int sh_fpstore_add(struct sh_fpstore *s, sh_fpval fp, const char *id,
  * the end, SH_ENOMEM, SH_EIO).  The two cursors are independent. */
 int sh_fpstore_rewind(struct sh_fpstore *s);
 int sh_fpstore_next(struct sh_fpstore *s, sh_fpval *fp);
-/* The next fingerprints, at most max of them, into v: return how many
- * (0 at the end) or SH_EIO. */
-long sh_fpstore_read(struct sh_fpstore *s, sh_fpval *v, size_t max);
+/* The next fingerprints, at most max of them, at *v: in the mapping, or
+ * read into buf (room for max).  Return how many (0 at the end) or
+ * SH_EIO. */
+long sh_fpstore_read(struct sh_fpstore *s, sh_fpval *buf, size_t max,
+    const sh_fpval **v);
 int sh_fpstore_nextid(struct sh_fpstore *s, char **buf, size_t *cap,
     size_t *len);
+
+/* Ask for what sh_fpstore_id(s, i) will read, to be read soon: the
+ * offsets, or with ids the ID bytes (which reads the offsets).  A hint,
+ * for the mapped store. */
+void sh_fpstore_prefetch(struct sh_fpstore *s, uint64_t i, int ids);
 
 /* Random access, after sh_fpstore_rewind, by position: the cursors are
  * not moved.  At the first, the three files are mapped read-only, so a

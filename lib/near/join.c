@@ -608,7 +608,8 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 {
 	struct sh_xrec *rec, *tmp, *s;
 	struct keyfn kf;
-	sh_fpval v[READ_STEP];
+	sh_fpval buf[READ_STEP];
+	const sh_fpval *v;
 	uint64_t n = st->n, m = budget / (2 * sizeof(*rec)), cnt, key, i;
 	size_t *hist = NULL, d, e, nd, k, x, x0, r, b, c;
 	long got, j;
@@ -624,7 +625,7 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 		return SH_ENOMEM;
 	if ((err = sh_fpstore_rewind(st)) != 0)
 		goto out;
-	while ((got = sh_fpstore_read(st, v, READ_STEP)) > 0)
+	while ((got = sh_fpstore_read(st, buf, READ_STEP, &v)) > 0)
 		for (j = 0; j < got; j++)
 			hist[key_of(&kf, v[j]) >> (kb - top)]++;
 	if ((err = got < 0 ? (int)got : 0) != 0)
@@ -651,7 +652,8 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 		}
 		if ((err = sh_fpstore_rewind(st)) != 0)
 			goto out;
-		for (i = 0; (got = sh_fpstore_read(st, v, READ_STEP)) > 0;
+		for (i = 0; (got = sh_fpstore_read(st, buf, READ_STEP,
+		    &v)) > 0;
 		    i += (uint64_t)got)
 			for (j = 0; j < got; j++) {
 				key = key_of(&kf, v[j]);
