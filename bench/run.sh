@@ -7,7 +7,7 @@
 # runs per case, default 5), DOCS (documents per kind, default 20000),
 # CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
-# runs there), QUERIES (queries per index run, default 1000000),
+# runs there), NEAR_MODES (the near rows: join, join1, S, dedup), QUERIES (queries per index run, default 1000000),
 # INDEX_PLANS (index plans: "auto", B/R forced, "lean" for sh-index -E;
 # default "auto lean"), INDEX_BUDGET (index rows built in this budget
 # from a pipe, see bench_index), PAR_DOCS
@@ -30,6 +30,7 @@ GEN=$root/bench/gen
 GENFP=$root/bench/genfp
 NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
+NEAR_MODES=${NEAR_MODES:-join join1 S dedup}
 QUERIES=${QUERIES:-1000000}
 INDEX_PLANS=${INDEX_PLANS:-auto lean}
 INDEX_BUDGET=${INDEX_BUDGET:-}
@@ -483,18 +484,23 @@ bench_near()
 		f=$tmp/fp.$n
 		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
 		pairs=$("$BIN/sh-near" "$f" | wc -l)
-		s=$(RUNS=$NEAR_RUNS pin= timeit "$BIN/sh-near" "$f") || exit 2
-		printf '%-6s %10d %9.3f %12.0f %10d\n' join "$n" "$s" \
-		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
-		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -j 1 "$f") || exit 2
-		printf '%-6s %10d %9.3f %12.0f %10d\n' 'join 1' "$n" "$s" \
-		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
-		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -S 256M "$f") || exit 2
-		printf '%-6s %10d %9.3f %12.0f %10d\n' 'S 256M' "$n" "$s" \
-		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$pairs"
-		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -u "$f") || exit 2
-		printf '%-6s %10d %9.3f %12.0f %10s\n' dedup "$n" "$s" \
-		    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" -
+		for mode in $NEAR_MODES; do
+			case $mode in
+			join)	s=$(RUNS=$NEAR_RUNS pin= timeit "$BIN/sh-near" \
+				    "$f") ;;
+			join1)	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -j 1 \
+				    "$f") ;;
+			S)	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -S 256M \
+				    "$f") ;;
+			dedup)	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -u \
+				    "$f") ;;
+			*)	die "NEAR_MODES: $mode is not join, join1, S or dedup" ;;
+			esac || exit 2
+			printf '%-6s %10d %9.3f %12.0f %10s\n' "$(echo "$mode" |
+			    sed 's/join1/join 1/; s/^S$/S 256M/')" "$n" "$s" \
+			    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
+			    "$([ "$mode" = dedup ] && echo - || echo "$pairs")"
+		done
 		rm -f "$f"
 	done
 }
