@@ -31,7 +31,8 @@ next_block(struct sh_lines *l, size_t *at, size_t *n)
 	size_t got;
 
 	for (;;) {
-		e = memchr(l->buf + l->pos, l->delim, l->have - l->pos);
+		e = l->have > l->pos ? memchr(l->buf + l->pos, l->delim,
+		    l->have - l->pos) : NULL;
 		if (e != NULL || (l->eof && l->have > l->pos)) {
 			*at = l->pos;
 			*n = e != NULL ? (size_t)(e - l->buf) + 1 - l->pos :
@@ -42,9 +43,11 @@ next_block(struct sh_lines *l, size_t *at, size_t *n)
 		if (l->eof)
 			return 0;
 		/* The partial line to the front, room after it. */
-		memmove(l->buf, l->buf + l->pos, l->have - l->pos);
-		l->have -= l->pos;
-		l->pos = 0;
+		if (l->pos > 0) {
+			memmove(l->buf, l->buf + l->pos, l->have - l->pos);
+			l->have -= l->pos;
+			l->pos = 0;
+		}
 		if (l->cap - l->have < BLOCK / 2 && sh_grow(&l->buf, &l->cap,
 		    l->have + BLOCK, 1) != 0)
 			return SH_ENOMEM;
