@@ -448,7 +448,7 @@ join_table(struct table *tb, struct worker *w)
 	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
 	block_parts(tb->plan, ~tb->plan->tblocks[tb->t] &
 	    (((uint32_t)1 << tb->plan->nblocks) - 1), &tb->rest);
-	tb->ib = width(tb->n - 1) > 0 ? width(tb->n - 1) : 1;
+	tb->ib = tb->n > 1 ? width(tb->n - 1) : 1;
 	tb->sk = 64 - tb->bits - tb->ib;
 	nd = (size_t)1 << tb->top;
 	parallel(w, tb->nthreads, count_top);
