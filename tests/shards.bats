@@ -245,9 +245,10 @@ sorted() {
 
 @test "sh-near -S: tables sorted in memory by parts or on disk give the same pairs" {
 	mkdir "$D/tmp"
-	# 60,000 in 1M take 4 parts in memory; 300,000 take too many and
-	# are sorted on disk; 17,000 sharing their top 12 bits fill a part
-	# alone (on disk too); at k = 0 the key is 64 bits (on disk).
+	# 60,000 in 1M take 3 parts in memory; 300,000 take too many and
+	# are sorted on disk; 17,000 sharing their top 12 bits are a bucket
+	# over the scratch (on disk too); at k = 0 the key is 64 bits (on
+	# disk).
 	rand_fps "$D/a.fp" 60000 16
 	rand_fps "$D/b.fp" 300000 17
 	{ head -n 40000 "$D/a.fp"; awk '{ print "abc" substr($1, 4) "\tabc" NR }' \

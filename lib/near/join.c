@@ -552,13 +552,14 @@ ext_run(const struct sh_plan *plan, int t, const struct sh_xrec *r,
 
 /*
  * A table of the external join sorted in memory, in parts: when keys are
- * at most 32 bits and the budget holds the records (fingerprint, key <<
- * 32 | index) of all the fingerprints in PARTS_MAX parts or fewer, the
- * store is read once to count the top TOPBITS key bits, then once per
- * part, each taking the records of a range of top bits, sorted by key
- * (radix, stable), its runs compared.  Return 1 when done, 0 when the
- * table must be sorted on disk (long keys, a small budget, or a top-bits
- * bucket alone over the budget: few distinct keys), or an error.
+ * at most 32 bits and 7/8 of the budget holds the records (fingerprint,
+ * key << 32 | index) of all the fingerprints in PARTS_MAX parts or
+ * fewer, the store is read once to count the top TOPBITS key bits, then
+ * once per part, each taking the records of a range of top bits, sorted
+ * by key (radix, stable, through the other eighth, which must hold a
+ * bucket), its runs compared.  Return 1 when done, 0 when the table must
+ * be sorted on disk (long keys, a small budget, or a top-bits bucket
+ * over an eighth of the budget: few distinct keys), or an error.
  */
 #define PARTS_MAX 8
 
@@ -610,7 +611,8 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	struct keyfn kf;
 	sh_fpval buf[READ_STEP];
 	const sh_fpval *v;
-	uint64_t n = st->n, m = budget / (2 * sizeof(*rec)), cnt, key, i;
+	uint64_t n = st->n, m = budget / sizeof(*rec) / 8 * 7, cnt, key, i;
+	uint64_t m8 = budget / sizeof(*rec) / 8;	/* the scratch */
 	size_t *hist = NULL, d, e, nd, k, x, x0, r, b, c;
 	long got, j;
 	int kb = plan->keybits[t], top = kb < TOPBITS ? kb : TOPBITS, err;
@@ -631,10 +633,10 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 	if ((err = got < 0 ? (int)got : 0) != 0)
 		goto out;
 	for (d = 0; d < nd; d++)
-		if (hist[d] > m)
+		if (hist[d] > m8)
 			goto out;	/* err 0: on disk */
 	if ((pt->rec == NULL && (pt->rec = malloc(m * sizeof(*rec))) ==
-	    NULL) || (pt->tmp == NULL && (pt->tmp = malloc(m *
+	    NULL) || (pt->tmp == NULL && (pt->tmp = malloc(m8 *
 	    sizeof(*tmp))) == NULL)) {
 		err = SH_ENOMEM;
 		goto out;
