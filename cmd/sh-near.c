@@ -153,13 +153,10 @@ static int
 given_pair(void *ctx, const char *p, size_t len, const char *name,
     unsigned long long line)
 {
-	const char *a, *b;
-	size_t alen, blen;
 	int e;
 
 	(void)ctx;
-	if ((e = sh_pairline_parse(p, len, &a, &alen, &b, &blen)) == 0 &&
-	    (e = sh_fpset_given(&set, a, alen, b, blen)) == 0)
+	if ((e = sh_fpset_given_line(&set, p, len)) == 0)
 		return 0;
 	if (e == SH_EDUPID && sh_fpset_id(&set, set.dup, &p, &len) == 0)
 		errx(2, "-m: ID %.*s: %s", (int)len, p, sh_strerror(e));
@@ -167,62 +164,13 @@ given_pair(void *ctx, const char *p, size_t len, const char *name,
 	    "temporary file: " : "", sh_strerror(e));
 }
 
-/* Print the matches of the set, or with clusters the first entry of each
- * entry's cluster before it. */
+/* Exit on error e of writing the matches (where names an index's). */
 static void
-put_pairs(int clusters)
+put_fail(int e, const char *where)
 {
-	struct sh_match m;
-	const char *id[2];
-	uint32_t *rep;
-	size_t i, n = sh_fpset_n(&set), len[2];
-	int e;
-
-	if (!clusters) {
-		while ((e = sh_match_next(&mt, &set, &m)) > 0)
-			put_match(&m);
-		if (e < 0)
-			fail(e);
-		return;
-	}
-	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
-		fail(SH_ENOMEM);
-	if ((e = sh_match_clusters(&mt, &set, rep)) != 0)
-		fail(e);
-	for (i = 0; i < n; i++) {
-		if ((e = sh_fpset_ids(&set, rep[i], i, id, len)) != 0)
-			fail(e);
-		put_ok(sh_pairline_write(stdout, id[0], len[0], id[1], len[1],
-		    -1, -1));
-	}
-	free(rep);
-}
-
-/*
- * -u -v: the lines near no line kept before them, nor with -i the index,
- * from the verified pairs of the join.
- */
-static void
-put_firsts(void)
-{
-	char where[SH_WHERE];
-	const char *p;
-	uint8_t *keep;
-	size_t i, n = sh_fpset_n(&set), len;
-	int e;
-
-	if ((keep = malloc(n + 1)) == NULL)
-		fail(SH_ENOMEM);
-	if ((e = sh_match_firsts(&mt, &set, ix, (int)k, &hits, keep,
-	    where)) != 0)
-		ix_fail(e, where);
-	for (i = 0; i < n; i++)
-		if (keep[i]) {
-			p = sh_fplist_id(&lines, i, &len);
-			fwrite(p, 1, len, stdout);
-			put_ok(putchar('\n') == EOF);
-		}
-	free(keep);
+	if (ferror(stdout))
+		err(2, "stdout");
+	ix_fail(e, where);
 }
 
 int
@@ -371,10 +319,15 @@ main(int argc, char *argv[])
 			    shard.n ? &shard : NULL, progress_lib())) != 0)
 				fail(e);
 		}
+		*where = '\0';
 		if (mode == 'u')
-			put_firsts();
-		else
-			put_pairs(mode == 'g');
+			e = sh_match_write_firsts(&mt, &set, ix, (int)k, &hits,
+			    &lines, stdout, where);
+		else if ((e = sh_match_write(&mt, &set, mode == 'g',
+		    stdout)) > 0)
+			found = 1;
+		if (e < 0)
+			put_fail(e, where);
 		sh_fplist_free(&lines);
 	}
 	if (ix != NULL) {

@@ -7,6 +7,7 @@
 #include "base/hash.h"
 #include "near/cluster.h"
 #include "near/fpset.h"
+#include "near/pairline.h"
 
 int
 sh_fpset_open(struct sh_fpset *s, size_t budget, const char *tmpdir)
@@ -188,6 +189,18 @@ lookup(struct sh_fpset *s, const char *id, size_t len, uint64_t *i)
 		return SH_EUNKNOWN;
 	*i = (s->map[slot] & 0xFFFFFFFF) - 1;
 	return 0;
+}
+
+int
+sh_fpset_given_line(struct sh_fpset *s, const char *p, size_t len)
+{
+	const char *a, *b;
+	size_t alen, blen;
+	int e;
+
+	if ((e = sh_pairline_parse(p, len, &a, &alen, &b, &blen)) != 0)
+		return e;
+	return sh_fpset_given(s, a, alen, b, blen);
 }
 
 int

@@ -93,6 +93,10 @@ int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
 int sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
     const char *b, size_t blen);
 
+/* sh_fpset_given for the pair line p[0..len) (near/pairline.h).  Return
+ * as sh_fpset_given, or an error of sh_pairline_parse. */
+int sh_fpset_given_line(struct sh_fpset *s, const char *p, size_t len);
+
 /*
  * The pairs, one per call, in order of (earlier entry, later entry), each
  * once: *a < *b and their distance.  Return 1, 0 at the end, or SH_ENOMEM,

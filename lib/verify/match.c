@@ -3,6 +3,7 @@
 
 #include "base/errors.h"
 #include "near/model.h"
+#include "near/pairline.h"
 #include "verify/match.h"
 
 /*
@@ -119,6 +120,63 @@ sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 	}
 	e = sh_fpset_first(s, kept, matches, &q);
 	return e != 0 ? e : q.err;
+}
+
+long long
+sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
+    FILE *out)
+{
+	struct sh_match m;
+	const char *id[2];
+	uint32_t *rep;
+	size_t i, n = sh_fpset_n(s), len[2];
+	long long found = 0;
+	int e;
+
+	if (!clusters) {
+		while ((e = sh_match_next(mt, s, &m)) > 0) {
+			if (sh_pairline_write(out, m.id[0], m.len[0], m.id[1],
+			    m.len[1], m.dist, m.sim) != 0)
+				return SH_EIO;
+			found++;
+		}
+		return e < 0 ? e : found;
+	}
+	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
+		return SH_ENOMEM;
+	e = sh_match_clusters(mt, s, rep);
+	for (i = 0; e == 0 && i < n; i++)
+		if ((e = sh_fpset_ids(s, rep[i], i, id, len)) == 0 &&
+		    sh_pairline_write(out, id[0], len[0], id[1], len[1], -1,
+		    -1) != 0)
+			e = SH_EIO;
+	free(rep);
+	return e;
+}
+
+int
+sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
+    struct sh_index *ix, int k, struct sh_hits *hits,
+    const struct sh_fplist *lines, FILE *out, char *where)
+{
+	const char *p;
+	uint8_t *keep;
+	size_t i, n = sh_fpset_n(s), len;
+	int e;
+
+	*where = '\0';
+	if ((keep = malloc(n + 1)) == NULL)
+		return SH_ENOMEM;
+	e = sh_match_firsts(mt, s, ix, k, hits, keep, where);
+	for (i = 0; e == 0 && i < n; i++)
+		if (keep[i]) {
+			p = sh_fplist_id(lines, i, &len);
+			if (fwrite(p, 1, len, out) != len ||
+			    putc('\n', out) == EOF)
+				e = SH_EIO;
+		}
+	free(keep);
+	return e;
 }
 
 void

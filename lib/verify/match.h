@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/progress.h"
 #include "index/index.h"
@@ -65,6 +66,27 @@ int sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
     struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
     char *where);
+
+/*
+ * Write to out, as pair lines (near/pairline.h), the matches of s in the
+ * order of sh_match_next; with clusters, a line for each entry instead,
+ * in input order: the first entry of its cluster (sh_match_clusters),
+ * then its own ID, no further field.  Return the matches written (0
+ * with clusters), SH_EIO on a write error (out's error flag set), or an
+ * error of the set.
+ */
+long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
+    int clusters, FILE *out);
+
+/*
+ * Write to out, each with a '\n', the lines of lines (entry i the whole
+ * line of entry i of s) that sh_match_firsts keeps.  Return 0, SH_ENOMEM,
+ * SH_EIO on a write error (out's error flag set), or an error of
+ * sh_match_firsts (where names the segment of an index error).
+ */
+int sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
+    struct sh_index *ix, int k, struct sh_hits *hits,
+    const struct sh_fplist *lines, FILE *out, char *where);
 
 /* The matches of one query in the hits of an index lookup. */
 struct sh_hitmatch {
