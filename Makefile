@@ -32,7 +32,8 @@ INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
 VERIFY_HDR = lib/verify/explain.h lib/verify/match.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
-	lib/base/num.o lib/base/shard.o lib/base/utf8.o lib/base/xsort.o
+	lib/base/num.o lib/base/shard.o lib/base/threads.o lib/base/utf8.o \
+	lib/base/xsort.o
 TEXT_OBJ = lib/text/charset.o lib/text/docmap.o lib/text/fold.o \
 	lib/text/html.o lib/text/json.o lib/text/record.o lib/text/t2s.o \
 	lib/text/unitab.o

@@ -8,10 +8,10 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/lines.h"
+#include "base/threads.h"
 #include "near/fpline.h"
 #include "near/fpload.h"
 
-#define MAXTHREADS 64
 #define MINSHARE ((long long)1 << 20)	/* bytes a thread is worth */
 
 #define STEP 4096			/* lines between reports */
@@ -99,8 +99,8 @@ open_shares(FILE *f, const char *path, int nthreads, struct share *sh)
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
 		return 1;
 	size = (long long)st.st_size;
-	if (nthreads > MAXTHREADS)
-		nthreads = MAXTHREADS;
+	if (nthreads > SH_THREADS_MAX)
+		nthreads = SH_THREADS_MAX;
 	for (n = 1; n < nthreads && size / (n + 1) >= MINSHARE; n++)
 		;
 	sh[0].f = f;
@@ -128,11 +128,10 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
     sh_fpload_bad_fn *bad, void *ctx, const struct sh_progress *pg)
 {
 	struct tally tally;
-	struct share sh[MAXTHREADS];
-	pthread_t tid[MAXTHREADS];
+	struct share sh[SH_THREADS_MAX];
 	unsigned long long before = 0;
 	size_t j;
-	int n, i, started, err = 0, errnum = 0;
+	int n, i, err = 0, errnum = 0;
 
 	memset(sh, 0, sizeof(sh));
 	n = path == NULL ? 1 : open_shares(f, path, nthreads, sh);
@@ -147,15 +146,7 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
 		sh[i].l = i == 0 ? l : &sh[i].own;
 		sh[i].tally = &tally;
 	}
-	for (started = 1; started < n; started++)
-		if (pthread_create(&tid[started], NULL, read_share,
-		    &sh[started]) != 0)
-			break;
-	read_share(&sh[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(tid[i], NULL);
-	for (i = started; i < n; i++)
-		read_share(&sh[i]);
+	sh_threads_run(sh, sizeof(*sh), n, read_share);
 	for (i = 0; i < n; i++) {
 		if (err == 0 && sh[i].err != 0) {
 			err = sh[i].err;

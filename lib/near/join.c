@@ -6,6 +6,7 @@
 #include "base/fpval.h"
 #include "base/grow.h"
 #include "base/shard.h"
+#include "base/threads.h"
 #include "base/xsort.h"
 #include "near/fpstore.h"
 #include "near/join.h"
@@ -140,7 +141,6 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
 
 #define TOPBITS 12
 #define LOWBITS 8
-#define MAXTHREADS 64
 
 /* The key of a fingerprint in a table: the sum over parts of (fp &
  * mask) >> shift, a part for each run of contiguous key blocks. */
@@ -373,26 +373,15 @@ thread_main(void *arg)
 	return NULL;
 }
 
-/* Run step on every worker, each in a thread of its own but the first,
- * which runs in the caller's; a worker whose thread cannot start runs in
- * the caller's after the others. */
+/* Run step on every worker, on threads (base/threads.h). */
 static void
 parallel(struct worker *w, int n, void (*step)(struct worker *))
 {
-	pthread_t tid[MAXTHREADS];
-	int i, started;
+	int i;
 
 	for (i = 0; i < n; i++)
 		w[i].step = step;
-	for (started = 1; started < n; started++)
-		if (pthread_create(&tid[started], NULL, thread_main,
-		    &w[started]) != 0)
-			break;
-	step(&w[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(tid[i], NULL);
-	for (i = started; i < n; i++)
-		step(&w[i]);
+	sh_threads_run(w, sizeof(*w), n, thread_main);
 }
 
 /* The pairs of the workers into out, each array freed once copied. */
@@ -473,7 +462,7 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
     int nthreads, const struct sh_shard *shard, const struct sh_progress *pg,
     struct sh_pairs *out)
 {
-	struct worker w[MAXTHREADS];
+	struct worker w[SH_THREADS_MAX];
 	struct table tb;
 	uint64_t done = 0, total = tables(plan, shard);
 	int t, i, err = 0;
@@ -483,8 +472,8 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 	/* Small inputs: threads would cost more than they save. */
 	if (nthreads < 1 || n < 1024)
 		nthreads = 1;
-	if (nthreads > MAXTHREADS)
-		nthreads = MAXTHREADS;
+	if (nthreads > SH_THREADS_MAX)
+		nthreads = SH_THREADS_MAX;
 	memset(&tb, 0, sizeof(tb));
 	memset(w, 0, sizeof(w[0]) * (size_t)nthreads);
 	tb.fp = fp;
