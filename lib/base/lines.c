@@ -108,6 +108,24 @@ sh_lines_read(struct sh_lines *l, void *buf, size_t n)
 }
 
 int
+sh_lines_share(struct sh_lines *l, long long size, int i, int n)
+{
+	long long start = size / n * i + size % n * i / n;
+	int c;
+
+	l->end = size / n * (i + 1) + size % n * (i + 1) / n;
+	if (start == 0)
+		return 0;
+	/* A line is the share's when it starts in it: after a delimiter. */
+	if (sh_lines_seek(l, start - 1) != 0)
+		return SH_EIO;
+	while ((c = getc(l->fp)) != EOF)
+		if (l->off++, c == l->delim)
+			break;
+	return ferror(l->fp) ? SH_EIO : 0;
+}
+
+int
 sh_lines_seek(struct sh_lines *l, long long off)
 {
 	if (fseeko(l->fp, (off_t)off, SEEK_SET) != 0)

@@ -47,6 +47,14 @@ int sh_lines_next(struct sh_lines *l, const char **p, size_t *len);
  * bytes read. */
 size_t sh_lines_read(struct sh_lines *l, void *buf, size_t n);
 
+/*
+ * Read only the lines that start in share i of n of a file of size
+ * bytes, as sh-fp -P cuts a file: n byte ranges, their sizes apart by
+ * one at most.  Seeks to the share and skips the line begun before it.
+ * Call before reading a line.  Return 0 or SH_EIO (errno set).
+ */
+int sh_lines_share(struct sh_lines *l, long long size, int i, int n);
+
 /* Go to byte off of the stream (fseeko), as the offset of the next line
  * read.  Return 0 or SH_EIO. */
 int sh_lines_seek(struct sh_lines *l, long long off);

@@ -28,10 +28,12 @@ struct bad {
 	int err;
 };
 
-/* A thread's share: the lines starting in [start, end) of its stream. */
+/* A thread's share: the lines starting in share i of n of its stream,
+ * of size bytes (n 1: the whole stream, as it comes). */
 struct share {
 	FILE *f;
-	long long start, end;
+	long long size;
+	int i, n;
 	struct sh_fplist *l;	/* where its entries go */
 	struct sh_fplist own;
 	struct tally *tally;
@@ -52,18 +54,8 @@ read_share(void *arg)
 	int c, e = 0;
 
 	sh_lines_init(&in, s->f, '\n');
-	in.end = s->end;
-	/* A line is the share's when it starts in it: after a '\n'. */
-	if (s->start > 0) {
-		if (fseeko(s->f, (off_t)(s->start - 1), SEEK_SET) != 0)
-			e = SH_EIO;
-		for (in.off = s->start - 1; e == 0 && (c = getc(s->f)) !=
-		    EOF; )
-			if (in.off++, c == '\n')
-				break;
-		if (e == 0 && ferror(s->f))
-			e = SH_EIO;
-	}
+	if (s->n > 1)
+		e = sh_lines_share(&in, s->size, s->i, s->n);
 	while (e == 0 && (e = sh_lines_next(&in, &p, &len)) == 1) {
 		e = 0;
 		if (++s->lines % STEP == 0) {
@@ -115,10 +107,10 @@ open_shares(FILE *f, const char *path, int nthreads, struct share *sh)
 			return 1;
 		}
 	}
-	/* As sh-fp -P cuts a file. */
 	for (i = 0; i < n; i++) {
-		sh[i].start = size / n * i + size % n * i / n;
-		sh[i].end = size / n * (i + 1) + size % n * (i + 1) / n;
+		sh[i].size = size;
+		sh[i].i = i;
+		sh[i].n = n;
 	}
 	return n;
 }
@@ -137,7 +129,7 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
 	n = path == NULL ? 1 : open_shares(f, path, nthreads, sh);
 	if (n == 1) {
 		sh[0].f = f;
-		sh[0].end = -1;
+		sh[0].n = 1;
 	}
 	tally.lines = 0;
 	tally.pg = pg;

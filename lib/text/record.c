@@ -63,8 +63,6 @@ int
 sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 {
 	struct stat st;
-	long long size, start;
-	int c, delim = r->mode == SH_REC_NUL ? '\0' : '\n';
 
 	if (r->mode != SH_REC_TAB && r->mode != SH_REC_NUL &&
 	    r->mode != SH_REC_JSON)
@@ -75,20 +73,9 @@ sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 		errno = ESPIPE;
 		return SH_EIO;
 	}
-	size = (long long)st.st_size;
-	start = size / s->n * s->i + size % s->n * s->i / s->n;
-	r->in.end = size / s->n * (s->i + 1) + size % s->n * (s->i + 1) / s->n;
-	/* A record is ours when it starts in range: after a delimiter. */
-	if (start > 0) {
-		if (fseeko(r->in.fp, (off_t)(start - 1), SEEK_SET) != 0)
-			return SH_EIO;
-		for (r->in.off = start - 1; (c = getc(r->in.fp)) != EOF; )
-			if (r->in.off++, c == delim)
-				break;
-		if (ferror(r->in.fp))
-			return SH_EIO;
-	}
-	return 0;
+	/* A record is ours when it starts in range. */
+	return sh_lines_share(&r->in, (long long)st.st_size, (int)s->i,
+	    (int)s->n);
 }
 
 void

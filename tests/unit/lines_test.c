@@ -145,6 +145,30 @@ main(void)
 		    "starting in it (%ld)", delim ? "newline" : "NUL", got);
 	}
 
+	/* Shares (sh_lines_share): 1 to 4 of them read every line once,
+	 * in order.  The text is the last round's. */
+	for (round = 1; round <= 4; round++) {
+		struct sh_lines l;
+		const char *p, *w;
+		size_t len, at = 0;
+		int i, bad = 0;
+
+		for (i = 0; i < round; i++) {
+			f = fopen(full, "r");
+			sh_lines_init(&l, f, '\0');
+			bad += sh_lines_share(&l, (long long)textlen, i, round)
+			    != 0;
+			while (sh_lines_next(&l, &p, &len) == 1)
+				bad += at >= nlines || len != want(at, '\0',
+				    &w) || memcmp(p, w, len) != 0 ||
+				    l.lineoff != (long long)starts[at++];
+			sh_lines_free(&l);
+			fclose(f);
+		}
+		ok(bad == 0 && at == nlines, "%d shares read the %zu lines "
+		    "once, in order (%zu)", round, nlines, at);
+	}
+
 	/* Raw bytes after a line, then a seek back: a WARC reader's moves.
 	 * The text is the last round's (newline-delimited, open end). */
 	make_text('\n', 1);
