@@ -65,7 +65,7 @@ MAN5 = man/sh-index.5
 EXAMPLES = tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
-	tests/unit/fp_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
+	tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
@@ -107,6 +107,7 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 tests/unit/charset_test: tests/unit/charset_test.c
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
+tests/unit/fpload_test: tests/unit/fpload_test.c
 tests/unit/grow_test: tests/unit/grow_test.c
 tests/unit/hash_test: tests/unit/hash_test.c
 tests/unit/hmap_test: tests/unit/hmap_test.c

@@ -149,6 +149,17 @@ timeit()
 	printf '%s\n' $times | median
 }
 
+# Peak resident memory of one run of "$@", in KiB, or - without
+# /usr/bin/time.
+peak()
+{
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M "$@" 2>&1 >/dev/null </dev/null | tail -n 1
+	else
+		echo -
+	fi
+}
+
 # One table row: kind, docs, input bytes, median seconds.
 row()
 {
@@ -478,28 +489,31 @@ bench_near()
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
 	echo
 	echo "near: sh-near [-u] FILE >/dev/null, k = 3, median of $NEAR_RUNS runs;" \
-	    "join on every core, join 1 on one"
-	printf '%-6s %10s %9s %12s %10s\n' mode fps 'median s' fps/s pairs
+	    "join on every core, join 1 on one; peak resident memory of one" \
+	    "more run, and over the 8 bytes per fingerprint of the input"
+	printf '%-6s %10s %9s %12s %10s %8s %6s\n' mode fps 'median s' fps/s \
+	    pairs 'peak MB' 'x fps'
 	for n in $NEAR_SIZES; do
 		f=$tmp/fp.$n
 		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
 		pairs=$("$BIN/sh-near" "$f" | wc -l)
 		for mode in $NEAR_MODES; do
 			case $mode in
-			join)	s=$(RUNS=$NEAR_RUNS pin= timeit "$BIN/sh-near" \
-				    "$f") ;;
-			join1)	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -j 1 \
-				    "$f") ;;
-			S)	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -S 256M \
-				    "$f") ;;
-			dedup)	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -u \
-				    "$f") ;;
+			join)	set -- ;;
+			join1)	set -- -j 1 ;;
+			S)	set -- -S 256M ;;
+			dedup)	set -- -u ;;
 			*)	die "NEAR_MODES: $mode is not join, join1, S or dedup" ;;
-			esac || exit 2
-			printf '%-6s %10d %9.3f %12.0f %10s\n' "$(echo "$mode" |
+			esac
+			s=$(RUNS=$NEAR_RUNS pin=$([ "$mode" = join ] || echo "$pin") \
+			    timeit "$BIN/sh-near" "$@" "$f") || exit 2
+			rss=$(peak "$BIN/sh-near" "$@" "$f")
+			printf '%-6s %10d %9.3f %12.0f %10s %8s %6s\n' "$(echo "$mode" |
 			    sed 's/join1/join 1/; s/^S$/S 256M/')" "$n" "$s" \
 			    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
-			    "$([ "$mode" = dedup ] && echo - || echo "$pairs")"
+			    "$([ "$mode" = dedup ] && echo - || echo "$pairs")" \
+			    "$(echo "$rss" | awk '{ print $1 == "-" ? "-" : int($1 / 1024 + 0.5) }')" \
+			    "$(echo "$rss $n" | awk '{ print $1 == "-" ? "-" : sprintf("%.2f", $1 * 1024 / ($2 * 8)) }')"
 		done
 		rm -f "$f"
 	done

@@ -1,6 +1,8 @@
 /*
  * Opening the operands, and reading fingerprint lines from them.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <string.h>
 
@@ -113,22 +115,38 @@ bad_line(void *ctx, unsigned long long line, int e)
 	*b->status = 2;
 }
 
+/* Whether the n operands name regular files (not standard input). */
+static int
+regular(int n, char *const name[])
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(name[i], "-") == 0 || stat(name[i], &st) != 0 ||
+		    !S_ISREG(st.st_mode))
+			return 0;
+	return n > 0;
+}
+
 void
-input_fplist(int n, char *const name[], struct sh_fplist *l, int nthreads,
-    int *status)
+input_fplist(int n, char *const name[], struct sh_fplist *l,
+    struct sh_fpfiles *files, int nthreads, int *status)
 {
 	struct badline b;
 	FILE *in;
 	int i, e;
 
 	b.status = status;
+	if (!regular(n, name))
+		files = NULL;
 	for (i = 0; i == 0 || i < n; i++) {
 		if ((in = input_open(n ? name[i] : "-", &b.name)) == NULL) {
 			*status = 2;
 			continue;
 		}
 		if ((e = sh_fpload(l, in, in == stdin ? NULL : name[i],
-		    nthreads, bad_line, &b, progress_lib())) != 0) {
+		    nthreads, files, bad_line, &b, progress_lib())) != 0) {
 			warnx("%s: %s", b.name, sh_strerror(e));
 			*status = 2;
 		}

@@ -58,10 +58,13 @@ void input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
 /*
  * input_fps into the list l: the lines of a regular file (not standard
  * input) are read by nthreads threads (near/fpload.h), the same entries
- * and messages, in the same order.
+ * and messages, in the same order.  With files (else NULL), when every
+ * operand names a regular file, the IDs are left in them and the files
+ * added to files.
  */
 struct sh_fplist;
+struct sh_fpfiles;
 void input_fplist(int n, char *const name[], struct sh_fplist *l,
-    int nthreads, int *status);
+    struct sh_fpfiles *files, int nthreads, int *status);
 
 #endif

@@ -53,6 +53,8 @@ static int keep_lines;		/* into lines (-u -v) */
 static void
 fail(int e)
 {
+	if (set.failed != NULL)
+		errx(2, "%s: %s", set.failed, sh_strerror(e));
 	errx(2, "%s%s", set.budget && e == SH_EIO ? "temporary file: " : "",
 	    sh_strerror(e));
 }
@@ -302,8 +304,10 @@ main(int argc, char *argv[])
 	} else {
 		sh_fplist_init(&lines);
 		keep_lines = mode == 'u';
+		/* The pairs alone need only the IDs of their entries. */
 		if (!keep_lines && sh_fpset_list(&set) != NULL)
-			input_fplist(argc, argv, sh_fpset_list(&set),
+			input_fplist(argc, argv, sh_fpset_list(&set), mode ||
+			    given ? NULL : sh_fpset_files(&set),
 			    (int)nthreads, &status);
 		else
 			input_fps(argc, argv, collect, NULL, &status);

@@ -183,3 +183,46 @@ setup() {
 	run -0 sh-near -j 1 "$d/even.fp"
 	eq "$output" "$out"
 }
+
+@test "the IDs of the pairs are read back from the files: the same pairs as from a pipe" {
+	local d=$BATS_TEST_TMPDIR out
+	# Two files of URL IDs (one of 2 MiB, read by 2 threads) with pairs
+	# within and across them (a quarter of the lines in pairs), and a
+	# bad line in each.
+	awk 'BEGIN {
+		srand(9)
+		for (i = 1; i <= 40000; i++) {
+			if (i % 8 != 0)
+				h = sprintf("%08x%08x", int(rand() * 2^31),
+				    int(rand() * 2^31))
+			f = i <= 30007 ? "a" : "b"
+			if (i == 20000 || i == 35000)
+				print "bad line" >("'"$d"'/" f ".fp")
+			printf "%s\thttps://example.org/%d/page?id=%d\n", h,
+			    i % 97, i >("'"$d"'/" f ".fp")
+		}
+	}'
+	[ "$(wc -c <"$d/a.fp")" -gt 1100000 ]
+	run -2 --separate-stderr sh -c 'cat "$1" "$2" | sh-near' sh "$d/a.fp" "$d/b.fp"
+	out=$output
+	eq "$(printf '%s\n' "$out" | wc -l)" 5000
+	eq "$(printf '%s\n' "$out" | grep -c '?id=30007	https://example.org/[0-9]*/page?id=30008	0$')" 1
+	run -2 --separate-stderr sh-near "$d/a.fp" "$d/b.fp"
+	eq "$output" "$out"
+	eq "$stderr" "$(printf 'sh-near: %s:20000: too few fields\nsh-near: %s:4993: too few fields' "$d/a.fp" "$d/b.fp")"
+	run -2 --separate-stderr sh-near -j 1 "$d/a.fp" "$d/b.fp"
+	eq "$output" "$out"
+	run -0 sh -c 'for s in 0 1; do
+	    sh-near -j 3 -P $s/2 "$1" "$2" 2>/dev/null; done | sort' sh \
+	    "$d/a.fp" "$d/b.fp"
+	eq "$output" "$(printf '%s\n' "$out" | sort)"
+	# A pipe among the operands: the IDs are held from the start.
+	run -2 --separate-stderr bash -c 'sh-near "$1" <(cat "$2")' sh \
+	    "$d/a.fp" "$d/b.fp"
+	eq "$output" "$out"
+	run -2 --separate-stderr sh -c 'cat "$1" "$2" | sh-near -g' sh \
+	    "$d/a.fp" "$d/b.fp"
+	out=$output
+	run -2 --separate-stderr sh-near -g "$d/a.fp" "$d/b.fp"
+	eq "$output" "$out"
+}

@@ -25,6 +25,7 @@ sh_fpset_close(struct sh_fpset *s)
 	if (s->budget)
 		sh_fpstore_close(&s->store);
 	sh_fplist_free(&s->list);
+	sh_fpfiles_free(&s->files);
 	sh_xsort_free(s->x);
 	free(s->pairs.v);
 	free(s->map);
@@ -45,6 +46,12 @@ struct sh_fplist *
 sh_fpset_list(struct sh_fpset *s)
 {
 	return s->budget ? NULL : &s->list;
+}
+
+struct sh_fpfiles *
+sh_fpset_files(struct sh_fpset *s)
+{
+	return s->budget ? NULL : &s->files;
 }
 
 size_t
@@ -101,11 +108,27 @@ int
 sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan, int nthreads,
     const struct sh_shard *shard, const struct sh_progress *pg)
 {
+	uint64_t *have;
+	size_t i;
+	uint32_t a, b;
+	int e;
+
 	if (s->budget)
 		return sh_join_ext(&s->store, plan, shard, s->budget,
 		    s->tmpdir, pg, &s->x);
-	return sh_join(s->list.fp, s->list.n, plan, nthreads, shard, pg,
-	    &s->pairs);
+	if ((e = sh_join(s->list.fp, s->list.n, plan, nthreads, shard, pg,
+	    &s->pairs)) != 0 || s->files.n == 0)
+		return e;
+	/* The entries whose IDs are read back: those of the pairs. */
+	if ((have = calloc(s->list.n / 64 + 1, sizeof(*have))) == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < s->pairs.n; i++) {
+		a = (uint32_t)(s->pairs.v[i] >> 32);
+		b = (uint32_t)s->pairs.v[i];
+		have[a >> 6] |= (uint64_t)1 << (a & 63);
+		have[b >> 6] |= (uint64_t)1 << (b & 63);
+	}
+	return sh_fpload_ids(&s->list, &s->files, have, pg, &s->failed);
 }
 
 /*
@@ -281,15 +304,11 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 				return 0;
 			/* The later entries lie anywhere: their fingerprints
 			 * and IDs asked for ahead, the misses overlapping. */
-			if (s->at + 16 < s->pairs.n) {
-				j = (uint32_t)s->pairs.v[s->at + 16];
-				SH_PREFETCH(&s->list.fp[j]);
-				SH_PREFETCH(&s->list.idoff[j]);
-			}
-			if (s->at + 8 < s->pairs.n) {
-				j = (uint32_t)s->pairs.v[s->at + 8];
-				SH_PREFETCH(s->list.ids + s->list.idoff[j]);
-			}
+			for (j = 0; j < 3; j++)
+				if (s->at + (16 >> j) < s->pairs.n)
+					sh_fplist_prefetch(&s->list, (uint32_t)
+					    s->pairs.v[s->at + (16 >> j)],
+					    (int)j);
 			r.a = s->pairs.v[s->at++];
 			r.b = (uint64_t)sh_hamming(s->list.fp[r.a >> 32],
 			    s->list.fp[r.a & 0xFFFFFFFF]);

@@ -20,6 +20,7 @@
 #include "base/fpval.h"
 #include "base/shard.h"
 #include "base/xsort.h"
+#include "near/fpload.h"
 #include "near/fplist.h"
 #include "near/fpstore.h"
 #include "near/join.h"
@@ -30,7 +31,8 @@
 struct sh_fpset {
 	size_t budget;		/* 0: in memory */
 	const char *tmpdir;
-	struct sh_fplist list;	/* in memory, or */
+	struct sh_fplist list;	/* in memory, its IDs there or in */
+	struct sh_fpfiles files;	/* its files; or */
 	struct sh_fpstore store;	/* within the budget */
 	struct sh_pairs pairs;	/* in memory, or */
 	struct sh_xsort *x;	/* within the budget */
@@ -43,6 +45,7 @@ struct sh_fpset {
 	size_t ahead_n, ahead_at;
 	char *buf, *buf2;	/* IDs read from the store */
 	size_t bufcap, buf2cap;
+	const char *failed;	/* the file of an error of sh_fpset_join */
 };
 
 /* Open an empty set; budget 0 keeps everything in memory, else the bytes
@@ -58,6 +61,13 @@ int sh_fpset_add(struct sh_fpset *s, sh_fpval fp, const char *id,
 /* The list an in-memory set adds to (sh_fplist_add, or near/fpload.h
  * for many at once); NULL within a budget. */
 struct sh_fplist *sh_fpset_list(struct sh_fpset *s);
+
+/* The files of an in-memory set whose IDs are left in them while the
+ * join runs (sh_fpload with them, for every entry); NULL within a
+ * budget.  Only the IDs of the entries in pairs are read back, so such
+ * a set serves sh_fpset_next alone, and sh_fpset_id and sh_fpset_ids for
+ * the entries of the pairs. */
+struct sh_fpfiles *sh_fpset_files(struct sh_fpset *s);
 
 /* Number of entries. */
 size_t sh_fpset_n(const struct sh_fpset *s);
@@ -77,7 +87,10 @@ int sh_fpset_ids(struct sh_fpset *s, size_t a, size_t b, const char *id[2],
 
 /* After the last add: the join (join.h) over all entries, with nthreads
  * threads in memory, one within a budget, its tables reported to pg
- * (NULL: none).  Return 0 or an error of sh_join or sh_join_ext. */
+ * (NULL: none); then the IDs of the entries in pairs, if left in their
+ * files, read back (sh_fpload_ids: its lines reported to pg too).
+ * Return 0 or an error of sh_join, sh_join_ext or sh_fpload_ids, whose
+ * file is then s->failed. */
 int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
     int nthreads, const struct sh_shard *shard,
     const struct sh_progress *pg);
