@@ -538,6 +538,9 @@ a	c	1.000000"
 	run -0 --separate-stderr sh -c 'sh-dist -v docs pairs >got'
 	eq "$stderr" ""
 	same_files want got
+	# The portable code gives what the vector code gave.
+	SH_VECTOR=0 sh-dist -v docs pairs >got.0
+	same_files want got.0
 	# The same from the token lists, and from JSON Lines.
 	run -0 --separate-stderr sh -c 'sh-dist -v tok -t pairs >got.t'
 	same_files want got.t

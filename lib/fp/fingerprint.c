@@ -323,11 +323,29 @@ sh_fp_count(const struct sh_fp *f)
 }
 
 uint64_t
+sh_fp_weigh(const struct sh_fp *f, uint64_t h, uint64_t count)
+{
+	uint64_t w = sh_weight(f->o.weight, count);
+
+	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, h)) : w;
+}
+
+uint64_t
 sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
 {
-	uint64_t w = sh_weight(f->o.weight, e->count);
+	return sh_fp_weigh(f, e->hash, e->count);
+}
 
-	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, e->hash)) : w;
+int
+sh_fp_hashes(struct sh_fp *f, const char *p, size_t len, sh_tok_hash_fn *fn,
+    void *ctx, int *bad)
+{
+	long long n;
+
+	if ((n = sh_tok_hashes(f->tok, p, len, fn, ctx, bad)) < 0)
+		return SH_ENOMEM;
+	f->nfeat = (unsigned long long)n;
+	return 0;
 }
 
 int

@@ -129,6 +129,19 @@ int sh_fp_features(struct sh_fp *f, const char *p, size_t len,
  * times its idf with an IDF file. */
 uint64_t sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e);
 
+/* The same for a feature of hash h seen count times. */
+uint64_t sh_fp_weigh(const struct sh_fp *f, uint64_t h, uint64_t count);
+
+/*
+ * The features of text p[0..len) by their hashes alone, every occurrence
+ * in order, to fn in batches (sh_tok_hashes, feat/tokenize.h), for
+ * callers that count them: a feature seen count times weighs
+ * sh_fp_weigh(f, hash, count) in the fingerprint.  *bad as for
+ * sh_fp_text.  Return 0 or SH_ENOMEM.
+ */
+int sh_fp_hashes(struct sh_fp *f, const char *p, size_t len,
+    sh_tok_hash_fn *fn, void *ctx, int *bad);
+
 /*
  * The weighted features that make the fingerprint of text p[0..len)
  * (tokens == 0; *bad as for sh_fp_text) or of a token list (tokens != 0;

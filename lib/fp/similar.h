@@ -77,8 +77,10 @@ void sh_fvec_free(struct sh_fvec *v);
  * Fill v with the features of document p[0..len) as fingerprinter f sees
  * them (sh_fp_each: text, or a token list when tokens != 0; *bad and *col
  * as there), replacing what v held.  Return 0, SH_ENOMEM or an error of
- * sh_fp_each; v is empty after an error.  Cost: O(n log n) in the
- * features; memory is kept between documents.
+ * sh_fp_each; v is empty after an error.  A text whose features' text is
+ * not kept is cut by hashes alone (sh_fp_hashes) and counted here, which
+ * gives the same vector faster.  Cost: O(n log n) in the features; memory
+ * is kept between documents.
  */
 int sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p,
     size_t len, int tokens, int *bad, size_t *col);
@@ -99,9 +101,16 @@ const char *sh_sim_name(int m);
 uint32_t sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b);
 
 /* The same over feature sets, which need weights when sh_sim_weights(m)
- * is not 0.  Cost: one branch-free merge of the two hash arrays. */
+ * is not 0.  Cost: one branch-free merge of the two hash arrays; for
+ * Jaccard and containment, with AVX-512, blocks of eight hashes compared
+ * at once. */
 uint32_t sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b);
 int sh_sim_weights(int m);
+
+/* Whether sh_sim_set uses the vector instructions the CPU has (on != 0,
+ * the default) or portable C only; results do not depend on it.  Not
+ * thread-safe. */
+void sh_sim_vector(int on);
 
 /*
  * Parse a similarity s ("0.8", "1", ".95", at most six decimals) into

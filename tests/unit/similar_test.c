@@ -131,6 +131,82 @@ fp_agrees(int w, const char *text)
 	return ok;
 }
 
+/* Sorted distinct random hashes into h[0..n): from a pool of 2n, so that
+ * two such sets share about half, runs of them sometimes equal. */
+static void
+random_set(uint64_t *h, size_t n)
+{
+	size_t i, j;
+	uint64_t t;
+
+	for (i = 0; i < n; i++)
+		h[i] = (next() % (2 * n + 1)) * 0x9E3779B97F4A7C15ULL;
+	for (i = 1; i < n; i++)		/* insertion sort */
+		for (j = i, t = h[i]; j > 0 && h[j - 1] > t; j--) {
+			h[j] = h[j - 1];
+			h[j - 1] = t;
+		}
+	for (i = j = 0; i < n; i++)
+		if (j == 0 || h[j - 1] != h[i])
+			h[j++] = h[i];
+	while (j < n)			/* distinct again: fill past the top */
+		h[j] = h[j - 1] + 1, j++;
+}
+
+/* Jaccard similarity by the vector and the portable merge: equal on
+ * random sets of every length up to 40 (blocks of 8 and their tails). */
+static int
+vector_agrees(int rounds)
+{
+	uint64_t ha[40], hb[40];
+	struct sh_fset a = { 0 }, b = { 0 };
+	uint32_t s0, s1;
+	int r, bad = 0;
+
+	a.h = ha;
+	b.h = hb;
+	for (r = 0; r < rounds; r++) {
+		a.n = next() % 41;
+		b.n = next() % 41;
+		random_set(ha, a.n);
+		random_set(hb, b.n);
+		if (r % 7 == 0)		/* equal prefixes: blocks end alike */
+			memcpy(hb, ha, (a.n < b.n ? a.n : b.n) * 8);
+		sh_sim_vector(0);
+		s0 = sh_sim_set(SH_SIM_JACCARD, &a, &b);
+		sh_sim_vector(1);
+		s1 = sh_sim_set(SH_SIM_JACCARD, &a, &b);
+		bad += s0 != s1;
+	}
+	return bad;
+}
+
+/* A text cut without its features' text (counted from their hashes)
+ * and with it (the fingerprinter's bag) gives the same vector. */
+static int
+counted_agrees(int w, const char *text)
+{
+	struct sh_fpopt o = SH_FPOPT_DEFAULT;
+	struct sh_fvec v, t;
+	struct sh_fp *f;
+	size_t col, i;
+	int bad = 0, ok;
+
+	o.weight = w;
+	f = sh_fp_new(&o);
+	sh_fvec_init(&v, 0);
+	sh_fvec_init(&t, 1);
+	ok = f && sh_fvec_doc(&v, f, text, strlen(text), 0, &bad, &col) == 0 &&
+	    sh_fvec_doc(&t, f, text, strlen(text), 0, &bad, &col) == 0 &&
+	    v.n == t.n && v.n > 0 && v.sum == t.sum && v.sq[1] == t.sq[1];
+	for (i = 0; ok && i < v.n; i++)
+		ok = v.set.h[i] == t.set.h[i] && v.set.w[i] == t.set.w[i];
+	sh_fvec_free(&v);
+	sh_fvec_free(&t);
+	sh_fp_free(f);
+	return ok;
+}
+
 int
 main(void)
 {
@@ -200,6 +276,13 @@ main(void)
 	    && fp_agrees(SH_W_BINARY, "the the the a b c d")
 	    && fp_agrees(SH_W_LOGTF, "x x x x y y z Straße ＦＵＬＬ"),
 	    "fingerprint of a text's vector, each weight scheme");
+	ok(counted_agrees(SH_W_TF, "a b a b a c. The quick brown fox, the "
+	    "quick brown fox; 中华人民共和国成立于一九四九年")
+	    && counted_agrees(SH_W_BINARY, "the the the the a b c d the a b c")
+	    && counted_agrees(SH_W_LOGTF, "x y z x y z x y z Straße ＦＵＬＬ"),
+	    "a text's vector counted from hashes equals the bag's");
+	ok(vector_agrees(20000) == 0,
+	    "the vector merge counts the portable merge's common features");
 
 	ok(parses("0", 0) && parses("1", 1000000) && parses("0.5", 500000) &&
 	    parses(".95", 950000) && parses("0.123456", 123456) &&
