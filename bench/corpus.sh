@@ -127,7 +127,9 @@ need() {
 fortunes=/usr/share/games/fortunes
 for c in $corpora; do
 	case $c in
-	zh|tw)	need manpages-zh "$mandir/zh_CN" ;;
+	# A page of manpages-zh's own: man-db, login and others install a
+	# few zh_CN pages of theirs too.
+	zh|tw)	need manpages-zh "$mandir/zh_CN/man1/bash.1.gz" ;;
 	api)	need libssl-doc "$mandir/man3/SSL_new.3ssl.gz"
 		need libcurl4-doc "$mandir/man3/curl_easy_setopt.3.gz"
 		need libx11-doc "$mandir/man3/XOpenDisplay.3.gz" ;;
