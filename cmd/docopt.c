@@ -9,6 +9,7 @@
 #include "base/errors.h"
 #include "base/num.h"
 #include "fp/similar.h"
+#include "near/join.h"
 #include "text/charset.h"
 #include "docopt.h"
 #include "usage.h"
@@ -18,13 +19,14 @@ docopt_init(struct docopt *o)
 {
 	const char *v = getenv("SH_VECTOR");
 
-	/* SH_VECTOR: the code fingerprints and similarities use
-	 * (fp/fingerprint.h, fp/similar.h). */
+	/* SH_VECTOR: the code fingerprints, similarities and joins use
+	 * (fp/fingerprint.h, fp/similar.h, near/join.h). */
 	if (v != NULL) {
 		if (strlen(v) != 1 || v[0] < '0' || v[0] > '2')
 			errx(2, "SH_VECTOR=%s: not 0, 1 or 2", v);
 		sh_fp_vector(v[0] - '0');
 		sh_sim_vector(v[0] == '2');
+		sh_join_vector(v[0] == '2');
 	}
 	memset(o, 0, sizeof(*o));
 	o->rec = (struct sh_recopt)SH_RECOPT_DEFAULT;

@@ -303,10 +303,17 @@ sh_fvec_fp(const struct sh_fvec *v)
 
 	/* Each feature once with its whole weight adds up to the same sums
 	 * as the fingerprinter's additions (with tf, in SH_W_UNIT times
-	 * its units, which leaves every sign alone). */
+	 * its units, which leaves every sign alone).  Weights all alike
+	 * (binary ones) are votes of 1 times that weight: the same signs,
+	 * from the fast additions. */
 	sh_simhash_init(&acc);
-	for (i = 0; i < v->n; i++)
-		sh_simhash_addw(&acc, v->e[i].hash, v->e[i].w);
+	for (i = 1; i < v->n && v->e[i].w == v->e[0].w; i++)
+		;
+	if (i == v->n && v->h != NULL && v->set.h == v->h)
+		sh_simhash_add_many(&acc, v->h, v->n);
+	else
+		for (i = 0; i < v->n; i++)
+			sh_simhash_addw(&acc, v->e[i].hash, v->e[i].w);
 	return v->n ? sh_simhash_final(&acc) : 0;
 }
 

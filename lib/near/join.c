@@ -174,6 +174,9 @@ struct worker {
 	void (*step)(struct worker *);
 	uint64_t *scratch;	/* for the sort of a bucket */
 	size_t scap;
+	uint64_t *runfp;	/* a long run's fingerprints, gathered */
+	uint32_t *runix;	/* and their indexes */
+	size_t rcap;
 	struct sh_pairs pairs;
 	int err;
 };
@@ -280,8 +283,77 @@ sketch_near(const struct table *tb, uint64_t a, uint64_t b)
 	return sh_hamming((a ^ b) >> tb->ib, 0) <= tb->plan->k;
 }
 
-/* The pairs of the run r[0..m) of equal (truncated) keys, indexes
- * ascending (the sorts are stable). */
+/* Fingerprints x and y of a run, within k: a pair of table t when it
+ * owns them, and, with a shard, when the shard takes their key. */
+static int
+run_pair(struct worker *w, uint32_t x, uint32_t y)
+{
+	const struct table *tb = w->tb;
+
+	if (!owned(tb->plan, tb->t, tb->fp[x], tb->fp[y]))
+		return 0;
+	/* A shard takes the runs of whole keys. */
+	if (tb->shard != NULL && tb->drop > 0 &&
+	    sh_shard_run(tb->shard, tb->t, tb->plan->ntables,
+	    key_of(&tb->key, tb->fp[x])) != tb->shard->i)
+		return 0;
+	return sh_pairs_add(&w->pairs, (uint64_t)x << 32 | y);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_RUN_AVX512
+
+/*
+ * run_pairs over a long run whose fingerprints f[0..m) and indexes ix
+ * are gathered: each against the eight next at a time, by AVX-512's
+ * population count, the few within k checked one by one.
+ */
+__attribute__((target("avx512f,avx512vpopcntdq")))
+static int
+run_avx512(struct worker *w, const uint64_t *f, const uint32_t *ix,
+    size_t m)
+{
+	__m512i a, d, k = _mm512_set1_epi64(w->tb->plan->k);
+	__mmask8 lanes, near;
+	size_t i, j;
+	int e, b;
+
+	for (i = 0; i + 1 < m; i++) {
+		a = _mm512_set1_epi64((long long)f[i]);
+		for (j = i + 1; j < m; j += 8) {
+			lanes = m - j >= 8 ? 0xFF : (__mmask8)((1u << (m - j)) -
+			    1);
+			d = _mm512_maskz_loadu_epi64(lanes, f + j);
+			d = _mm512_popcnt_epi64(_mm512_xor_si512(a, d));
+			for (near = _mm512_mask_cmple_epu64_mask(lanes, d, k);
+			    near != 0; near &= (__mmask8)(near - 1)) {
+				b = __builtin_ctz(near);
+				if ((e = run_pair(w, ix[i], ix[j + (size_t)b])) !=
+				    0)
+					return e;
+			}
+		}
+	}
+	return 0;
+}
+#endif
+
+static int vector_runs = 1;
+
+void
+sh_join_vector(int on)
+{
+	vector_runs = on;
+}
+
+/*
+ * The pairs of the run r[0..m) of equal (truncated) keys, indexes
+ * ascending (the sorts are stable).  Most pairs of a run are ruled out by
+ * their sketches alone; a long run (large k: runs of a hundred at 14-bit
+ * keys) is compared eight pairs at a time where the processor can, its
+ * fingerprints gathered first.
+ */
 static int
 run_pairs(struct worker *w, const uint64_t *r, size_t m)
 {
@@ -289,21 +361,36 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 	uint64_t imask = ((uint64_t)1 << tb->ib) - 1;
 	uint32_t x, y;
 	size_t i, j;
+	int e;
 
+#ifdef HAVE_RUN_AVX512
+	if (m >= 16 && vector_runs &&
+	    __builtin_cpu_supports("avx512vpopcntdq")) {
+		if (m > w->rcap) {
+			free(w->runfp);
+			free(w->runix);
+			w->runfp = malloc(m * sizeof(*w->runfp));
+			w->runix = malloc(m * sizeof(*w->runix));
+			w->rcap = m;
+			if (w->runfp == NULL || w->runix == NULL) {
+				w->rcap = 0;
+				return SH_ENOMEM;
+			}
+		}
+		for (i = 0; i < m; i++) {
+			w->runix[i] = (uint32_t)(r[i] & imask);
+			w->runfp[i] = tb->fp[w->runix[i]];
+		}
+		return run_avx512(w, w->runfp, w->runix, m);
+	}
+#endif
 	for (i = 0; i < m; i++)
 		for (j = i + 1; j < m; j++) {
 			x = (uint32_t)(r[i] & imask);
 			y = (uint32_t)(r[j] & imask);
-			if (!sketch_near(tb, r[i], r[j]) ||
-			    !owned(tb->plan, tb->t, tb->fp[x], tb->fp[y]))
-				continue;
-			/* A shard takes the runs of whole keys. */
-			if (tb->shard != NULL && tb->drop > 0 &&
-			    sh_shard_run(tb->shard, tb->t, tb->plan->ntables,
-			    key_of(&tb->key, tb->fp[x])) != tb->shard->i)
-				continue;
-			if (sh_pairs_add(&w->pairs, (uint64_t)x << 32 | y) != 0)
-				return SH_ENOMEM;
+			if (sketch_near(tb, r[i], r[j]) &&
+			    (e = run_pair(w, x, y)) != 0)
+				return e;
 		}
 	return 0;
 }
@@ -506,8 +593,11 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 	pthread_mutex_destroy(&tb.mu);
 	free(tb.rec);
 	free(tb.count);
-	for (i = 0; i < nthreads; i++)
+	for (i = 0; i < nthreads; i++) {
 		free(w[i].scratch);
+		free(w[i].runfp);
+		free(w[i].runix);
+	}
 	free(tb.start);
 	if (err != 0) {
 		for (i = 0; i < nthreads; i++)

@@ -36,6 +36,11 @@ int sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
     int nthreads, const struct sh_shard *shard, const struct sh_progress *pg,
     struct sh_pairs *out);
 
+/* Whether sh_join compares long runs with the vector instructions the
+ * CPU has (on != 0, the default) or portable C only; results do not
+ * depend on it.  Not thread-safe. */
+void sh_join_vector(int on);
+
 /*
  * The same join within a memory budget, over the fingerprints of a store
  * (fpstore.h): each table is an external sort (xsort.h) of (permuted

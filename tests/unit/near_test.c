@@ -167,7 +167,9 @@ main(void)
 	struct sh_plan plan;
 	struct sh_dedup *d;
 	size_t n, i, j, bad, a, b;
-	int k, kind, r, threads, found, ok_all;
+	/* Join threads, and the vector code (1) or the portable one. */
+	static const int conf[3][2] = { { 1, 1 }, { 3, 1 }, { 3, 0 } };
+	int k, kind, r, c, found, ok_all;
 
 	for (k = 0; k <= 8; k++) {
 		for (kind = 0; kind < 3; kind++) {
@@ -179,10 +181,11 @@ main(void)
 			for (r = 0; r <= 3; r++) {
 				if (sh_plan_init(&plan, k, r, n) != 0)
 					continue;
-				for (threads = 1; threads <= 3; threads += 2) {
+				for (c = 0; c < 3; c++) {
+					sh_join_vector(conf[c][1]);
 					memset(&got, 0, sizeof(got));
 					memset(&tally, 0, sizeof(tally));
-					if (sh_join(fp, n, &plan, threads,
+					if (sh_join(fp, n, &plan, conf[c][0],
 					    NULL, &pg, &got) != 0 ||
 					    !same(&got, &want) ||
 					    tally.calls != (uint64_t)plan.ntables ||
@@ -192,10 +195,11 @@ main(void)
 						ok_all = 0;
 					free(got.v);
 				}
+				sh_join_vector(1);
 			}
 			ok(ok_all, "k=%d set %d: join equals brute force "
-			    "(%zu pairs), every plan and thread count", k, kind,
-			    want.n);
+			    "(%zu pairs), every plan and thread count, vector "
+			    "and portable", k, kind, want.n);
 
 			/* Brute force: labels lowered along the brute-force
 			 * pairs until nothing moves. */
