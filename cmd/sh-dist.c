@@ -231,7 +231,7 @@ main(int argc, char *argv[])
 	if (form == 'x' && (fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	if (form == 'v')
-		vdocs_open(&vd, docs, &o, tflag, measure, (size_t)budget,
+		vdocs_open(&vd, docs, &o, tflag, measure, (size_t)budget, 0,
 		    &status);
 
 	if (form == 'x')

@@ -190,7 +190,7 @@ main(int argc, char *argv[])
 	char *given = NULL;
 	long long nthreads, budget = 0;
 	int ch, e, i, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
-	    mode = 0, load = 0;
+	    mode = 0, load = 0, drain;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
@@ -280,8 +280,13 @@ main(int argc, char *argv[])
 		usage_conflict('t', o.modech);
 	if (docs != NULL) {
 		docopt_load(&o);
+		/* The join reads all its input first: a pipe of it is
+		 * drained while the documents are read. */
+		for (i = 0, drain = argc == 0; i < argc; i++)
+			drain |= strcmp(argv[i], "-") == 0;
 		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
-		    (size_t)budget : (size_t)256 << 20, &status);
+		    (size_t)budget : (size_t)256 << 20, drain && mode != 'u' &&
+		    ix == NULL && given == NULL, &status);
 		mt.vf = vd.vf;
 		mt.min = minsim;
 		mt.bad = bad_pair;

@@ -1,12 +1,20 @@
+#include <sys/stat.h>
+
 #include <err.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "base/errors.h"
+#include "base/io.h"
+#include "base/threads.h"
 #include "progress.h"
 #include "vdocs.h"
 
-void
-vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
+/* vdocs_open, without the drain. */
+static void
+open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
     int measure, size_t budget, int *status)
 {
 	struct sh_rec rec;
@@ -35,6 +43,61 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure, budget,
 	    getenv("TMPDIR"))) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
+}
+
+/* What vdocs_open does at once: open the documents (part 0), and drain
+ * standard input into tmp (part 1). */
+struct part {
+	int part;
+	struct vdocs *d;
+	const char *path;
+	struct docopt *o;
+	int tokens, measure;
+	size_t budget;
+	int *status;
+	FILE *tmp;
+	int err, writing;
+};
+
+static void *
+do_part(void *arg)
+{
+	struct part *p = arg;
+
+	if (p->part == 0)
+		open_docs(p->d, p->path, p->o, p->tokens, p->measure,
+		    p->budget, p->status);
+	else if (sh_drain(STDIN_FILENO, fileno(p->tmp), &p->writing) != 0)
+		p->err = errno;
+	return NULL;
+}
+
+void
+vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
+    int measure, size_t budget, int drain, int *status)
+{
+	struct part p[2];
+	struct stat st;
+	FILE *tmp;
+
+	if (!drain || fstat(STDIN_FILENO, &st) != 0 || S_ISREG(st.st_mode) ||
+	    sh_tmpfile(getenv("TMPDIR"), &tmp) != 0) {
+		open_docs(d, path, o, tokens, measure, budget, status);
+		return;
+	}
+	p[0] = (struct part){ 0, d, path, o, tokens, measure, budget, status,
+	    tmp, 0, 0 };
+	p[1] = p[0];
+	p[1].part = 1;
+	sh_threads_run(p, sizeof(p[0]), 2, do_part);
+	if (p[1].err != 0) {
+		errno = p[1].err;
+		err(2, "%s", p[1].writing ? "temporary file" : "<stdin>");
+	}
+	if (lseek(fileno(tmp), 0, SEEK_SET) != 0 ||
+	    dup2(fileno(tmp), STDIN_FILENO) < 0)
+		err(2, "temporary file");
+	fclose(tmp);
 }
 
 int

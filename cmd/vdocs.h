@@ -24,9 +24,15 @@ struct vdocs {
  * memory and the rest in a temporary file in TMPDIR.  A
  * bad record is reported and sets *status to 2, or ends the program with
  * status 2 when reading cannot go on; so does running out of memory.
+ *
+ * With drain != 0, for a caller that will read all of standard input
+ * before anything else, a pipe on standard input is meanwhile copied by
+ * a second thread into an unnamed temporary file in TMPDIR, which then
+ * takes its place: the pipe's writer is not held up while the documents
+ * are read.  Failing to copy it ends the program with status 2.
  */
 void vdocs_open(struct vdocs *d, const char *path, struct docopt *o,
-    int tokens, int measure, size_t budget, int *status);
+    int tokens, int measure, size_t budget, int drain, int *status);
 
 /*
  * Report error e of sh_verify_ids or sh_verify_line about the document

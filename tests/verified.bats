@@ -182,3 +182,25 @@ setup() {
 	[ "$(wc -l <"$d/got")" -lt 80 ]
 	[ "$(wc -l <"$d/got")" -gt 5 ]
 }
+
+@test "-v: fingerprints on a pipe, drained while the documents are read, give the file's pairs" {
+	local d="$BATS_TEST_TMPDIR" i
+	sh-near -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/want"
+	[ -s "$d/want" ]
+	# 24 copies, more than a pipe holds.
+	for i in $(seq 24); do cat "$d/fp"; done >"$d/fp24"
+	[ "$(wc -c <"$d/fp24")" -gt 65536 ]
+	cat "$d/fp24" |
+	    { sh-near -v "$d/docs" $F -a 0.8 >"$d/got" 2>"$d/err"; echo $?; } \
+	    >"$d/st"
+	eq "$(cat "$d/st")" 0
+	eq "$(cat "$d/err")" ""
+	sh-near -v "$d/docs" $F -a 0.8 "$d/fp24" | cmp - "$d/got"
+	# Without room for the copy, the pipe is read as it comes.
+	cat "$d/fp" | TMPDIR="$d/none" sh-near -v "$d/docs" $F -a 0.8 |
+	    cmp - "$d/want"
+	# From a file, and with -u, which streams, nothing changes.
+	sh-near -v "$d/docs" $F -a 0.8 <"$d/fp" | cmp - "$d/want"
+	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/u"
+	cat "$d/fp" | sh-near -u -v "$d/docs" $F -a 0.8 | cmp - "$d/u"
+}

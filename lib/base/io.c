@@ -88,3 +88,23 @@ sh_tmpfile(const char *tmpdir, FILE **f)
 	}
 	return 0;
 }
+
+int
+sh_drain(int fd, int to, int *writing)
+{
+	char buf[1 << 16];
+	ssize_t r;
+
+	*writing = 0;
+	while ((r = read(fd, buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return SH_EIO;
+		if (sh_write_all(to, buf, (size_t)r) != 0) {
+			*writing = 1;
+			return SH_EIO;
+		}
+	}
+	return 0;
+}

@@ -1,6 +1,6 @@
 /*
- * File I/O the library shares: whole writes to a descriptor, and unnamed
- * temporary files.
+ * File I/O the library shares: whole writes to a descriptor, unnamed
+ * temporary files, and the copy of a descriptor to its end.
  */
 #ifndef SH_IO_H
 #define SH_IO_H
@@ -32,5 +32,12 @@ int sh_pread_all(int fd, void *p, size_t len, uint64_t off);
  * (errno set; ENAMETOOLONG when the path does not fit 4 KiB).
  */
 int sh_tmpfile(const char *tmpdir, FILE **f);
+
+/*
+ * Copy what descriptor fd reads, to its end, to descriptor to.  Return
+ * 0, or SH_EIO (errno set) with *writing 0 when reading fd failed, 1
+ * when writing to did.
+ */
+int sh_drain(int fd, int to, int *writing);
 
 #endif

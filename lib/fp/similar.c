@@ -170,26 +170,94 @@ add(void *ctx, uint64_t hash, uint64_t w, const char *tok, size_t len)
 	v->n++;
 }
 
-/* Each occurrence of a feature of a text, of weight 1 until sh_fvec_doc
- * weighs the counts. */
+/* Room for n hashes and weights in v->h and v->w (those of h kept).
+ * Return 0 or SH_ENOMEM. */
+static int
+room_hw(struct sh_fvec *v, size_t n)
+{
+	if (v->hcap >= n)
+		return 0;
+	if (sh_grow(&v->h, &v->hcap, n, sizeof(*v->h)) != 0 ||
+	    (free(v->w), v->w = malloc(v->hcap * sizeof(*v->w))) == NULL) {
+		v->hcap = 0;
+		return SH_ENOMEM;
+	}
+	return 0;
+}
+
+/* Each occurrence of a feature of a text, its hash in h[nocc], until
+ * sh_fvec_doc counts them. */
 static void
 add_hashes(void *ctx, const uint64_t *h, size_t n)
 {
 	struct sh_fvec *v = ctx;
-	struct sh_fvent *e;
-	size_t i;
 
-	if (v->nomem || (v->cap - v->n < n &&
-	    sh_grow(&v->e, &v->cap, v->n + n, sizeof(*v->e)) != 0)) {
+	if (v->nomem || room_hw(v, v->nocc + n) != 0) {
 		v->nomem = 1;
 		return;
 	}
-	for (e = v->e + v->n, i = 0; i < n; i++) {
-		e[i].hash = h[i];
-		e[i].w = 1;
-		e[i].off = e[i].len = 0;
+	memcpy(v->h + v->nocc, h, n * sizeof(*h));
+	v->nocc += n;
+}
+
+/*
+ * Sort the n hashes of h into t, as sort_ent sorts entries: by their top
+ * bits into buckets of about one, then each bucket by insertion.  Return
+ * 0 or SH_ENOMEM.
+ */
+static int
+sort_hashes(const uint64_t *h, uint64_t *t, size_t n)
+{
+	size_t *start, i, j, b, nb;
+	uint64_t x;
+	int bits = 8;
+
+	while (bits < 16 && ((size_t)1 << bits) < n)
+		bits++;
+	nb = (size_t)1 << bits;
+	if ((start = calloc(nb + 1, sizeof(*start))) == NULL)
+		return SH_ENOMEM;
+	for (i = 0; i < n; i++)
+		start[(h[i] >> (64 - bits)) + 1]++;
+	for (b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	for (i = 0; i < n; i++)
+		t[start[h[i] >> (64 - bits)]++] = h[i];
+	for (b = 0, i = 0; b < nb; i = start[b++])
+		for (j = i + 1; j < start[b]; j++) {
+			x = t[j];
+			for (n = j; n > i && t[n - 1] > x; n--)
+				t[n] = t[n - 1];
+			t[n] = x;
+		}
+	free(start);
+	return 0;
+}
+
+/* The features of a text whose occurrences' hashes add_hashes put in h,
+ * counted and weighed by f, into the entries.  Return 0 or SH_ENOMEM. */
+static int
+count_hashes(struct sh_fvec *v, struct sh_fp *f)
+{
+	const uint64_t *s = v->w;	/* the hashes sorted */
+	size_t i, j, n = 0;
+	uint64_t w;
+
+	if ((v->cap < v->nocc && sh_grow(&v->e, &v->cap, v->nocc,
+	    sizeof(*v->e)) != 0) || sort_hashes(v->h, v->w, v->nocc) != 0)
+		return SH_ENOMEM;
+	for (i = 0; i < v->nocc; i = j) {
+		for (j = i + 1; j < v->nocc && s[j] == s[i]; j++)
+			;
+		if ((w = sh_fp_weigh(f, s[i], j - i)) == 0)
+			continue;
+		v->e[n].hash = s[i];
+		v->e[n].w = w;
+		v->e[n].off = v->e[n].len = 0;
+		n++;
 	}
-	v->n += n;
+	v->n = n;
+	return 0;
 }
 
 /*
@@ -248,18 +316,17 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 	v->nomem = 0;
 	v->sum = v->sq[0] = v->sq[1] = 0;
 	v->set.n = 0;
+	v->nocc = 0;
 	if ((r = counted ? sh_fp_hashes(f, p, len, add_hashes, v, bad) :
 	    sh_fp_each(f, p, len, tokens, add, v, bad, col)) != 0 ||
-	    (r = v->nomem ? SH_ENOMEM : 0) != 0) {
+	    (r = v->nomem ? SH_ENOMEM : 0) != 0 ||
+	    (r = counted ? count_hashes(v, f) : v->n > 1 ? sort_ent(v) : 0) !=
+	    0) {
 		v->n = 0;
 		return r;
 	}
-	if (v->n > 1 && sort_ent(v) != 0) {
-		v->n = 0;
-		return SH_ENOMEM;
-	}
 	/* A token listed twice is one feature: weights add up, the first
-	 * text stays.  Counted features are then weighed. */
+	 * text stays. */
 	for (i = n = 0; i < v->n; i++) {
 		if (n > 0 && v->e[n - 1].hash == v->e[i].hash)
 			v->e[n - 1].w += v->e[i].w;
@@ -267,17 +334,8 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 			v->e[n++] = v->e[i];
 	}
 	v->n = n;
-	if (counted) {
-		for (i = n = 0; i < v->n; i++)
-			if ((v->e[i].w = sh_fp_weigh(f, v->e[i].hash,
-			    v->e[i].w)) != 0)
-				v->e[n++] = v->e[i];
-		v->n = n;
-	}
-	if (v->hcap < n && (sh_grow(&v->h, &v->hcap, n, sizeof(*v->h)) != 0 ||
-	    (free(v->w), v->w = malloc(v->hcap * sizeof(*v->w))) == NULL)) {
+	if (room_hw(v, n) != 0) {
 		v->n = 0;
-		v->hcap = 0;
 		return SH_ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
