@@ -308,7 +308,7 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 {
 	/* A text's features without their text are counted here, from
 	 * their hashes, not in the fingerprinter's bag. */
-	int counted = !tokens && !v->keep_text;
+	int counted = !tokens && !v->keep_text, uniform = 1;
 	size_t i, n;
 	int r;
 
@@ -340,10 +340,16 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 	}
 	for (i = 0; i < n; i++) {
 		v->sum += v->e[i].w;
-		mac(v->sq, v->e[i].w, v->e[i].w);
 		v->h[i] = v->e[i].hash;
 		v->w[i] = v->e[i].w;
+		uniform &= v->e[i].w == v->e[0].w;
 	}
+	/* Weights all alike (binary ones): the squares at once. */
+	if (n > 0 && uniform && v->e[0].w < (uint64_t)1 << 32)
+		mac(v->sq, v->e[0].w * v->e[0].w, n);
+	else
+		for (i = 0; i < n; i++)
+			mac(v->sq, v->e[i].w, v->e[i].w);
 	v->set.h = v->h;
 	v->set.w = v->w;
 	v->set.n = n;
