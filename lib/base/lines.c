@@ -28,7 +28,8 @@ static int
 next_block(struct sh_lines *l, size_t *at, size_t *n)
 {
 	const char *e;
-	size_t got;
+	size_t got, want;
+	long long left;
 
 	for (;;) {
 		e = l->have > l->pos ? memchr(l->buf + l->pos, l->delim,
@@ -51,7 +52,13 @@ next_block(struct sh_lines *l, size_t *at, size_t *n)
 		if (l->cap - l->have < BLOCK / 2 && sh_grow(&l->buf, &l->cap,
 		    l->have + BLOCK, 1) != 0)
 			return SH_ENOMEM;
-		got = fread(l->buf + l->have, 1, l->cap - l->have, l->fp);
+		/* Up to the end, where one is set and not reached: a record
+		 * sought (sh_reader_seek) reads its own bytes, not a block. */
+		want = l->cap - l->have;
+		left = l->end - (l->off + (long long)(l->have - l->pos));
+		if (l->end >= 0 && left > 0 && (long long)want > left)
+			want = (size_t)left;
+		got = fread(l->buf + l->have, 1, want, l->fp);
 		l->have += got;
 		if (got == 0) {
 			if (ferror(l->fp))
