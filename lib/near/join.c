@@ -309,31 +309,60 @@ run_pair(struct worker *w, uint32_t x, uint32_t y)
  * are gathered: each against the eight next at a time, by AVX-512's
  * population count, the few within k checked one by one.
  */
+/* The lanes of f[j..j + 8) within k of a, those of mask lanes. */
+__attribute__((target("avx512f,avx512vpopcntdq")))
+static inline __mmask8
+near8(__m512i a, const uint64_t *f, __mmask8 lanes, __m512i k)
+{
+	__m512i d = _mm512_maskz_loadu_epi64(lanes, f);
+
+	d = _mm512_popcnt_epi64(_mm512_xor_si512(a, d));
+	return _mm512_mask_cmple_epu64_mask(lanes, d, k);
+}
+
+/* The pairs (i, j + b) for the bits b of near. */
+static int
+near_pairs(struct worker *w, const uint32_t *ix, size_t i, size_t j,
+    unsigned near)
+{
+	int e;
+
+	for (; near != 0; near &= near - 1)
+		if ((e = run_pair(w, ix[i], ix[j + (size_t)__builtin_ctz(near)]))
+		    != 0)
+			return e;
+	return 0;
+}
+
 __attribute__((target("avx512f,avx512vpopcntdq")))
 static int
 run_avx512(struct worker *w, const uint64_t *f, const uint32_t *ix,
     size_t m)
 {
-	__m512i a, d, k = _mm512_set1_epi64(w->tb->plan->k);
-	__mmask8 lanes, near;
+	__m512i a, k = _mm512_set1_epi64(w->tb->plan->k);
+	__mmask8 n0, n1, n2, n3;
 	size_t i, j;
-	int e, b;
+	int e;
 
 	for (i = 0; i + 1 < m; i++) {
 		a = _mm512_set1_epi64((long long)f[i]);
-		for (j = i + 1; j < m; j += 8) {
-			lanes = m - j >= 8 ? 0xFF : (__mmask8)((1u << (m - j)) -
-			    1);
-			d = _mm512_maskz_loadu_epi64(lanes, f + j);
-			d = _mm512_popcnt_epi64(_mm512_xor_si512(a, d));
-			for (near = _mm512_mask_cmple_epu64_mask(lanes, d, k);
-			    near != 0; near &= (__mmask8)(near - 1)) {
-				b = __builtin_ctz(near);
-				if ((e = run_pair(w, ix[i], ix[j + (size_t)b])) !=
-				    0)
-					return e;
-			}
+		/* 32 at a time: pairs are few, one test for the four. */
+		for (j = i + 1; j + 32 <= m; j += 32) {
+			n0 = near8(a, f + j, 0xFF, k);
+			n1 = near8(a, f + j + 8, 0xFF, k);
+			n2 = near8(a, f + j + 16, 0xFF, k);
+			n3 = near8(a, f + j + 24, 0xFF, k);
+			if ((n0 | n1 | n2 | n3) != 0 &&
+			    (e = near_pairs(w, ix, i, j, (unsigned)n0 |
+			    (unsigned)n1 << 8 | (unsigned)n2 << 16 |
+			    (unsigned)n3 << 24)) != 0)
+				return e;
 		}
+		for (; j < m; j += 8)
+			if ((n0 = near8(a, f + j, m - j >= 8 ? 0xFF :
+			    (__mmask8)((1u << (m - j)) - 1), k)) != 0 &&
+			    (e = near_pairs(w, ix, i, j, n0)) != 0)
+				return e;
 	}
 	return 0;
 }
