@@ -66,12 +66,14 @@ put_ok(int e)
 		err(2, "stdout");
 }
 
+/* The plan for n fingerprints: of the join, or of the streaming filter. */
 static void
-plan(struct sh_plan *p, uint64_t n)
+plan(struct sh_plan *p, uint64_t n, int join)
 {
 	int e;
 
-	if ((e = sh_plan_init(p, (int)k, (int)r, n)) != 0)
+	if ((e = (join ? sh_plan_join : sh_plan_init)(p, (int)k, (int)r,
+	    n)) != 0)
 		errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
 }
 
@@ -295,7 +297,7 @@ main(int argc, char *argv[])
 
 	if (mode == 'u' && vd.vf == NULL) {
 		/* The kept set is unknown in advance: plan for 2^24. */
-		plan(&p, 1 << 24);
+		plan(&p, 1 << 24, 0);
 		if ((dedup = sh_dedup_new(&p)) == NULL)
 			fail(SH_ENOMEM);
 		input_fps(argc, argv, keep_new, NULL, &status);
@@ -323,7 +325,7 @@ main(int argc, char *argv[])
 			if (e)
 				exit(2);
 		} else {
-			plan(&p, sh_fpset_n(&set));
+			plan(&p, sh_fpset_n(&set), 1);
 			if ((e = sh_fpset_join(&set, &p, (int)nthreads,
 			    shard.n ? &shard : NULL, progress_lib())) != 0)
 				fail(e);

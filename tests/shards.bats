@@ -253,9 +253,12 @@ sorted() {
 	rand_fps "$D/b.fp" 300000 17
 	{ head -n 40000 "$D/a.fp"; awk '{ print "abc" substr($1, 4) "\tabc" NR }' \
 	    "$D/b.fp" | head -n 17000; } >"$D/c.fp"
-	# The buckets of a part are sorted by the threads: 1 or 3.
+	# The buckets of a part are sorted by the threads: 1 or 3.  The
+	# long runs of c (some 1000 equal keys) are compared by the vector
+	# code where the processor has it, held to the portable code.
 	for f in a:0 a:3 a:5 b:3 c:3; do
-		sh-near -k "${f#*:}" "$D/${f%:*}.fp" >"$D/want" || [ $? -eq 1 ]
+		SH_VECTOR=0 sh-near -k "${f#*:}" "$D/${f%:*}.fp" >"$D/want" ||
+		    [ $? -eq 1 ]
 		for j in 1 3; do
 			TMPDIR="$D/tmp" sh-near -S 1M -j "$j" -k "${f#*:}" \
 			    "$D/${f%:*}.fp" >"$D/got" || [ $? -eq 1 ]

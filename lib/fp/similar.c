@@ -373,7 +373,7 @@ sh_fvec_fp(const struct sh_fvec *v)
 	sh_simhash_init(&acc);
 	for (i = 1; i < v->n && v->e[i].w == v->e[0].w; i++)
 		;
-	if (i == v->n && v->h != NULL && v->set.h == v->h)
+	if (i == v->n && v->n > 0)
 		sh_simhash_add_many(&acc, v->h, v->n);
 	else
 		for (i = 0; i < v->n; i++)

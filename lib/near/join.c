@@ -300,16 +300,15 @@ run_pair(struct worker *w, uint32_t x, uint32_t y)
 	return sh_pairs_add(&w->pairs, (uint64_t)x << 32 | y);
 }
 
+/* What is done with a pair (i, j) of positions of a run, within k:
+ * return 0 or an error. */
+typedef int run_fn(void *ctx, size_t i, size_t j);
+
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #define HAVE_RUN_AVX512
 
-/*
- * run_pairs over a long run whose fingerprints f[0..m) and indexes ix
- * are gathered: each against the eight next at a time, by AVX-512's
- * population count, the few within k checked one by one.
- */
-/* The lanes of f[j..j + 8) within k of a, those of mask lanes. */
+/* The lanes of f[j..j + 8) within k of a, of those in mask lanes. */
 __attribute__((target("avx512f,avx512vpopcntdq")))
 static inline __mmask8
 near8(__m512i a, const uint64_t *f, __mmask8 lanes, __m512i k)
@@ -320,40 +319,41 @@ near8(__m512i a, const uint64_t *f, __mmask8 lanes, __m512i k)
 	return _mm512_mask_cmple_epu64_mask(lanes, d, k);
 }
 
-/* The pairs (i, j + b) for the bits b of near. */
+/* fn(ctx, i, j + b) for the bits b of near. */
 static int
-near_pairs(struct worker *w, const uint32_t *ix, size_t i, size_t j,
-    unsigned near)
+near_pairs(run_fn *fn, void *ctx, size_t i, size_t j, unsigned near)
 {
 	int e;
 
 	for (; near != 0; near &= near - 1)
-		if ((e = run_pair(w, ix[i], ix[j + (size_t)__builtin_ctz(near)]))
-		    != 0)
+		if ((e = fn(ctx, i, j + (size_t)__builtin_ctz(near))) != 0)
 			return e;
 	return 0;
 }
 
+/*
+ * fn for the pairs i < j of the run of fingerprints f[0..m) within k, in
+ * order: each against the next 32 at a time by AVX-512's population
+ * count, with one test for the four vectors (pairs are few).
+ */
 __attribute__((target("avx512f,avx512vpopcntdq")))
 static int
-run_avx512(struct worker *w, const uint64_t *f, const uint32_t *ix,
-    size_t m)
+run_avx512(const uint64_t *f, size_t m, int kk, run_fn *fn, void *ctx)
 {
-	__m512i a, k = _mm512_set1_epi64(w->tb->plan->k);
+	__m512i a, k = _mm512_set1_epi64(kk);
 	__mmask8 n0, n1, n2, n3;
 	size_t i, j;
 	int e;
 
 	for (i = 0; i + 1 < m; i++) {
 		a = _mm512_set1_epi64((long long)f[i]);
-		/* 32 at a time: pairs are few, one test for the four. */
 		for (j = i + 1; j + 32 <= m; j += 32) {
 			n0 = near8(a, f + j, 0xFF, k);
 			n1 = near8(a, f + j + 8, 0xFF, k);
 			n2 = near8(a, f + j + 16, 0xFF, k);
 			n3 = near8(a, f + j + 24, 0xFF, k);
 			if ((n0 | n1 | n2 | n3) != 0 &&
-			    (e = near_pairs(w, ix, i, j, (unsigned)n0 |
+			    (e = near_pairs(fn, ctx, i, j, (unsigned)n0 |
 			    (unsigned)n1 << 8 | (unsigned)n2 << 16 |
 			    (unsigned)n3 << 24)) != 0)
 				return e;
@@ -361,7 +361,7 @@ run_avx512(struct worker *w, const uint64_t *f, const uint32_t *ix,
 		for (; j < m; j += 8)
 			if ((n0 = near8(a, f + j, m - j >= 8 ? 0xFF :
 			    (__mmask8)((1u << (m - j)) - 1), k)) != 0 &&
-			    (e = near_pairs(w, ix, i, j, n0)) != 0)
+			    (e = near_pairs(fn, ctx, i, j, n0)) != 0)
 				return e;
 	}
 	return 0;
@@ -374,6 +374,34 @@ void
 sh_join_vector(int on)
 {
 	vector_runs = on;
+}
+
+/* Whether a run of m is compared by run_avx512 (sh_plan_join counts on
+ * it from 16). */
+static int
+vector_run(size_t m)
+{
+#ifdef HAVE_RUN_AVX512
+	return m >= 16 && vector_runs &&
+	    __builtin_cpu_supports("avx512vpopcntdq");
+#else
+	(void)m;
+	return 0;
+#endif
+}
+
+/* A pair of a run of the join in memory: its indexes are ix. */
+struct inrun {
+	struct worker *w;
+	const uint32_t *ix;
+};
+
+static int
+in_pair(void *ctx, size_t i, size_t j)
+{
+	struct inrun *c = ctx;
+
+	return run_pair(c->w, c->ix[i], c->ix[j]);
 }
 
 /*
@@ -393,8 +421,9 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 	int e;
 
 #ifdef HAVE_RUN_AVX512
-	if (m >= 16 && vector_runs &&
-	    __builtin_cpu_supports("avx512vpopcntdq")) {
+	struct inrun c = { w, NULL };
+
+	if (vector_run(m)) {
 		if (m > w->rcap) {
 			free(w->runfp);
 			free(w->runix);
@@ -410,7 +439,8 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 			w->runix[i] = (uint32_t)(r[i] & imask);
 			w->runfp[i] = tb->fp[w->runix[i]];
 		}
-		return run_avx512(w, w->runfp, w->runix, m);
+		c.ix = w->runix;
+		return run_avx512(w->runfp, m, tb->plan->k, in_pair, &c);
 	}
 #endif
 	for (i = 0; i < m; i++)
@@ -636,25 +666,55 @@ sh_join(const sh_fpval *fp, size_t n, const struct sh_plan *plan,
 	return gather(w, nthreads, out);
 }
 
+/* A run of the external join: records r of table t, pairs into pairs. */
+struct extrun {
+	const struct sh_plan *plan;
+	int t;
+	const struct sh_xrec *r;
+	struct sh_xsort *pairs;
+};
+
+static int
+ext_pair(void *ctx, size_t x, size_t y)
+{
+	struct extrun *c = ctx;
+	const struct sh_xrec *r = c->r;
+
+	if (!owned(c->plan, c->t, r[x].a, r[y].a))
+		return 0;
+	/* The run is in key order: the earlier index first. */
+	return sh_xsort_add(c->pairs, r[x].b < r[y].b ? r[x].b << 32 | r[y].b :
+	    r[y].b << 32 | r[x].b, (uint64_t)sh_hamming(r[x].a, r[y].a));
+}
+
 /* The pairs of the run r[0..n) of (fingerprint, index) of table t, into
- * the external sort of pairs. */
+ * the external sort of pairs; a long one by the vector code, its
+ * fingerprints gathered. */
 static int
 ext_run(const struct sh_plan *plan, int t, const struct sh_xrec *r,
     size_t n, struct sh_xsort *pairs)
 {
+	struct extrun c = { plan, t, r, pairs };
 	size_t x, y;
 	int e;
 
+#ifdef HAVE_RUN_AVX512
+	uint64_t *f;
+
+	if (vector_run(n)) {
+		if ((f = malloc(n * sizeof(*f))) == NULL)
+			return SH_ENOMEM;
+		for (x = 0; x < n; x++)
+			f[x] = r[x].a;
+		e = run_avx512(f, n, plan->k, ext_pair, &c);
+		free(f);
+		return e;
+	}
+#endif
 	for (x = 0; x < n; x++)
-		for (y = x + 1; y < n; y++) {
-			if (!owned(plan, t, r[x].a, r[y].a))
-				continue;
-			/* The run is in key order: the earlier index first. */
-			if ((e = sh_xsort_add(pairs, r[x].b < r[y].b ?
-			    r[x].b << 32 | r[y].b : r[y].b << 32 | r[x].b,
-			    (uint64_t)sh_hamming(r[x].a, r[y].a))) != 0)
+		for (y = x + 1; y < n; y++)
+			if ((e = ext_pair(&c, x, y)) != 0)
 				return e;
-		}
 	return 0;
 }
 

@@ -86,10 +86,12 @@ sh_plan_blocks(struct sh_plan *p, int b, int r)
 	return 0;
 }
 
-int
-sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
+/* sh_plan_init, with vec != 1 for the join: past 16 candidates a
+ * fingerprint, they cost 16 (the gathering of the run) and vec each. */
+static int
+plan_init(struct sh_plan *p, int k, int r, uint64_t n, double vec)
 {
-	double cost, best = 0;
+	double cost, best = 0, c;
 	int i;
 
 	if (k < 0 || k > SH_PLAN_KMAX || r < 0 || k + r > SH_PLAN_BMAX)
@@ -99,8 +101,10 @@ sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
 			if (choose(k + i, i) > SH_PLAN_TMAX)
 				break;
 			/* Key bits are about 64 i / (k + i). */
-			cost = choose(k + i, i) * (TABLE_COST + (double)n /
-			    pow(2, 64.0 * i / (k + i)));
+			c = (double)n / pow(2, 64.0 * i / (k + i));
+			if (c > 16)
+				c = 16 + c * vec;
+			cost = choose(k + i, i) * (TABLE_COST + c);
 			if (r == 0 || cost < best) {
 				best = cost;
 				r = i;
@@ -111,6 +115,18 @@ sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
 		return SH_ERANGE;
 	p->k = k;
 	return 0;
+}
+
+int
+sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n)
+{
+	return plan_init(p, k, r, n, 1);
+}
+
+int
+sh_plan_join(struct sh_plan *p, int k, int r, uint64_t n)
+{
+	return plan_init(p, k, r, n, 1.0 / 8);
 }
 
 int

@@ -52,6 +52,17 @@ struct sh_plan {
 int sh_plan_init(struct sh_plan *p, int k, int r, uint64_t n);
 
 /*
+ * The same for the join (join.h), which compares a run of 16 or more
+ * equal keys eight pairs at a time, its fingerprints gathered: when a
+ * fingerprint meets c > 16 candidates in a table (n / 2^keybits), they
+ * cost 16 + c / 8.  At k = 3 that is 4 tables below about 17 million
+ * fingerprints, at k = 11 78 tables of 10-bit keys at a million.  The
+ * plan does not depend on the processor, so that shards (shard.h) made
+ * anywhere fit together.
+ */
+int sh_plan_join(struct sh_plan *p, int k, int r, uint64_t n);
+
+/*
  * Fill *p with b blocks (1..SH_PLAN_BMAX) and r key blocks per table
  * (1..b), for searching with probes (see sh_plan_radius); p->k is set to
  * b - r.  Return 0 or SH_ERANGE.

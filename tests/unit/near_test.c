@@ -171,6 +171,14 @@ main(void)
 	static const int conf[3][2] = { { 1, 1 }, { 3, 1 }, { 3, 0 } };
 	int k, kind, r, c, found, ok_all;
 
+	/* The plans the join and the streaming filter choose. */
+	ok(sh_plan_join(&plan, 3, 0, 10000000) == 0 && plan.ntables == 4 &&
+	    sh_plan_join(&plan, 3, 0, 100000000) == 0 && plan.ntables == 10 &&
+	    sh_plan_join(&plan, 11, 0, 1100000) == 0 && plan.ntables == 78 &&
+	    sh_plan_init(&plan, 3, 0, 10000000) == 0 && plan.ntables == 10 &&
+	    sh_plan_init(&plan, 11, 0, 1100000) == 0 && plan.ntables == 364,
+	    "join plans count long runs an eighth; the filter's do not");
+
 	for (k = 0; k <= 8; k++) {
 		for (kind = 0; kind < 3; kind++) {
 			n = kind == 2 ? 3000 : 2000;
