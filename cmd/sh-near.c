@@ -282,13 +282,13 @@ main(int argc, char *argv[])
 		usage_conflict('t', o.modech);
 	if (docs != NULL) {
 		docopt_load(&o);
-		/* The join reads all its input first: a pipe of it is
-		 * drained while the documents are read. */
+		/* But for index queries, -v reads all its input first: a
+		 * pipe of it is drained while the documents are read. */
 		for (i = 0, drain = argc == 0; i < argc; i++)
 			drain |= strcmp(argv[i], "-") == 0;
 		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
-		    (size_t)budget : (size_t)256 << 20, drain && mode != 'u' &&
-		    ix == NULL && given == NULL, &status);
+		    (size_t)budget : (size_t)256 << 20, drain && (ix == NULL ||
+		    mode == 'u'), &status);
 		mt.vf = vd.vf;
 		mt.min = minsim;
 		mt.bad = bad_pair;

@@ -199,8 +199,11 @@ setup() {
 	# Without room for the copy, the pipe is read as it comes.
 	cat "$d/fp" | TMPDIR="$d/none" sh-near -v "$d/docs" $F -a 0.8 |
 	    cmp - "$d/want"
-	# From a file, and with -u, which streams, nothing changes.
+	# From a file nothing changes; -u -v and -g -v read all their
+	# input first too.
 	sh-near -v "$d/docs" $F -a 0.8 <"$d/fp" | cmp - "$d/want"
-	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/u"
-	cat "$d/fp" | sh-near -u -v "$d/docs" $F -a 0.8 | cmp - "$d/u"
+	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp24" >"$d/u"
+	cat "$d/fp24" | sh-near -u -v "$d/docs" $F -a 0.8 | cmp - "$d/u"
+	sh-near -g -v "$d/docs" $F -a 0.8 "$d/fp24" >"$d/g"
+	cat "$d/fp24" | sh-near -g -v "$d/docs" $F -a 0.8 | cmp - "$d/g"
 }
