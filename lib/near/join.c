@@ -406,10 +406,10 @@ in_pair(void *ctx, size_t i, size_t j)
 
 /*
  * The pairs of the run r[0..m) of equal (truncated) keys, indexes
- * ascending (the sorts are stable).  Most pairs of a run are ruled out by
- * their sketches alone; a long run (large k: runs of a hundred at 14-bit
- * keys) is compared eight pairs at a time where the processor can, its
- * fingerprints gathered first.
+ * ascending (the sorts are stable).  Most pairs of a short run are ruled
+ * out by their sketches alone; a run of 16 or more (the plans of
+ * sh_plan_join make them common) is compared eight pairs at a time where
+ * the processor can, its fingerprints gathered first.
  */
 static int
 run_pairs(struct worker *w, const uint64_t *r, size_t m)
