@@ -115,6 +115,17 @@ bad_line(void *ctx, unsigned long long line, int e)
 	*b->status = 2;
 }
 
+int
+input_stdin(int n, char *const name[])
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(name[i], "-") == 0)
+			return 1;
+	return n == 0;
+}
+
 /* Whether the n operands name regular files (not standard input). */
 static int
 regular(int n, char *const name[])

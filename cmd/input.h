@@ -22,6 +22,9 @@ FILE *input_open(const char *name, const char **shown);
 /* Close what input_open opened (not stdin). */
 void input_close(FILE *f);
 
+/* Whether the n operands read standard input: none, or one is "-". */
+int input_stdin(int n, char *const name[]);
+
 /* Called for each line read: p[0..len), line number line of the
  * operand shown as name.  Return 0 to go on, 1 to stop reading. */
 typedef int input_line_fn(void *ctx, const char *p, size_t len,

@@ -191,8 +191,8 @@ main(int argc, char *argv[])
 	const char *ipath = NULL, *docs = NULL, *q;
 	char *given = NULL;
 	long long nthreads, budget = 0;
-	int ch, e, i, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
-	    mode = 0, load = 0, drain;
+	int ch, e, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
+	    mode = 0, load = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
@@ -265,10 +265,9 @@ main(int argc, char *argv[])
 			usage_only(*q, "-v");
 	if (load && ipath == NULL)
 		usage_only('K', "-i");
-	for (i = 0; given != NULL && strcmp(given, "-") == 0 && i <= argc; i++)
-		if (i == argc ? argc == 0 : strcmp(argv[i], "-") == 0)
-			errx(2, "-m -: standard input cannot hold both the pairs "
-			    "and the fingerprints");
+	if (given != NULL && strcmp(given, "-") == 0 && input_stdin(argc, argv))
+		errx(2, "-m -: standard input cannot hold both the pairs and "
+		    "the fingerprints");
 	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
 		err(2, "temporary file");
 	if (ipath != NULL) {
@@ -284,11 +283,9 @@ main(int argc, char *argv[])
 		docopt_load(&o);
 		/* But for index queries, -v reads all its input first: a
 		 * pipe of it is drained while the documents are read. */
-		for (i = 0, drain = argc == 0; i < argc; i++)
-			drain |= strcmp(argv[i], "-") == 0;
 		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
-		    (size_t)budget : (size_t)256 << 20, drain && (ix == NULL ||
-		    mode == 'u'), &status);
+		    (size_t)budget : (size_t)256 << 20, input_stdin(argc, argv) &&
+		    (ix == NULL || mode == 'u'), &status);
 		mt.vf = vd.vf;
 		mt.min = minsim;
 		mt.bad = bad_pair;
