@@ -326,14 +326,16 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 		return r;
 	}
 	/* A token listed twice is one feature: weights add up, the first
-	 * text stays. */
-	for (i = n = 0; i < v->n; i++) {
+	 * text stays (count_hashes counted a text's features already). */
+	for (i = n = 0; !counted && i < v->n; i++) {
 		if (n > 0 && v->e[n - 1].hash == v->e[i].hash)
 			v->e[n - 1].w += v->e[i].w;
 		else
 			v->e[n++] = v->e[i];
 	}
-	v->n = n;
+	if (!counted)
+		v->n = n;
+	n = v->n;
 	if (room_hw(v, n) != 0) {
 		v->n = 0;
 		return SH_ENOMEM;
