@@ -93,10 +93,10 @@ step(__m512i acc, __mmask8 k, __m512i x, int r, uint64_t m, uint64_t a)
  * sh_xxh_finish from the seed, in eight lanes: up to three 8-byte rounds,
  * a 4-byte one and three bytes, each lane taking the steps its length
  * asks for under a mask.  Lanes of 32 bytes or more are wrong here and
- * fixed by the caller.
+ * fixed by the caller: return the mask of them.
  */
 __attribute__((target("avx512f,avx512dq")))
-static void
+static unsigned
 x8_avx512(const char *const p[8], const size_t len[8], uint64_t out[8])
 {
 	__m512i ptr = _mm512_loadu_si512((const void *)p);
@@ -136,6 +136,8 @@ x8_avx512(const char *const p[8], const size_t len[8], uint64_t out[8])
 	acc = _mm512_mullo_epi64(acc, SET(SH_XXH_P3));
 	acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 32));
 	_mm512_storeu_si512((void *)out, acc);
+	return _mm512_cmpge_epu64_mask(_mm512_loadu_si512((const void *)len),
+	    SET(32));
 }
 #endif
 
@@ -155,15 +157,15 @@ sh_hash64_many(const char *const *p, const size_t *len, size_t n,
 
 #ifdef HAVE_X8_AVX512
 	size_t j;
+	unsigned m;
 
 	if (vector_many && __builtin_cpu_supports("avx512dq"))
-		for (; i + 8 <= n; i += 8) {
-			x8_avx512(p + i, len + i, out + i);
-			for (j = i; j < i + 8; j++)
-				if (len[j] >= 32)
-					out[j] = sh_hash64_long(p[j], len[j],
-					    0);
-		}
+		for (; i + 8 <= n; i += 8)
+			for (m = x8_avx512(p + i, len + i, out + i); m != 0;
+			    m &= m - 1) {
+				j = i + (size_t)__builtin_ctz(m);
+				out[j] = sh_hash64_long(p[j], len[j], 0);
+			}
 #endif
 	for (; i < n; i++)
 		out[i] = sh_hash64(p[i], len[i], 0);

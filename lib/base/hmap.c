@@ -161,6 +161,38 @@ sh_hmap_free(struct sh_hmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+size_t
+sh_hset_add_many(struct sh_hset *s, const uint64_t *h, size_t n,
+    uint64_t *fresh)
+{
+	uint64_t *key = s->key, *bits = s->bits, k, m;
+	uint32_t *next = s->next, *head = s->head, j;
+	size_t i, b, nk = s->n, nf = 0;
+	int shift = s->shift;
+
+	for (i = 0; i < n; i++) {
+		k = h[i];
+		b = (size_t)(k >> shift);
+		m = (uint64_t)1 << (b & 63);
+		if (bits[b >> 6] & m) {
+			for (j = head[b]; j != UINT32_MAX; j = next[j])
+				if (key[j] == k)
+					break;
+			if (j != UINT32_MAX)
+				continue;
+			next[nk] = head[b];
+		} else {
+			bits[b >> 6] |= m;
+			next[nk] = UINT32_MAX;
+		}
+		head[b] = (uint32_t)nk;
+		key[nk++] = k;
+		fresh[nf++] = k;
+	}
+	s->n = nk;
+	return nf;
+}
+
 int
 sh_hset_reserve(struct sh_hset *s, size_t more)
 {

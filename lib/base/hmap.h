@@ -127,27 +127,21 @@ struct sh_hset {
  * SH_ERANGE (2^32 keys or more). */
 int sh_hset_reserve(struct sh_hset *s, size_t more);
 
+/* Add h[0..n), in room reserved before: the keys new to the set, in
+ * their order and each once, go to fresh (room for n); return how many.
+ * Called once per batch of features: the set's fields stay in registers
+ * over the batch. */
+size_t sh_hset_add_many(struct sh_hset *s, const uint64_t *h, size_t n,
+    uint64_t *fresh);
+
 /* Add k, in room reserved before: return 1 when it is new, 0 when it was
- * in the set already.  Inline: called once per feature. */
+ * in the set already. */
 static inline int
 sh_hset_add(struct sh_hset *s, uint64_t k)
 {
-	size_t b = (size_t)(k >> s->shift);
-	uint64_t m = (uint64_t)1 << (b & 63);
-	uint32_t j;
+	uint64_t fresh;
 
-	if (s->bits[b >> 6] & m) {
-		for (j = s->head[b]; j != UINT32_MAX; j = s->next[j])
-			if (s->key[j] == k)
-				return 0;
-		s->next[s->n] = s->head[b];
-	} else {
-		s->bits[b >> 6] |= m;
-		s->next[s->n] = UINT32_MAX;
-	}
-	s->head[b] = (uint32_t)s->n;
-	s->key[s->n++] = k;
-	return 1;
+	return sh_hset_add_many(s, &k, 1, &fresh) == 1;
 }
 
 /* Remove every key.  A set grown far past what it holds is freed, so that

@@ -188,13 +188,10 @@ add_once(void *ctx, const uint64_t *h, size_t n)
 		f->nomem = 1;
 		return;
 	}
-	while (n > 0) {
-		for (i = k = 0; i < n && i < 64; i++)
-			if (sh_hset_add(&f->seen, h[i]))
-				fresh[k++] = h[i];
+	for (; n > 0; h += i, n -= i) {
+		i = n < 64 ? n : 64;
+		k = sh_hset_add_many(&f->seen, h, i, fresh);
 		sh_simhash_add_many(&f->acc, fresh, k);
-		h += i;
-		n -= i;
 	}
 }
 

@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/errors.h"
 #include "base/hmap.h"
@@ -71,8 +72,8 @@ main(void)
 {
 	struct sh_hmap m = { 0 };
 	struct sh_hset hs = { 0 };
-	size_t i, j, q, t, order[N], bad, nslot;
-	uint64_t x;
+	size_t i, j, t, n, order[N], bad, nslot;
+	uint64_t x, batch[40], fresh[40];
 	uint32_t old;
 	int r, ok1;
 
@@ -171,13 +172,24 @@ main(void)
 			j = N - i < 32 ? N - i : 32;
 			if (sh_hset_reserve(&hs, j) != 0)
 				bad++;
-			for (q = 0; q < j; q++)
-				bad += sh_hset_add(&hs, key[i + q]) != (t == 0);
+			n = sh_hset_add_many(&hs, key + i, j, fresh);
+			bad += n != (t == 0 ? j : 0) ||
+			    memcmp(fresh, key + i, n * sizeof(*fresh)) != 0;
 		}
 		bad += hs.n != N || hs.n > hs.nbucket;
 	}
 	ok(bad == 0, "set: a key is new the first time only, the buckets at "
 	    "least the keys");
+	/* A batch that repeats its own keys: each new one once, in order. */
+	sh_hset_clear(&hs);
+	for (i = 0; i < 40; i++)
+		batch[i] = key[i % 7 * 3 % 7];
+	bad = sh_hset_reserve(&hs, 40) != 0;
+	n = sh_hset_add_many(&hs, batch, 40, fresh);
+	for (i = 0; i < 7 && i < n; i++)
+		bad += fresh[i] != key[i * 3 % 7];
+	ok(!bad && n == 7 && hs.n == 7, "set: a batch repeating its keys "
+	    "gives each new key once, in order");
 	/* Past 4096 keys the buckets grow and the chains are made again:
 	 * every key still found. */
 	sh_hset_clear(&hs);
