@@ -20,6 +20,7 @@
 #include "near/pairline.h"
 #include "verify/match.h"
 #include "docopt.h"
+#include "fpjoin.h"
 #include "input.h"
 #include "progress.h"
 #include "usage.h"
@@ -47,17 +48,6 @@ static struct docopt o;		/* -v: the documents' options */
 static struct vdocs vd;
 static uint32_t minsim;		/* -a */
 static struct sh_matcher mt;	/* -v, -a: which pairs are matches */
-static struct sh_fplist lines;	/* -u -v: the input lines, whole */
-static int keep_lines;		/* into lines (-u -v) */
-
-static void
-fail(int e)
-{
-	if (set.failed != NULL)
-		errx(2, "%s: %s", set.failed, sh_strerror(e));
-	errx(2, "%s%s", set.budget && e == SH_EIO ? "temporary file: " : "",
-	    sh_strerror(e));
-}
 
 static void
 put_ok(int e)
@@ -85,28 +75,22 @@ bad_pair(void *ctx, int e, const char *id, size_t len, size_t col)
 	status = vdocs_error(&vd, e, NULL, 0, id, len, col);
 }
 
-static void
-put_match(const struct sh_match *m)
-{
-	put_ok(sh_pairline_write(stdout, m->id[0], m->len[0], m->id[1],
-	    m->len[1], m->dist, m->sim));
-	found = 1;
-}
-
 /* Exit on error e of the index (where names it) or of memory. */
 static void
 ix_fail(int e, const char *where)
 {
 	if (*where != '\0')
 		errx(2, "%s: %s", where, sh_strerror(e));
-	fail(e);
+	fpjoin_fail(&set, e);
 }
 
 static void
 match_out(void *ctx, const struct sh_match *m)
 {
 	(void)ctx;
-	put_match(m);
+	put_ok(sh_pairline_write(stdout, m->id[0], m->len[0], m->id[1],
+	    m->len[1], m->dist, m->sim));
+	found = 1;
 }
 
 /* -i: each line a query. */
@@ -138,36 +122,6 @@ keep_new(void *ctx, const struct sh_fpline *f)
 	}
 }
 
-/* Pairs and clusters: every line into the set; with -u -v, whole into
- * lines as well. */
-static void
-collect(void *ctx, const struct sh_fpline *f)
-{
-	int e;
-
-	(void)ctx;
-	if ((e = sh_fpset_add(&set, f->fp, f->id, f->idlen)) != 0 ||
-	    (keep_lines &&
-	    (e = sh_fplist_add(&lines, f->fp, f->line, f->len)) != 0))
-		fail(e);
-}
-
-/* -m: a line of the pairs given instead of joined (ID1<TAB>ID2...). */
-static int
-given_pair(void *ctx, const char *p, size_t len, const char *name,
-    unsigned long long line)
-{
-	int e;
-
-	(void)ctx;
-	if ((e = sh_fpset_given_line(&set, p, len)) == 0)
-		return 0;
-	if (e == SH_EDUPID && sh_fpset_id(&set, set.dup, &p, &len) == 0)
-		errx(2, "-m: ID %.*s: %s", (int)len, p, sh_strerror(e));
-	errx(2, "%s:%llu: %s%s", name, line, set.budget && e == SH_EIO ?
-	    "temporary file: " : "", sh_strerror(e));
-}
-
 /* Exit on error e of writing the matches (where names an index's). */
 static void
 put_fail(int e, const char *where)
@@ -183,6 +137,7 @@ main(int argc, char *argv[])
 	struct sh_plan p;
 	struct sh_index index;
 	struct sh_ixqueue queue;
+	struct sh_fplist lines;		/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
@@ -296,7 +251,7 @@ main(int argc, char *argv[])
 		/* The kept set is unknown in advance: plan for 2^24. */
 		plan(&p, 1 << 24, 0);
 		if ((dedup = sh_dedup_new(&p)) == NULL)
-			fail(SH_ENOMEM);
+			fpjoin_fail(&set, SH_ENOMEM);
 		input_fps(argc, argv, keep_new, NULL, &status);
 		sh_dedup_free(dedup);
 	} else if (ix != NULL && mode != 'u') {
@@ -306,26 +261,18 @@ main(int argc, char *argv[])
 			ix_fail(e, where);
 		sh_ixqueue_free(&queue);
 	} else {
+		/* -u -v keeps the lines whole; the pairs alone need only
+		 * the IDs of their entries. */
 		sh_fplist_init(&lines);
-		keep_lines = mode == 'u';
-		/* The pairs alone need only the IDs of their entries. */
-		if (!keep_lines && sh_fpset_list(&set) != NULL)
-			input_fplist(argc, argv, sh_fpset_list(&set), mode ||
-			    given ? NULL : sh_fpset_files(&set),
-			    (int)nthreads, &status);
-		else
-			input_fps(argc, argv, collect, NULL, &status);
-		e = 0;
-		if (given != NULL) {
-			input_lines(1, &given, given_pair, NULL,
-			    &e);
-			if (e)
-				exit(2);
-		} else {
+		fpjoin_read(&set, mode == 'u' ? &lines : NULL, argc, argv,
+		    !mode && !given, (int)nthreads, &status);
+		if (given != NULL)
+			fpjoin_given(&set, given);
+		else {
 			plan(&p, sh_fpset_n(&set), 1);
 			if ((e = sh_fpset_join(&set, &p, (int)nthreads,
 			    shard.n ? &shard : NULL, progress_lib())) != 0)
-				fail(e);
+				fpjoin_fail(&set, e);
 		}
 		*where = '\0';
 		if (mode == 'u')
