@@ -55,6 +55,13 @@ reserve(struct sh_fplist *l, size_t need)
 }
 
 int
+sh_fplist_reserve(struct sh_fplist *l, size_t n)
+{
+	return n > SIZE_MAX / sizeof(*l->fp) - l->n ? SH_ENOMEM :
+	    reserve(l, l->n + n);
+}
+
+int
 sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 {
 	if (reserve(l, l->n + 1) != 0)

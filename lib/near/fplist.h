@@ -43,6 +43,13 @@ int sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id,
  * Return 0 or SH_ENOMEM (dst is unchanged then). */
 int sh_fplist_append(struct sh_fplist *dst, const struct sh_fplist *src);
 
+/* Room for n more entries, so that adding them moves no entry: for a
+ * caller that knows a bound (a file's size).  Room never touched costs
+ * address space only; room asked for at once is in huge pages where the
+ * system gives them, where an array grown by realloc keeps small pages
+ * in the part it had.  Return 0 or SH_ENOMEM. */
+int sh_fplist_reserve(struct sh_fplist *l, size_t n);
+
 /*
  * Of a list built without IDs: give IDs to the entries whose bit is set
  * in have (n bits, which l then owns): room for them in l->idoff, whose
