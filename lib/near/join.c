@@ -115,16 +115,19 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
 }
 
 /*
- * The in-memory join sorts, for each table, one array of 64-bit records:
- * from the top, the key (its top 32 bits at most), a sketch, the index.
- * Fingerprints sharing a key share those bits, and a run of equal
- * truncated keys holding fingerprints of different keys only costs
- * comparisons, since a table owns a pair only when all its key blocks
- * agree (owned).  The sketch is as many bits of the fingerprint outside
- * the key as the record has room for (11 at 100 million): two members of
- * a run whose sketches differ in more than k bits are no pair, known
- * without reading their fingerprints at random.  Every table is sorted
- * by all the threads together:
+ * The in-memory join sorts, for each table, one array of 64-bit records
+ * in buckets by the key's top digit (TOPBITS bits): in a record, from the
+ * top, the key's bits below that digit (of its top 32 bits at most), a
+ * sketch, the index.  Fingerprints sharing a key share those bits, and a
+ * run of equal truncated keys holding fingerprints of different keys
+ * only costs comparisons, since a table owns a pair only when all its key
+ * blocks agree (owned).  The sketch is as many bits of the fingerprint
+ * outside the key as the record has room for (23 at 100 million): two
+ * members of a run whose sketches differ in more than k bits are no pair,
+ * known without reading their fingerprints at random.  (With 11 bits, as
+ * when the record held the whole key, one random pair in 9 passed at
+ * k = 3, and reading their fingerprints was a third of the join at 100
+ * million.)  Every table is sorted by all the threads together:
  *
  *   1. each thread counts the top digits (TOPBITS bits of the key) of a
  *      slice of the fingerprints;
@@ -141,6 +144,7 @@ tables(const struct sh_plan *plan, const struct sh_shard *shard)
 
 #define TOPBITS 12
 #define LOWBITS 8
+#define PENDING 32	/* pairs of short runs waiting for their fps */
 
 /* The key of a fingerprint in a table: the sum over parts of (fp &
  * mask) >> shift, a part for each run of contiguous key blocks. */
@@ -157,7 +161,8 @@ struct table {
 	const struct sh_shard *shard;
 	int t, nthreads;
 	int bits, drop;		/* key bits sorted, low key bits dropped */
-	int top;		/* bits of the top digit */
+	int top;		/* bits of the top digit, the bucket */
+	int low;		/* key bits in a record: bits - top */
 	int ib, sk;		/* bits of the index, of the sketch */
 	struct keyfn key, rest;	/* the key's blocks, the others */
 	uint64_t *rec;		/* the records, in the buckets */
@@ -177,6 +182,9 @@ struct worker {
 	uint64_t *runfp;	/* a long run's fingerprints, gathered */
 	uint32_t *runix;	/* and their indexes */
 	size_t rcap;
+	uint32_t px[PENDING], py[PENDING];	/* pairs whose fingerprints
+				 * were asked for: ring, next at ph */
+	unsigned np, ph;
 	struct sh_pairs pairs;
 	int err;
 };
@@ -237,12 +245,11 @@ count_top(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t lo, hi, i, *count = tb->count + ((size_t)w->id << tb->top);
-	int shift = tb->bits - tb->top;
 
 	slice(tb, w->id, &lo, &hi);
 	memset(count, 0, sizeof(*count) << tb->top);
 	for (i = lo; i < hi; i++)
-		count[key_of(&tb->key, tb->fp[i]) >> tb->drop >> shift]++;
+		count[key_of(&tb->key, tb->fp[i]) >> tb->drop >> tb->low]++;
 }
 
 /* Step 2: the records of the slice into the buckets of their top
@@ -252,15 +259,14 @@ scatter_top(struct worker *w)
 {
 	struct table *tb = w->tb;
 	size_t lo, hi, i, *off = tb->count + ((size_t)w->id << tb->top);
-	int shift = 64 - tb->top;
-	uint64_t r, skmask = ((uint64_t)1 << tb->sk) - 1, fp;
+	uint64_t key, skmask = ((uint64_t)1 << tb->sk) - 1, fp;
 
 	slice(tb, w->id, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		fp = tb->fp[i];
-		r = key_of(&tb->key, fp) >> tb->drop << (64 - tb->bits) |
+		key = key_of(&tb->key, fp) >> tb->drop;
+		tb->rec[off[key >> tb->low]++] = key << (64 - tb->low) |
 		    (key_of(&tb->rest, fp) & skmask) << tb->ib | i;
-		tb->rec[off[r >> shift]++] = r;
 	}
 }
 
@@ -298,6 +304,46 @@ run_pair(struct worker *w, uint32_t x, uint32_t y)
 	    key_of(&tb->key, tb->fp[x])) != tb->shard->i)
 		return 0;
 	return sh_pairs_add(&w->pairs, (uint64_t)x << 32 | y);
+}
+
+/*
+ * A pair of a short run whose sketches pass, read PENDING pairs later:
+ * its fingerprints lie anywhere in fp, and asked for that far ahead they
+ * are in cache when read.  (Asked for a bucket ahead, most were not: a
+ * bucket's thousands of misses outrun what the core tracks.)  The order
+ * of the pairs does not matter: gather sorts them.
+ */
+static int
+pend_pair(struct worker *w, uint32_t x, uint32_t y)
+{
+	const struct table *tb = w->tb;
+	int e;
+
+	if (w->np == PENDING) {
+		if ((e = run_pair(w, w->px[w->ph], w->py[w->ph])) != 0)
+			return e;
+	} else
+		w->np++;
+	SH_PREFETCH(&tb->fp[x]);
+	SH_PREFETCH(&tb->fp[y]);
+	w->px[w->ph] = x;
+	w->py[w->ph] = y;
+	w->ph = (w->ph + 1) % PENDING;
+	return 0;
+}
+
+/* The pairs pend_pair holds. */
+static int
+pend_drain(struct worker *w)
+{
+	unsigned i;
+	int e;
+
+	for (i = PENDING - w->np; w->np > 0; i++, w->np--)
+		if ((e = run_pair(w, w->px[(w->ph + i) % PENDING],
+		    w->py[(w->ph + i) % PENDING])) != 0)
+			return e;
+	return 0;
 }
 
 /* What is done with a pair (i, j) of positions of a run, within k:
@@ -448,10 +494,21 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 			x = (uint32_t)(r[i] & imask);
 			y = (uint32_t)(r[j] & imask);
 			if (sketch_near(tb, r[i], r[j]) &&
-			    (e = run_pair(w, x, y)) != 0)
+			    (e = pend_pair(w, x, y)) != 0)
 				return e;
 		}
 	return 0;
+}
+
+/* The end of the run of equal keys that starts at s[i], of s[0..n). */
+static size_t
+run_end(const uint64_t *s, size_t i, size_t n, int ks)
+{
+	size_t e;
+
+	for (e = i + 1; e < n && s[e] >> ks == s[i] >> ks; e++)
+		;
+	return e;
 }
 
 /* Step 3: buckets taken in turn, sorted, their runs compared. */
@@ -461,15 +518,19 @@ sort_buckets(struct worker *w)
 	struct table *tb = w->tb;
 	size_t d, dend, lo, hi, i, e, nd = (size_t)1 << tb->top;
 	uint64_t *s, *buf, imask = ((uint64_t)1 << tb->ib) - 1;
-	int ks = 64 - tb->bits;	/* the key's shift */
+	int ks = 64 - tb->low;	/* the shift of a record's key bits */
 
 	for (;;) {
 		pthread_mutex_lock(&tb->mu);
 		d = tb->next;
 		tb->next += 16;
 		pthread_mutex_unlock(&tb->mu);
-		if (d >= nd || w->err)
+		if (w->err)
 			return;
+		if (d >= nd) {
+			w->err = pend_drain(w);
+			return;
+		}
 		for (dend = d + 16; d < dend && d < nd; d++) {
 			lo = tb->start[d];
 			hi = tb->start[d + 1];
@@ -484,24 +545,20 @@ sort_buckets(struct worker *w)
 			}
 			s = tb->rec + lo;
 			buf = w->scratch;
-			radix_bits(&s, &buf, hi - lo, ks, tb->bits - tb->top,
-			    LOWBITS);
-			/* The fingerprints of the runs' members lie anywhere
-			 * in fp: asked for together, their misses overlap.
-			 * (Asking only for those whose sketches pass, or a
-			 * window at a time, measured slower.) */
-			for (i = 0; i + 1 < hi - lo; i++)
-				if (s[i] >> ks == s[i + 1] >> ks) {
-					SH_PREFETCH(&tb->fp[s[i] & imask]);
-					SH_PREFETCH(&tb->fp[s[i + 1] & imask]);
-				}
+			radix_bits(&s, &buf, hi - lo, ks, tb->low, LOWBITS);
+			/* The fingerprints of long runs lie anywhere in fp:
+			 * asked for a bucket ahead, their misses overlap. */
+			for (i = 0; i < hi - lo; i = e)
+				if (vector_run((e = run_end(s, i, hi - lo,
+				    ks)) - i))
+					for (; i < e; i++)
+						SH_PREFETCH(&tb->fp[s[i] &
+						    imask]);
 			for (i = 0; i < hi - lo; i = e) {
-				for (e = i + 1; e < hi - lo &&
-				    s[e] >> ks == s[i] >> ks; e++)
-					;
+				e = run_end(s, i, hi - lo, ks);
 				if (e - i < 2 || (tb->shard != NULL &&
 				    tb->drop == 0 && sh_shard_run(tb->shard, tb->t,
-				    tb->plan->ntables, s[i] >> ks) !=
+				    tb->plan->ntables, d << tb->low | s[i] >> ks) !=
 				    tb->shard->i))
 					continue;
 				if ((w->err = run_pairs(w, s + i, e - i)) != 0)
@@ -580,11 +637,13 @@ join_table(struct table *tb, struct worker *w)
 	key_parts(tb->plan, tb->t, &tb->key);
 	tb->bits = kb < 32 ? kb : 32;
 	tb->drop = kb - tb->bits;
-	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
+	/* At least one key bit in a record: a shift by 64 is undefined. */
+	tb->top = tb->bits <= TOPBITS ? tb->bits - 1 : TOPBITS;
+	tb->low = tb->bits - tb->top;
 	block_parts(tb->plan, ~tb->plan->tblocks[tb->t] &
 	    (((uint32_t)1 << tb->plan->nblocks) - 1), &tb->rest);
 	tb->ib = tb->n > 1 ? width(tb->n - 1) : 1;
-	tb->sk = 64 - tb->bits - tb->ib;
+	tb->sk = 64 - tb->low - tb->ib;
 	nd = (size_t)1 << tb->top;
 	parallel(w, tb->nthreads, count_top);
 	/* Offsets: digit by digit, each slice after those before it. */
