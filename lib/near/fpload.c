@@ -211,11 +211,11 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
 		sh[i].own.noids = l->noids;
 		sh[i].tally = &tally;
 	}
-	/* A line holds at least 17 bytes: room for all of a file's. */
+	/* A line holds at least 17 bytes: room for all of a file's, if
+	 * the system grants the address space (else the list grows). */
 	if (sh[0].size > 0)
-		err = sh_fplist_reserve(l, (size_t)(sh[0].size / 17 + 1));
-	if (err == 0)
-		sh_threads_run(sh, sizeof(*sh), n, read_share);
+		(void)sh_fplist_reserve(l, (size_t)(sh[0].size / 17 + 1));
+	sh_threads_run(sh, sizeof(*sh), n, read_share);
 	for (i = 0; i < n; i++) {
 		if (err == 0 && sh[i].err != 0) {
 			err = sh[i].err;
