@@ -547,8 +547,11 @@ sort_buckets(struct worker *w)
 			buf = w->scratch;
 			radix_bits(&s, &buf, hi - lo, ks, tb->low, LOWBITS);
 			/* The fingerprints of long runs lie anywhere in fp:
-			 * asked for a bucket ahead, their misses overlap. */
-			for (i = 0; i < hi - lo; i = e)
+			 * asked for a bucket ahead, their misses overlap.
+			 * Where keys average fewer than 4 fingerprints, long
+			 * runs are rare: no pass for them. */
+			for (i = 0; i < hi - lo && tb->n >> tb->bits >= 4;
+			    i = e)
 				if (vector_run((e = run_end(s, i, hi - lo,
 				    ks)) - i))
 					for (; i < e; i++)
