@@ -10,7 +10,11 @@ sh_fpline_parse(const char *p, size_t len, sh_fpval *fp, const char **id,
 {
 	const char *tab;
 
-	if ((tab = memchr(p, '\t', len)) == NULL)
+	/* The TAB where it belongs, else the first one: a TAB before it
+	 * is no hex digit either way. */
+	if (len > SH_HEX_LEN && p[SH_HEX_LEN] == '\t')
+		tab = p + SH_HEX_LEN;
+	else if ((tab = memchr(p, '\t', len)) == NULL)
 		return SH_EFIELDS;
 	if (sh_hex_parse(p, (size_t)(tab - p), fp) != 0)
 		return SH_EHEX;
