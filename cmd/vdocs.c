@@ -2,8 +2,10 @@
 
 #include <err.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/errors.h"
@@ -56,8 +58,62 @@ struct part {
 	size_t budget;
 	int *status;
 	FILE *tmp;
-	int err, writing;
+	struct sh_drain *drain;
+	int err;
 };
+
+/* A copy cut short: its part, the chunk held and the rest of the pipe in,
+ * relayed into a new pipe (out) as its reader takes them. */
+struct relay {
+	int tmp, in, out;
+	struct sh_drain *drain;
+};
+
+static void *
+relay(void *arg)
+{
+	struct relay *r = arg;
+	struct sh_drain d;
+
+	/* A write fails only when the reader is gone: the program ends. */
+	if (sh_drain(r->tmp, r->out, &d) == 0 &&
+	    sh_write_all(r->out, r->drain->held, r->drain->nheld) == 0)
+		(void)sh_drain(r->in, r->out, &d);
+	close(r->out);
+	close(r->in);
+	close(r->tmp);
+	free(r->drain);
+	free(r);
+	return NULL;
+}
+
+/*
+ * Standard input becomes a pipe that a thread fills with the copy's
+ * part in tmp, the chunk held and the rest of standard input.
+ */
+static void
+relay_start(FILE *tmp, struct sh_drain *drain)
+{
+	struct relay *r;
+	pthread_t th;
+	int fd[2];
+
+	if ((r = malloc(sizeof(*r))) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	if (ftruncate(fileno(tmp), (off_t)drain->done) != 0 ||
+	    lseek(fileno(tmp), 0, SEEK_SET) != 0 ||
+	    (r->tmp = dup(fileno(tmp))) < 0)
+		err(2, "temporary file");
+	if ((r->in = dup(STDIN_FILENO)) < 0 || pipe(fd) != 0 ||
+	    dup2(fd[0], STDIN_FILENO) < 0)
+		err(2, "<stdin>");
+	close(fd[0]);
+	r->out = fd[1];
+	r->drain = drain;
+	if ((errno = pthread_create(&th, NULL, relay, r)) != 0)
+		err(2, "thread");
+	pthread_detach(th);
+}
 
 static void *
 do_part(void *arg)
@@ -67,7 +123,7 @@ do_part(void *arg)
 	if (p->part == 0)
 		open_docs(p->d, p->path, p->o, p->tokens, p->measure,
 		    p->budget, p->status);
-	else if (sh_drain(STDIN_FILENO, fileno(p->tmp), &p->writing) != 0)
+	else if (sh_drain(STDIN_FILENO, fileno(p->tmp), p->drain) != 0)
 		p->err = errno;
 	return NULL;
 }
@@ -77,6 +133,7 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
     int measure, size_t budget, int drain, int *status)
 {
 	struct part p[2];
+	struct sh_drain *dr;
 	struct stat st;
 	FILE *tmp;
 
@@ -85,18 +142,28 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		open_docs(d, path, o, tokens, measure, budget, status);
 		return;
 	}
+	if ((dr = malloc(sizeof(*dr))) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	p[0] = (struct part){ 0, d, path, o, tokens, measure, budget, status,
-	    tmp, 0, 0 };
+	    tmp, dr, 0 };
 	p[1] = p[0];
 	p[1].part = 1;
 	sh_threads_run(p, sizeof(p[0]), 2, do_part);
-	if (p[1].err != 0) {
+	if (p[1].err != 0 && !dr->writing) {
 		errno = p[1].err;
-		err(2, "%s", p[1].writing ? "temporary file" : "<stdin>");
+		err(2, "<stdin>");
 	}
-	if (lseek(fileno(tmp), 0, SEEK_SET) != 0 ||
-	    dup2(fileno(tmp), STDIN_FILENO) < 0)
-		err(2, "temporary file");
+	if (p[1].err != 0) {
+		/* The disk filled: the rest comes from the pipe. */
+		warnx("temporary file: %s: the rest of <stdin> is read as it "
+		    "comes", strerror(p[1].err));
+		relay_start(tmp, dr);
+	} else {
+		if (lseek(fileno(tmp), 0, SEEK_SET) != 0 ||
+		    dup2(fileno(tmp), STDIN_FILENO) < 0)
+			err(2, "temporary file");
+		free(dr);
+	}
 	fclose(tmp);
 }
 

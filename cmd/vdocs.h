@@ -29,7 +29,10 @@ struct vdocs {
  * before anything else, a pipe on standard input is meanwhile copied by
  * a second thread into an unnamed temporary file in TMPDIR, which then
  * takes its place: the pipe's writer is not held up while the documents
- * are read.  Failing to copy it ends the program with status 2.
+ * are read.  When the copy fills the disk, a warning says so, and
+ * standard input becomes a pipe that a thread fills with the part
+ * copied and then the rest of the original.  Failing to read it ends the
+ * program with status 2.
  */
 void vdocs_open(struct vdocs *d, const char *path, struct docopt *o,
     int tokens, int measure, size_t budget, int drain, int *status);

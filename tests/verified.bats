@@ -207,3 +207,27 @@ setup() {
 	sh-near -g -v "$d/docs" $F -a 0.8 "$d/fp24" >"$d/g"
 	cat "$d/fp24" | sh-near -g -v "$d/docs" $F -a 0.8 | cmp - "$d/g"
 }
+
+@test "-v: a TMPDIR that fills while a pipe is drained: a warning, and the rest of the pipe read as it comes" {
+	local d="$BATS_TEST_TMPDIR" i
+	for i in $(seq 100); do cat "$d/fp"; done >"$d/fp100"
+	[ "$(wc -c <"$d/fp100")" -gt 200000 ]
+	sh-near -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	[ -s "$d/want" ]
+	# Files of at most 64 KiB, past which a write fails (EFBIG): the
+	# copy fills after a chunk or more.  The output goes to a pipe,
+	# which the limit does not touch.
+	cat "$d/fp100" |
+	    { (trap '' XFSZ; ulimit -f 64
+	    exec sh-near -v "$d/docs" $F -a 0.8 2>"$d/err"); echo $? >"$d/st"; } |
+	    cat >"$d/got"
+	eq "$(cat "$d/st")" 0
+	eq "$(cat "$d/err")" "sh-near: temporary file: File too large: the rest of <stdin> is read as it comes"
+	cmp "$d/want" "$d/got"
+	# -u and -g the same.
+	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	cat "$d/fp100" |
+	    { (trap '' XFSZ; ulimit -f 64
+	    exec sh-near -u -v "$d/docs" $F -a 0.8 2>/dev/null); } |
+	    cmp - "$d/want"
+}

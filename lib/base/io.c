@@ -90,21 +90,24 @@ sh_tmpfile(const char *tmpdir, FILE **f)
 }
 
 int
-sh_drain(int fd, int to, int *writing)
+sh_drain(int fd, int to, struct sh_drain *d)
 {
-	char buf[1 << 16];
 	ssize_t r;
 
-	*writing = 0;
-	while ((r = read(fd, buf, sizeof(buf))) != 0) {
+	d->done = 0;
+	d->nheld = 0;
+	d->writing = 0;
+	while ((r = read(fd, d->held, sizeof(d->held))) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return SH_EIO;
-		if (sh_write_all(to, buf, (size_t)r) != 0) {
-			*writing = 1;
+		if (sh_write_all(to, d->held, (size_t)r) != 0) {
+			d->nheld = (size_t)r;
+			d->writing = 1;
 			return SH_EIO;
 		}
+		d->done += (uint64_t)r;
 	}
 	return 0;
 }

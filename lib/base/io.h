@@ -33,11 +33,24 @@ int sh_pread_all(int fd, void *p, size_t len, uint64_t off);
  */
 int sh_tmpfile(const char *tmpdir, FILE **f);
 
+/* What sh_drain did: its last chunk read is held when writing it
+ * failed. */
+#define SH_DRAIN_CHUNK 65536
+struct sh_drain {
+	uint64_t done;		/* bytes written to the copy */
+	size_t nheld;		/* bytes of held read but not in the copy */
+	int writing;		/* the error was in writing */
+	char held[SH_DRAIN_CHUNK];
+};
+
 /*
- * Copy what descriptor fd reads, to its end, to descriptor to.  Return
- * 0, or SH_EIO (errno set) with *writing 0 when reading fd failed, 1
- * when writing to did.
+ * Copy what descriptor fd reads, to its end, to descriptor to, a chunk
+ * at a time.  Return 0, or SH_EIO (errno set) with d->writing 0 when
+ * reading fd failed, 1 when writing to did.  After a failed write,
+ * to's first d->done bytes, d->held[0..d->nheld) and what fd has not
+ * given yet are, in order, all that fd gives (bytes of to past d->done
+ * may be any).
  */
-int sh_drain(int fd, int to, int *writing);
+int sh_drain(int fd, int to, struct sh_drain *d);
 
 #endif
