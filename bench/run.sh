@@ -7,7 +7,8 @@
 # runs per case, default 5), DOCS (documents per kind, default 20000),
 # CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
-# runs there), NEAR_MODES (the near rows: join, join1, S, dedup), QUERIES (queries per index run, default 1000000),
+# runs there), NEAR_MODES (the near rows: join, join1, S, dedup, k10: the
+# join at -k 10), QUERIES (queries per index run, default 1000000),
 # INDEX_PLANS (index plans: "auto", B/R forced, "lean" for sh-index -E;
 # default "auto lean"), INDEX_BUDGET (index rows built in this budget
 # from a pipe, see bench_index), PAR_DOCS
@@ -503,15 +504,18 @@ bench_near()
 			join1)	set -- -j 1 ;;
 			S)	set -- -S 256M ;;
 			dedup)	set -- -u ;;
-			*)	die "NEAR_MODES: $mode is not join, join1, S or dedup" ;;
+			k10)	set -- -k 10 ;;
+			*)	die "NEAR_MODES: $mode is not join, join1, S, dedup or k10" ;;
 			esac
+			p=$pairs
+			[ "$mode" = k10 ] && p=$("$BIN/sh-near" "$@" "$f" | wc -l)
 			s=$(RUNS=$NEAR_RUNS pin=$([ "$mode" = join ] || echo "$pin") \
 			    timeit "$BIN/sh-near" "$@" "$f") || exit 2
 			rss=$(peak "$BIN/sh-near" "$@" "$f")
 			printf '%-6s %10d %9.3f %12.0f %10s %8s %6s\n' "$(echo "$mode" |
-			    sed 's/join1/join 1/; s/^S$/S 256M/')" "$n" "$s" \
+			    sed 's/join1/join 1/; s/^S$/S 256M/; s/k10/k 10/')" "$n" "$s" \
 			    "$(echo "$n $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
-			    "$([ "$mode" = dedup ] && echo - || echo "$pairs")" \
+			    "$([ "$mode" = dedup ] && echo - || echo "$p")" \
 			    "$(echo "$rss" | awk '{ print $1 == "-" ? "-" : int($1 / 1024 + 0.5) }')" \
 			    "$(echo "$rss $n" | awk '{ print $1 == "-" ? "-" : sprintf("%.2f", $1 * 1024 / ($2 * 8)) }')"
 		done
