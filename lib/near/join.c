@@ -267,7 +267,7 @@ scatter_top(struct worker *w)
 	for (i = lo; i < hi; i++) {
 		fp = tb->fp[i];
 		key = key_of(&tb->key, fp) >> tb->drop;
-		tb->rec[off[key >> tb->low]++] = key << (64 - tb->low) |
+		tb->rec[off[key >> tb->low]++] = key << (63 - tb->low) << 1 |
 		    (key_of(&tb->rest, fp) & skmask) << tb->ib | i;
 	}
 }
@@ -502,13 +502,21 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 	return 0;
 }
 
+/* The key bits of record r, which are its top 64 - ks - 1: two shifts,
+ * since a record may hold none (ks 63), and a shift by 64 is undefined. */
+static uint64_t
+rec_key(uint64_t r, int ks)
+{
+	return r >> ks >> 1;
+}
+
 /* The end of the run of equal keys that starts at s[i], of s[0..n). */
 static size_t
 run_end(const uint64_t *s, size_t i, size_t n, int ks)
 {
 	size_t e;
 
-	for (e = i + 1; e < n && s[e] >> ks == s[i] >> ks; e++)
+	for (e = i + 1; e < n && rec_key(s[e], ks) == rec_key(s[i], ks); e++)
 		;
 	return e;
 }
@@ -520,7 +528,7 @@ sort_buckets(struct worker *w)
 	struct table *tb = w->tb;
 	size_t d, dend, lo, hi, i, e, nd = (size_t)1 << tb->top;
 	uint64_t *s, *buf, imask = ((uint64_t)1 << tb->ib) - 1;
-	int ks = 64 - tb->low;	/* the shift of a record's key bits */
+	int ks = 63 - tb->low;	/* rec_key */
 
 	for (;;) {
 		pthread_mutex_lock(&tb->mu);
@@ -547,7 +555,7 @@ sort_buckets(struct worker *w)
 			}
 			s = tb->rec + lo;
 			buf = w->scratch;
-			radix_bits(&s, &buf, hi - lo, ks, tb->low, LOWBITS);
+			radix_bits(&s, &buf, hi - lo, ks + 1, tb->low, LOWBITS);
 			/* The fingerprints of long runs lie anywhere in fp:
 			 * asked for a bucket ahead, their misses overlap.
 			 * Where keys average fewer than 4 fingerprints, long
@@ -563,7 +571,8 @@ sort_buckets(struct worker *w)
 				e = run_end(s, i, hi - lo, ks);
 				if (e - i < 2 || (tb->shard != NULL &&
 				    tb->drop == 0 && sh_shard_run(tb->shard, tb->t,
-				    tb->plan->ntables, d << tb->low | s[i] >> ks) !=
+				    tb->plan->ntables, d << tb->low |
+				    rec_key(s[i], ks)) !=
 				    tb->shard->i))
 					continue;
 				if ((w->err = run_pairs(w, s + i, e - i)) != 0)
@@ -642,8 +651,7 @@ join_table(struct table *tb, struct worker *w)
 	key_parts(tb->plan, tb->t, &tb->key);
 	tb->bits = kb < 32 ? kb : 32;
 	tb->drop = kb - tb->bits;
-	/* At least one key bit in a record: a shift by 64 is undefined. */
-	tb->top = tb->bits <= TOPBITS ? tb->bits - 1 : TOPBITS;
+	tb->top = tb->bits < TOPBITS ? tb->bits : TOPBITS;
 	tb->low = tb->bits - tb->top;
 	block_parts(tb->plan, ~tb->plan->tblocks[tb->t] &
 	    (((uint32_t)1 << tb->plan->nblocks) - 1), &tb->rest);
