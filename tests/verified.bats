@@ -230,4 +230,9 @@ setup() {
 	    { (trap '' XFSZ; ulimit -f 64
 	    exec sh-near -u -v "$d/docs" $F -a 0.8 2>/dev/null); } |
 	    cmp - "$d/want"
+	sh-near -g -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	cat "$d/fp100" |
+	    { (trap '' XFSZ; ulimit -f 64
+	    exec sh-near -g -v "$d/docs" $F -a 0.8 2>/dev/null); } |
+	    cmp - "$d/want"
 }
