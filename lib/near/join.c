@@ -183,7 +183,7 @@ struct worker {
 	size_t scap;
 	uint64_t *runfp;	/* a long run's fingerprints, gathered */
 	uint32_t *runix;	/* and their indexes */
-	size_t rcap;
+	size_t fpcap, ixcap;
 	uint32_t px[PENDING], py[PENDING];	/* pairs whose fingerprints
 				 * were asked for: ring, next at ph */
 	unsigned np, ph;
@@ -472,17 +472,9 @@ run_pairs(struct worker *w, const uint64_t *r, size_t m)
 	struct inrun c = { w, NULL };
 
 	if (vector_run(m)) {
-		if (m > w->rcap) {
-			free(w->runfp);
-			free(w->runix);
-			w->runfp = malloc(m * sizeof(*w->runfp));
-			w->runix = malloc(m * sizeof(*w->runix));
-			w->rcap = m;
-			if (w->runfp == NULL || w->runix == NULL) {
-				w->rcap = 0;
-				return SH_ENOMEM;
-			}
-		}
+		if (sh_grow(&w->runfp, &w->fpcap, m, sizeof(*w->runfp)) != 0 ||
+		    sh_grow(&w->runix, &w->ixcap, m, sizeof(*w->runix)) != 0)
+			return SH_ENOMEM;
 		for (i = 0; i < m; i++) {
 			w->runix[i] = (uint32_t)(r[i] & imask);
 			w->runfp[i] = tb->fp[w->runix[i]];
@@ -759,29 +751,36 @@ ext_pair(void *ctx, size_t x, size_t y)
 	    r[y].b << 32 | r[x].b, (uint64_t)sh_hamming(r[x].a, r[y].a));
 }
 
+/* What the external join keeps from one table to the next: the records
+ * of part_table (their pages faulted in once), and a long run's
+ * fingerprints, gathered. */
+struct parts {
+	struct sh_xrec *rec, *tmp;
+	uint64_t *runfp;
+	size_t fpcap;
+};
+
 /* The pairs of the run r[0..n) of (fingerprint, index) of table t, into
  * the external sort of pairs; a long one by the vector code, its
- * fingerprints gathered. */
+ * fingerprints gathered into pt. */
 static int
 ext_run(const struct sh_plan *plan, int t, const struct sh_xrec *r,
-    size_t n, struct sh_xsort *pairs)
+    size_t n, struct parts *pt, struct sh_xsort *pairs)
 {
 	struct extrun c = { plan, t, r, pairs };
 	size_t x, y;
 	int e;
 
 #ifdef HAVE_RUN_AVX512
-	uint64_t *f;
-
 	if (vector_run(n)) {
-		if ((f = malloc(n * sizeof(*f))) == NULL)
+		if (sh_grow(&pt->runfp, &pt->fpcap, n, sizeof(*pt->runfp)) != 0)
 			return SH_ENOMEM;
 		for (x = 0; x < n; x++)
-			f[x] = r[x].a;
-		e = run_avx512(f, n, plan->k, ext_pair, &c);
-		free(f);
-		return e;
+			pt->runfp[x] = r[x].a;
+		return run_avx512(pt->runfp, n, plan->k, ext_pair, &c);
 	}
+#else
+	(void)pt;
 #endif
 	for (x = 0; x < n; x++)
 		for (y = x + 1; y < n; y++)
@@ -836,12 +835,6 @@ sort_recs(struct sh_xrec *r, struct sh_xrec *tmp, size_t n, int bits)
 	return r;
 }
 #define READ_STEP 4096
-
-/* The records of part_table, kept from one table to the next: their
- * pages are faulted in once. */
-struct parts {
-	struct sh_xrec *rec, *tmp;
-};
 
 static int
 part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
@@ -924,7 +917,7 @@ part_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 					continue;
 				for (i = x; i < r; i++)
 					s[i].b &= 0xFFFFFFFF;	/* the index */
-				if ((err = ext_run(plan, t, s + x, r - x,
+				if ((err = ext_run(plan, t, s + x, r - x, pt,
 				    pairs)) != 0)
 					goto out;
 			}
@@ -970,7 +963,7 @@ ext_table(struct sh_fpstore *st, const struct sh_plan *plan, int t,
 		if (n > 0 && (!more || r.a >> shift != key)) {
 			if ((shard == NULL || sh_shard_run(shard, t,
 			    plan->ntables, key) == shard->i) &&
-			    (e = ext_run(plan, t, run, n, pairs)) != 0)
+			    (e = ext_run(plan, t, run, n, pt, pairs)) != 0)
 				goto out;
 			n = 0;
 		}
@@ -995,7 +988,7 @@ sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
     const struct sh_shard *shard, size_t budget, const char *tmpdir,
     const struct sh_progress *pg, struct sh_xsort **pairs)
 {
-	struct parts pt = { NULL, NULL };
+	struct parts pt = { NULL, NULL, NULL, 0 };
 	uint64_t done = 0, total = tables(plan, shard);
 	int t, e = 0;
 
@@ -1013,5 +1006,6 @@ sh_join_ext(struct sh_fpstore *st, const struct sh_plan *plan,
 	}
 	free(pt.rec);
 	free(pt.tmp);
+	free(pt.runfp);
 	return e;
 }
