@@ -132,6 +132,9 @@ sh_fvec_free(struct sh_fvec *v)
 	free(v->text);
 	free(v->h);
 	free(v->w);
+	free(v->bstart);
+	v->bstart = NULL;
+	v->bcap = 0;
 	v->e = NULL;
 	v->text = NULL;
 	v->h = v->w = NULL;
@@ -200,37 +203,58 @@ add_hashes(void *ctx, const uint64_t *h, size_t n)
 	v->nocc += n;
 }
 
-/*
- * Sort the n hashes of h into t, as sort_ent sorts entries: by their top
- * bits into buckets of about one, then each bucket by insertion.  Return
- * 0 or SH_ENOMEM.
- */
-static int
-sort_hashes(const uint64_t *h, uint64_t *t, size_t n)
+/* The 64-bit hash that an element begins with. */
+static uint64_t
+hash_at(const void *p)
 {
-	size_t *start, i, j, b, nb;
-	uint64_t x;
+	uint64_t h;
+
+	memcpy(&h, p, sizeof(h));
+	return h;
+}
+
+/*
+ * Sort the n elements of size bytes (at most an entry's) at src into
+ * dst by the hash each begins with, those of one hash in their order:
+ * distributed by the top bits of the hash (hashes are uniform, so about
+ * one element a bucket), in order, then each bucket by insertion, which
+ * keeps that order.  The bucket starts are v->bstart, kept from one
+ * document to the next.  Inline, so that each caller's size is a
+ * constant and its copies are moves.  Return 0 or SH_ENOMEM.
+ */
+static inline int
+bucket_sort(struct sh_fvec *v, const void *src, void *dst, size_t n,
+    size_t size)
+{
+	const unsigned char *a = src;
+	unsigned char *t = dst, x[sizeof(struct sh_fvent)];
+	size_t *start, i, j, k, b, nb;
+	uint64_t h;
 	int bits = 8;
 
 	while (bits < 16 && ((size_t)1 << bits) < n)
 		bits++;
 	nb = (size_t)1 << bits;
-	if ((start = calloc(nb + 1, sizeof(*start))) == NULL)
+	if (sh_grow(&v->bstart, &v->bcap, nb + 1, sizeof(*v->bstart)) != 0)
 		return SH_ENOMEM;
+	start = v->bstart;
+	memset(start, 0, (nb + 1) * sizeof(*start));
 	for (i = 0; i < n; i++)
-		start[(h[i] >> (64 - bits)) + 1]++;
+		start[(hash_at(a + i * size) >> (64 - bits)) + 1]++;
 	for (b = 0; b < nb; b++)
 		start[b + 1] += start[b];
 	for (i = 0; i < n; i++)
-		t[start[h[i] >> (64 - bits)]++] = h[i];
+		memcpy(t + start[hash_at(a + i * size) >> (64 - bits)]++ * size,
+		    a + i * size, size);
+	/* start[b] is now the end of bucket b, and the start of b + 1. */
 	for (b = 0, i = 0; b < nb; i = start[b++])
 		for (j = i + 1; j < start[b]; j++) {
-			x = t[j];
-			for (n = j; n > i && t[n - 1] > x; n--)
-				t[n] = t[n - 1];
-			t[n] = x;
+			memcpy(x, t + j * size, size);
+			h = hash_at(x);
+			for (k = j; k > i && hash_at(t + (k - 1) * size) > h; k--)
+				memcpy(t + k * size, t + (k - 1) * size, size);
+			memcpy(t + k * size, x, size);
 		}
-	free(start);
 	return 0;
 }
 
@@ -244,7 +268,8 @@ count_hashes(struct sh_fvec *v, struct sh_fp *f)
 	uint64_t w;
 
 	if ((v->cap < v->nocc && sh_grow(&v->e, &v->cap, v->nocc,
-	    sizeof(*v->e)) != 0) || sort_hashes(v->h, v->w, v->nocc) != 0)
+	    sizeof(*v->e)) != 0) ||
+	    bucket_sort(v, v->h, v->w, v->nocc, sizeof(*v->h)) != 0)
 		return SH_ENOMEM;
 	for (i = 0; i < v->nocc; i = j) {
 		for (j = i + 1; j < v->nocc && s[j] == s[i]; j++)
@@ -260,45 +285,21 @@ count_hashes(struct sh_fvec *v, struct sh_fp *f)
 	return 0;
 }
 
-/*
- * Sort the entries by hash, entries of one hash in order of addition:
- * distributed by the top bits of the hash (hashes are uniform, so about
- * one entry a bucket), in order, then each bucket by insertion, which
- * keeps that order.  Return 0 or SH_ENOMEM.
- */
+/* Sort the entries by hash, entries of one hash in order of addition.
+ * Return 0 or SH_ENOMEM. */
 static int
 sort_ent(struct sh_fvec *v)
 {
-	struct sh_fvent *t, x;
-	size_t *start, i, j, b, n = v->n, nb;
-	int bits = 8;
+	struct sh_fvent *t;
 
-	while (bits < 16 && ((size_t)1 << bits) < n)
-		bits++;
-	nb = (size_t)1 << bits;
-	if ((t = malloc(n * sizeof(*t))) == NULL ||
-	    (start = calloc(nb + 1, sizeof(*start))) == NULL) {
+	if ((t = malloc(v->n * sizeof(*t))) == NULL ||
+	    bucket_sort(v, v->e, t, v->n, sizeof(*t)) != 0) {
 		free(t);
 		return SH_ENOMEM;
 	}
-	for (i = 0; i < n; i++)
-		start[(v->e[i].hash >> (64 - bits)) + 1]++;
-	for (b = 0; b < nb; b++)
-		start[b + 1] += start[b];
-	for (i = 0; i < n; i++)
-		t[start[v->e[i].hash >> (64 - bits)]++] = v->e[i];
-	/* start[b] is now the end of bucket b, and the start of b + 1. */
-	for (b = 0, i = 0; b < nb; i = start[b++])
-		for (j = i + 1; j < start[b]; j++) {
-			x = t[j];
-			for (n = j; n > i && t[n - 1].hash > x.hash; n--)
-				t[n] = t[n - 1];
-			t[n] = x;
-		}
 	free(v->e);
 	v->e = t;
 	v->cap = v->n;
-	free(start);
 	return 0;
 }
 

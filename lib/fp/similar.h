@@ -62,6 +62,7 @@ struct sh_fvec {
 	int keep_text;
 	int nomem;		/* internal */
 	size_t nocc;		/* internal: a text's occurrences, in h */
+	size_t *bstart, bcap;	/* internal: the buckets of a sort */
 	uint64_t sum;		/* sum of the weights */
 	uint64_t sq[2];		/* sum of their squares, high and low word */
 	uint64_t *h, *w;	/* the hashes and weights of e, for set */
