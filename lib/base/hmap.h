@@ -134,16 +134,6 @@ int sh_hset_reserve(struct sh_hset *s, size_t more);
 size_t sh_hset_add_many(struct sh_hset *s, const uint64_t *h, size_t n,
     uint64_t *fresh);
 
-/* Add k, in room reserved before: return 1 when it is new, 0 when it was
- * in the set already. */
-static inline int
-sh_hset_add(struct sh_hset *s, uint64_t k)
-{
-	uint64_t fresh;
-
-	return sh_hset_add_many(s, &k, 1, &fresh) == 1;
-}
-
 /* Remove every key.  A set grown far past what it holds is freed, so that
  * clearing it again costs what the keys it holds do. */
 void sh_hset_clear(struct sh_hset *s);
