@@ -145,6 +145,25 @@ dump_sorted() {
 	same_files "$D/got.one" "$D/got.many"
 }
 
+@test "an index written by an earlier release opens, verifies, answers, grows" {
+	# tests/fixtures/v1.idx: tests/fixtures/v1.fp built by sh-index of
+	# format 1 (sh-index(5)); it must stay readable as it is.
+	cp -R "$FIXTURES/v1.idx" "$D/old"
+	run -0 sh-index verify "$D/old"
+	dump_sorted "$D/old" >"$D/got"
+	LC_ALL=C sort "$FIXTURES/v1.fp" >"$D/want"
+	same_files "$D/want" "$D/got"
+	sed 's/\t/\tq/' "$FIXTURES/v1.fp" >"$D/q.fp"
+	for k in 0 3 6; do
+		brute_query "$k" "$FIXTURES/v1.fp" "$D/q.fp" >"$D/want"
+		sh-near -i "$D/old" -k "$k" "$D/q.fp" | LC_ALL=C sort >"$D/got"
+		same_files "$D/want" "$D/got"
+	done
+	printf '0123456789abcdef\tnew\n' | sh-index add "$D/old"
+	run -0 sh-index verify "$D/old"
+	[ "$(sh-index dump "$D/old" | wc -l)" -eq 601 ]
+}
+
 @test "add merges segments by size: few segments, all lines kept" {
 	rand_fps "$D/r.fp" 3200 8
 	split -l 100 "$D/r.fp" "$D/part."
