@@ -145,6 +145,28 @@ dump_sorted() {
 	same_files "$D/got.one" "$D/got.many"
 }
 
+@test "queries answer alike however the stream falls into batches" {
+	# More queries than one batch (65536): the stream's answers are
+	# those of its two halves, each run alone.
+	rand_fps "$D/r.fp" 3000 6
+	sh-index build "$D/ix" "$D/r.fp"
+	awk 'BEGIN { srand(7); for (i = 0; i < 70000; i++) {
+		s = ""; for (j = 0; j < 16; j++)
+			s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
+		print s "\tq" i } }' >"$D/q.fp"
+	# Every 20th query is an indexed fingerprint with a bit flipped.
+	awk -F '\t' 'NR % 20 == 0 { print substr($1, 1, 15) (substr($1, 16) == "0" ? "1" : "0") "\tn" NR }' \
+	    "$D/r.fp" >>"$D/q.fp"
+	head -n 36000 "$D/q.fp" >"$D/q1.fp"
+	tail -n +36001 "$D/q.fp" >"$D/q2.fp"
+	sh-near -i "$D/ix" -k 4 "$D/q.fp" >"$D/got"
+	# The first half, random fingerprints alone, may match nothing.
+	sh-near -i "$D/ix" -k 4 "$D/q1.fp" >"$D/want" || [ $? -eq 1 ]
+	sh-near -i "$D/ix" -k 4 "$D/q2.fp" >>"$D/want"
+	[ "$(grep -c $'^n' "$D/got")" -ge 150 ]
+	same_files "$D/want" "$D/got"
+}
+
 @test "an index written by an earlier release opens, verifies, answers, grows" {
 	# tests/fixtures/v1.idx: tests/fixtures/v1.fp built by sh-index of
 	# format 1 (sh-index(5)); it must stay readable as it is.

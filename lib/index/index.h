@@ -63,20 +63,16 @@ int sh_index_load(struct sh_index *ix, char *where);
 int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
     const char **p, size_t *len, char *where);
 
-/* sh_seg_prefetch on every segment: ready the memory of a search for fp
- * that comes later (stage 0 well ahead, stage 1 nearer). */
-void sh_index_prefetch(struct sh_index *ix, sh_fpval fp, int stage);
-
 /* Called with the hits of query i: return 0 to go on. */
 typedef int sh_index_fn(void *ctx, size_t i, const struct sh_hits *h);
 
 /*
- * sh_index_search at distance k for each of q[0..n) in order, calling
- * fn(ctx, i, h) with the hits of q[i] (h emptied before each query).
- * The memory of later queries is asked for while earlier ones are
- * searched: the directory entries 16 queries ahead, the buckets' first
- * entries 8 ahead (sh_index_prefetch).  Return 0, what fn returned when
- * not 0, or an error of sh_index_search (where names the segment).
+ * sh_index_search at distance k for each of q[0..n) (n below 2^32),
+ * calling fn(ctx, i, hits) in order of i with the hits of q[i], as
+ * sh_index_search orders them.  The queries are searched together, each
+ * segment's tables swept in order (sh_seg_search_batch); h holds the
+ * hits of them all.  Return 0, what fn returned when not 0, SH_ENOMEM,
+ * or an error of a search (where names the segment).
  */
 int sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
     int k, struct sh_hits *h, sh_index_fn *fn, void *ctx, char *where);

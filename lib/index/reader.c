@@ -137,37 +137,32 @@ cmp_hit(const void *a, const void *b)
 	return (x->seg > y->seg) - (x->seg < y->seg);
 }
 
-void
-sh_index_prefetch(struct sh_index *ix, sh_fpval fp, int stage)
-{
-	int i;
-
-	for (i = 0; i < ix->nseg; i++)
-		sh_seg_prefetch(&ix->seg[i], fp, stage);
-}
-
-#define AHEAD 16
-
 int
 sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
     int k, struct sh_hits *h, sh_index_fn *fn, void *ctx, char *where)
 {
-	size_t i;
-	int e;
+	struct sh_hits one;
+	size_t *start, i;
+	int e = 0;
 
-	for (i = 0; i < AHEAD && i < n; i++)
-		sh_index_prefetch(ix, q[i], 0);
-	for (i = 0; i < n; i++) {
-		if (i + AHEAD < n)
-			sh_index_prefetch(ix, q[i + AHEAD], 0);
-		if (i + AHEAD / 2 < n)
-			sh_index_prefetch(ix, q[i + AHEAD / 2], 1);
-		h->n = 0;
-		if ((e = sh_index_search(ix, q[i], k, h, where)) != 0 ||
-		    (e = fn(ctx, i, h)) != 0)
-			return e;
+	if ((start = malloc((n + 1) * sizeof(*start))) == NULL)
+		return SH_ENOMEM;
+	h->n = 0;
+	for (i = 0; i < (size_t)ix->nseg && e == 0; i++)
+		if ((e = sh_seg_search_batch(&ix->seg[i], q, n, k, (int)i, h,
+		    start)) != 0)
+			segpath(ix, (int)i, where);
+	if (e == 0)
+		e = sh_hits_group(h, 0, n, start);
+	for (i = 0; i < n && e == 0; i++) {
+		one.n = one.cap = start[i + 1] - start[i];
+		one.v = one.n > 0 ? h->v + start[i] : NULL;
+		if (one.n > 1)
+			qsort(one.v, one.n, sizeof(*one.v), cmp_hit);
+		e = fn(ctx, i, &one);
 	}
-	return 0;
+	free(start);
+	return e;
 }
 
 int

@@ -847,14 +847,17 @@ struct probe {
 	int k, seg, t, rho;
 	sh_fpval fp;			/* the query */
 	uint64_t q;			/* query permuted for table t */
+	uint32_t qi;			/* its number in a batch */
 	struct range {
-		uint64_t lo, hi, q;
+		sh_fpval fp;		/* the query, */
+		uint64_t lo, hi, q;	/* permuted for table t */
+		uint32_t qi;
 		int t, flips;		/* prefix bits flipped from q's */
 	} r[NRANGE];
 	int n;
 	struct cand {
 		uint64_t i;		/* entry of lean table t */
-		int t;
+		const struct range *r;	/* that gathered it */
 	} c[NCAND];
 	int nc;
 };
@@ -899,7 +902,7 @@ scan_cands(struct probe *pr)
 	int j, e;
 
 	for (j = 0; j < pr->nc; j++) {
-		if ((e = reference(s, pr->c[j].t, pr->c[j].i, &pos[j])) != 0)
+		if ((e = reference(s, pr->c[j].r->t, pr->c[j].i, &pos[j])) != 0)
 			return e;
 		SH_PREFETCH(t0 + 8 * pos[j]);
 	}
@@ -907,10 +910,11 @@ scan_cands(struct probe *pr)
 		if ((e = need(s, s->tables + 8 * pos[j], 8)) != 0)
 			return e;
 		x.fp = rd64(t0 + 8 * pos[j]);
-		if ((x.dist = sh_hamming(x.fp, pr->fp)) > pr->k)
+		if ((x.dist = sh_hamming(x.fp, pr->c[j].r->fp)) > pr->k)
 			continue;
 		x.pos = pos[j];
 		x.seg = pr->seg;
+		x.q = pr->c[j].r->qi;
 		if ((e = hits_add(pr->h, &x)) != 0)
 			return e;
 	}
@@ -1011,7 +1015,7 @@ scan_tags(struct probe *pr, const struct range *r)
 			if (pr->nc == NCAND && (e = scan_cands(pr)) != 0)
 				return e;
 			SH_PREFETCH(tag + s->nfp + 4 * j);
-			pr->c[pr->nc].t = r->t;
+			pr->c[pr->nc].r = r;
 			pr->c[pr->nc++].i = j;
 		}
 	}
@@ -1050,6 +1054,7 @@ scan(struct probe *pr)
 			/* Table 0 is sorted fingerprints: the identity. */
 			x.pos = r->t == 0 ? i : UNKNOWN;
 			x.seg = pr->seg;
+			x.q = r->qi;
 			if ((err = hits_add(pr->h, &x)) != 0)
 				return err;
 		}
@@ -1058,23 +1063,37 @@ scan(struct probe *pr)
 	return scan_cands(pr);
 }
 
+/* Gather the bucket of prefix p in table pr->t for the query in pr, p
+ * having flips of its bits flipped. */
+static int
+add_range(struct probe *pr, uint64_t p, int flips)
+{
+	struct range *r;
+	int e;
+
+	if (pr->n == NRANGE && (e = scan(pr)) != 0)
+		return e;
+	r = &pr->r[pr->n];
+	r->fp = pr->fp;
+	r->qi = pr->qi;
+	r->t = pr->t;
+	r->q = pr->q;
+	r->flips = flips;
+	if ((e = bucket(pr->s, pr->t, p, &r->lo, &r->hi)) != 0)
+		return e;
+	pr->n += r->lo < r->hi;
+	return 0;
+}
+
 /* Gather the bucket of every prefix within rho of p in table pr->t,
  * flipping bits from bit `from' up, each prefix once. */
 static int
 probe(struct probe *pr, uint64_t p, int from, int rho)
 {
-	struct range *r;
 	int b, e;
 
-	if (pr->n == NRANGE && (e = scan(pr)) != 0)
+	if ((e = add_range(pr, p, pr->rho - rho)) != 0)
 		return e;
-	r = &pr->r[pr->n];
-	r->t = pr->t;
-	r->q = pr->q;
-	r->flips = pr->rho - rho;
-	if ((e = bucket(pr->s, pr->t, p, &r->lo, &r->hi)) != 0)
-		return e;
-	pr->n += r->lo < r->hi;
 	for (b = from; rho > 0 && b < pr->s->dirbits; b++)
 		if ((e = probe(pr, p ^ (uint64_t)1 << b, b + 1, rho - 1)) != 0)
 			return e;
@@ -1106,31 +1125,44 @@ locate(struct sh_seg *s, uint64_t fp, uint64_t *pos)
 	return SH_ECORRUPT;
 }
 
-void
-sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage)
+/* Ask for the directory entries of fp's prefix in every table. */
+static void
+prefetch_dirs(struct sh_seg *s, sh_fpval fp)
 {
-	uint64_t at, c, lo, hi, i, e;
-	int t, w;
+	int t;
 
-	for (t = 0; t < s->plan.ntables && s->nfp > 0; t++) {
-		at = dirent(s, t, prefix(sh_plan_perm(&s->plan, t, fp),
-		    s->dirbits));
-		if (stage == 0) {
-			SH_PREFETCH(s->body + at);
-			continue;
-		}
-		c = at / CH;
-		if ((at + 7) / CH != c || !(s->checked[c / 8] >> (c % 8) & 1))
-			continue;
-		lo = rd32(s->body + at);
-		hi = rd32(s->body + at + 4);
-		if (lo >= hi || hi > s->nfp)
-			continue;
-		w = entsize(s, t);
-		e = entries(s, t) + lo * w;
-		for (i = 0; i < hi - lo && i < 64; i += 64 / w)
-			SH_PREFETCH(s->body + e + w * i);
-	}
+	for (t = 0; t < s->plan.ntables; t++)
+		SH_PREFETCH(s->body + dirent(s, t, prefix(sh_plan_perm(&s->plan,
+		    t, fp), s->dirbits)));
+}
+
+/* A probe of segment s at distance k, for hits into h. */
+static void
+probe_init(struct probe *pr, struct sh_seg *s, int k, int seg,
+    struct sh_hits *h)
+{
+	pr->s = s;
+	pr->h = h;
+	pr->k = k;
+	pr->seg = seg;
+	pr->n = pr->nc = 0;
+	pr->qi = 0;
+	pr->rho = sh_plan_radius(&s->plan, k);
+}
+
+/* Keep one of each entry among the hits h->v[first ..) sorted by
+ * fingerprint, with its position when a table knows it; the end. */
+static size_t
+uniq_hits(struct sh_hits *h, size_t first, size_t end, size_t to)
+{
+	size_t i, n = to;
+
+	for (i = first; i < end; i++)
+		if (n == to || h->v[i].fp != h->v[n - 1].fp)
+			h->v[n++] = h->v[i];
+		else if (h->v[n - 1].pos == UNKNOWN)
+			h->v[n - 1].pos = h->v[i].pos;
+	return n;
 }
 
 int
@@ -1138,23 +1170,19 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h)
 {
 	struct probe pr;
-	size_t first = h->n, i, n;
+	size_t first = h->n, i;
 	uint64_t p;
 	int rho, t, b, e = 0;
 
 	if (s->nfp == 0)
 		return 0;
-	pr.s = s;
-	pr.h = h;
-	pr.k = k;
-	pr.seg = seg;
+	probe_init(&pr, s, k, seg, h);
 	pr.fp = fp;
-	pr.n = pr.nc = 0;
-	pr.rho = rho = sh_plan_radius(&s->plan, k);
+	rho = pr.rho;
 	/* The directory entries of every table first, and those one bit
 	 * away when probing: their cache misses overlap instead of coming
 	 * one by one. */
-	sh_seg_prefetch(s, fp, 0);
+	prefetch_dirs(s, fp);
 	for (t = 0; rho > 0 && t < s->plan.ntables; t++) {
 		p = prefix(sh_plan_perm(&s->plan, t, fp), s->dirbits);
 		for (b = 0; b < s->dirbits; b++)
@@ -1171,12 +1199,143 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 	/* Several tables find the same entry: keep one of each, with its
 	 * position when one of them knows it. */
 	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
-	for (i = n = first; i < h->n; i++)
-		if (n == first || h->v[i].fp != h->v[n - 1].fp)
-			h->v[n++] = h->v[i];
-		else if (h->v[n - 1].pos == UNKNOWN)
-			h->v[n - 1].pos = h->v[i].pos;
-	h->n = n;
+	h->n = uniq_hits(h, first, h->n, first);
+	for (i = first; i < h->n; i++)
+		if (h->v[i].pos == UNKNOWN &&
+		    (e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
+			return e;
+	return 0;
+}
+
+int
+sh_hits_group(struct sh_hits *h, size_t first, size_t nq, size_t *start)
+{
+	size_t i, m = h->n - first;
+	struct sh_hit *tmp;
+
+	memset(start, 0, (nq + 1) * sizeof(*start));
+	for (i = first; i < h->n; i++)
+		start[h->v[i].q + 1]++;
+	for (i = 0; i < nq; i++)
+		start[i + 1] += start[i];
+	if (m < 2)
+		return 0;
+	if ((tmp = malloc(m * sizeof(*tmp))) == NULL)
+		return SH_ENOMEM;
+	for (i = first; i < h->n; i++)
+		tmp[start[h->v[i].q]++] = h->v[i];
+	/* start[i] is now where group i + 1 starts. */
+	for (i = nq; i > 0; i--)
+		start[i] = start[i - 1];
+	start[0] = 0;
+	memcpy(h->v + first, tmp, m * sizeof(*tmp));
+	free(tmp);
+	return 0;
+}
+
+/* Probes sorted at a time by a batch search, at most (16 MiB of keys),
+ * and probes of a query beyond which it is searched alone. */
+#define BATCH_KEYS ((size_t)1 << 20)
+#define BATCH_PROBES 256
+
+/* Key of query i for each prefix within rho of p, flipping bits from
+ * bit `from' up, each once: the prefix in the top d bits, i below. */
+static void
+emit(uint64_t *key, size_t *nk, uint64_t p, int from, int rho, int d,
+    uint64_t i)
+{
+	int b;
+
+	key[(*nk)++] = (d ? p << (64 - d) : 0) | i;
+	for (b = from; rho > 0 && b < d; b++)
+		emit(key, nk, p ^ (uint64_t)1 << b, b + 1, rho - 1, d, i);
+}
+
+/* The buckets of queries q[lo .. lo + m) in every table, probed in
+ * order of prefix, table by table; key and tmp have room for m probes a
+ * query.  Return 0, SH_ENOMEM or SH_ECORRUPT. */
+static int
+sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
+    uint64_t *key, uint64_t *tmp)
+{
+	struct sh_seg *s = pr->s;
+	unsigned char *notags = NULL;
+	uint64_t *v, p, low;
+	size_t i, j, nk;
+	int d = s->dirbits, e = 0;
+
+	low = d ? ~(uint64_t)0 >> d : ~(uint64_t)0;
+	for (pr->t = 0; pr->t < s->plan.ntables && e == 0; pr->t++) {
+		for (i = lo, nk = 0; i < lo + m; i++)
+			emit(key, &nk, prefix(sh_plan_perm(&s->plan, pr->t,
+			    q[i]), d), 0, pr->rho, d, i - lo);
+		v = sort_top(key, tmp, &notags, NULL, nk, d);
+		for (j = 0; j < nk && e == 0; j++) {
+			/* The directory entries of the next ranges
+			 * gathered. */
+			if (j + NRANGE < nk)
+				SH_PREFETCH(s->body + dirent(s, pr->t,
+				    prefix(v[j + NRANGE], d)));
+			i = lo + (size_t)(v[j] & low);
+			p = prefix(v[j], d);
+			pr->fp = q[i];
+			pr->qi = (uint32_t)i;
+			pr->q = sh_plan_perm(&s->plan, pr->t, q[i]);
+			e = add_range(pr, p, sh_hamming(p, prefix(pr->q, d)));
+		}
+	}
+	return e;
+}
+
+int
+sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n, int k,
+    int seg, struct sh_hits *h, size_t *start)
+{
+	size_t first = h->n, per, lo, i, to, end;
+	uint64_t *key = NULL;
+	struct probe pr;
+	double probes;
+	int e = 0;
+
+	probe_init(&pr, s, k, seg, h);
+	probes = sh_plan_probes(s->dirbits, pr.rho);
+	if (s->nfp == 0 || n == 0)
+		per = 0;
+	else if (probes > BATCH_PROBES) {
+		/* Too many probes a query to sort: one by one. */
+		for (i = 0; i < n && e == 0; i++) {
+			to = h->n;
+			e = sh_seg_search(s, q[i], k, seg, h);
+			for (; to < h->n; to++)
+				h->v[to].q = (uint32_t)i;
+		}
+		per = 0;
+	} else {
+		per = BATCH_KEYS / (size_t)probes;
+		per = per < n ? per : n;
+		if ((key = malloc(2 * per * (size_t)probes * 8)) == NULL)
+			return SH_ENOMEM;
+	}
+	for (lo = 0; per > 0 && lo < n && e == 0; lo += per)
+		e = sweep(&pr, q, lo, n - lo < per ? n - lo : per, key,
+		    key + per * (size_t)probes);
+	free(key);
+	if (e != 0 || (per > 0 && (e = scan(&pr)) != 0) ||
+	    (e = sh_hits_group(h, first, n, start)) != 0)
+		return e;
+	if (per == 0)
+		return 0;
+	/* Each query's hits: by fingerprint, each entry once, located. */
+	for (i = 0, to = first; i < n; i++) {
+		lo = first + start[i];
+		end = first + start[i + 1];
+		start[i] = to - first;
+		if (end - lo > 1)
+			qsort(h->v + lo, end - lo, sizeof(*h->v), cmp_hit);
+		to = uniq_hits(h, lo, end, to);
+	}
+	start[n] = to - first;
+	h->n = to;
 	for (i = first; i < h->n; i++)
 		if (h->v[i].pos == UNKNOWN &&
 		    (e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)

@@ -48,11 +48,13 @@ struct sh_seg {
 	unsigned char *checked;	/* bit per chunk, checksum verified */
 };
 
-/* A fingerprint found by a search: entry pos of segment seg. */
+/* A fingerprint found by a search: entry pos of segment seg, for query
+ * number q of a batch (0 for a single search). */
 struct sh_hit {
 	sh_fpval fp;
 	uint64_t pos;
 	int seg, dist;
+	uint32_t q;
 };
 
 struct sh_hits {
@@ -154,16 +156,25 @@ int sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h);
 
 /*
- * Ready the memory a search for fp will read, ahead of the search: stage
- * 0 asks for the directory entries of fp's own prefix in each table,
- * stage 1 (given once those are likely in cache) reads them and asks for
- * the table entries they point to.  The CPU fetches while the caller
- * searches other fingerprints: a caller with many queries runs stage 0
- * some queries ahead and stage 1 fewer ahead.  Only hints: nothing
- * fails, results do not change, and stage 1 reads a directory entry only
- * once its chunk was verified by a search.
+ * sh_seg_search for each of q[0..n) (n below 2^32) at once.  The hits
+ * of q[i], their field q set to i and in the order sh_seg_search gives
+ * them, are appended to *h in order of query: those of q[i] are h->v[f +
+ * start[i] .. f + start[i + 1]), where f is h->n on entry and start has
+ * room for n + 1.  The queries' probes are sorted by prefix, table by
+ * table, so that each table is read in order: over many queries the
+ * tables are swept rather than read at random, which is several times
+ * faster.  Where a query probes more than 256 buckets a table (a k far
+ * above the plan's), each is searched alone.  Memory: up to 16 MiB for the sort, beside
+ * the hits.  Return 0, SH_ENOMEM or SH_ECORRUPT.
  */
-void sh_seg_prefetch(struct sh_seg *s, sh_fpval fp, int stage);
+int sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n,
+    int k, int seg, struct sh_hits *h, size_t *start);
+
+/* Group h->v[first .. h->n) by query (field q, below nq), stably: those
+ * of query i are then h->v[first + start[i] .. first + start[i + 1]),
+ * start having room for nq + 1.  Return 0 or SH_ENOMEM. */
+int sh_hits_group(struct sh_hits *h, size_t first, size_t nq,
+    size_t *start);
 
 /* Fingerprint of entry i (< nfp), and its IDs: *len bytes at *p, each ID
  * ending in '\n'.  Return 0 or SH_ECORRUPT. */

@@ -146,11 +146,11 @@ typedef void sh_match_fn(void *ctx, const struct sh_match *m);
 
 /*
  * A stream of index queries, answered in batches of SH_IXQUEUE_BATCH by
- * sh_index_search_each (the memory of later queries is asked for while
- * earlier ones are searched), their matches handed to fn in input order.
- * Memory: the batch's queries and one query's hits.
+ * sh_index_search_each (the tables swept in order for the whole batch),
+ * their matches handed to fn in input order.  Memory: the batch's
+ * queries and their hits, and up to 16 MiB to sort them.
  */
-#define SH_IXQUEUE_BATCH 256
+#define SH_IXQUEUE_BATCH 65536
 
 struct sh_ixqueue {
 	struct sh_matcher *mt;

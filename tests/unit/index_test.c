@@ -272,9 +272,13 @@ forged(const char *path, int lean)
 	bad = sh_seg_open(&s, path, 0) != 0;
 	bad += !bad && sh_seg_search(&s, 0, 3, 0, &h) != SH_ECORRUPT;
 	if (!bad) {
-		/* The lie is not followed by a hint either. */
-		sh_seg_prefetch(&s, 0, 0);
-		sh_seg_prefetch(&s, 0, 1);
+		/* Nor by a batch that reaches it. */
+		static size_t start[3];
+		sh_fpval bq[2] = { fp[n - 1], 0 };
+
+		h.n = 0;
+		bad += sh_seg_search_batch(&s, bq, 2, 3, 0, &h, start) !=
+		    SH_ECORRUPT;
 	}
 	for (i = 0; !bad && i < n; i += 97) {
 		h.n = 0;
@@ -326,6 +330,33 @@ forged(const char *path, int lean)
 	}
 	fclose(f);
 	free(h.v);
+}
+
+/* Whether a batch search of q[0..nq) at k gives each query the hits of
+ * its own search, in the same order, tagged with its number. */
+static int
+batch_agrees(struct sh_seg *s, const uint64_t *q, size_t nq, int k)
+{
+	static size_t start[NQ + 1];
+	struct sh_hits one = { 0 }, all = { 0 };
+	size_t i, j;
+	int good;
+
+	good = nq <= NQ && sh_seg_search_batch(s, q, nq, k, 0, &all,
+	    start) == 0 && start[0] == 0 && start[nq] == all.n;
+	for (i = 0; good && i < nq; i++) {
+		one.n = 0;
+		good = sh_seg_search(s, q[i], k, 0, &one) == 0 &&
+		    one.n == start[i + 1] - start[i];
+		for (j = 0; good && j < one.n; j++)
+			good = one.v[j].fp == all.v[start[i] + j].fp &&
+			    one.v[j].pos == all.v[start[i] + j].pos &&
+			    one.v[j].dist == all.v[start[i] + j].dist &&
+			    all.v[start[i] + j].q == i;
+	}
+	free(one.v);
+	free(all.v);
+	return good;
 }
 
 /* The bytes of the file at path into buf (room for max); the length. */
@@ -790,9 +821,6 @@ main(void)
 								want[nw++] =
 								    fp[j];
 						h.n = 0;
-						/* Hints change nothing. */
-						sh_seg_prefetch(&s, q[i],
-						    (int)(i & 1));
 						if (sh_seg_search(&s, q[i], k,
 						    0, &h) != 0 || h.n != nw)
 							ok_all = 0;
@@ -806,6 +834,9 @@ main(void)
 							    sh_hamming(want[j],
 							    q[i]);
 					}
+				/* A batch of the queries answers alike. */
+				for (k = 0; k <= 10 && ok_all; k++)
+					ok_all = batch_agrees(&s, q, NQ, k);
 				/* The portable scan answers alike. */
 				sh_seg_vector(0);
 				for (i = 0; i < NQ && ok_all; i++) {
@@ -819,7 +850,7 @@ main(void)
 				sh_seg_vector(1);
 				ok(ok_all, "set %d, served k=%d, plan b=%d r=%d "
 				    "(%d tables, %s%s): searches at k 0..10 "
-				    "equal brute force", kind, ks, plan.nblocks,
+				    "equal brute force, one by one or batched", kind, ks, plan.nblocks,
 				    plan.nkey, plan.ntables, lean ? "lean" :
 				    "full", kind & 1 ? ", loaded" : "");
 				sh_seg_close(&s);
