@@ -162,10 +162,11 @@ int sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
  * start[i] .. f + start[i + 1]), where f is h->n on entry and start has
  * room for n + 1.  The queries' probes are sorted by prefix, table by
  * table, so that each table is read in order: over many queries the
- * tables are swept rather than read at random, which is several times
- * faster.  Where a query probes more than 256 buckets a table (a k far
- * above the plan's), each is searched alone.  Memory: up to 16 MiB for the sort, beside
- * the hits.  Return 0, SH_ENOMEM or SH_ECORRUPT.
+ * tables are swept rather than read at random (1.4 to 1.7 times as fast
+ * for 65,536 at a time).  Where a query probes more than 256 buckets a
+ * table (a k far above the plan's), each is searched alone.  Memory: up
+ * to 16 MiB for the sort, beside the hits.  Return 0, SH_ENOMEM or
+ * SH_ECORRUPT.
  */
 int sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n,
     int k, int seg, struct sh_hits *h, size_t *start);
