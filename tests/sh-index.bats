@@ -146,8 +146,9 @@ dump_sorted() {
 }
 
 @test "queries answer alike however the stream falls into batches" {
-	# More queries than one batch (65536): the stream's answers are
-	# those of its two halves, each run alone.
+	# Batches grow from 16 queries to 65,536: the answers of a stream
+	# that crosses their bounds are those of its two halves, each run
+	# alone.
 	rand_fps "$D/r.fp" 3000 6
 	sh-index build "$D/ix" "$D/r.fp"
 	awk 'BEGIN { srand(7); for (i = 0; i < 70000; i++) {
@@ -164,6 +165,15 @@ dump_sorted() {
 	sh-near -i "$D/ix" -k 4 "$D/q1.fp" >"$D/want" || [ $? -eq 1 ]
 	sh-near -i "$D/ix" -k 4 "$D/q2.fp" >>"$D/want"
 	[ "$(grep -c $'^n' "$D/got")" -ge 150 ]
+	same_files "$D/want" "$D/got"
+	# Queries with hundreds of matches each (the batch sizes follow
+	# their matches): exact too.
+	awk 'BEGIN { for (i = 0; i < 400; i++) printf "%016x\td%d\n", 3 * i, i }' >"$D/dense.fp"
+	sh-index build "$D/dense" "$D/dense.fp"
+	sed 's/\t/\tq/' "$D/dense.fp" >"$D/dq.fp"
+	brute_query 9 "$D/dense.fp" "$D/dq.fp" >"$D/want"
+	sh-near -i "$D/dense" -k 9 "$D/dq.fp" | LC_ALL=C sort >"$D/got"
+	[ "$(wc -l <"$D/got")" -gt 40000 ]
 	same_files "$D/want" "$D/got"
 }
 

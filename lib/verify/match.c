@@ -279,6 +279,7 @@ sh_ixqueue_init(struct sh_ixqueue *q, struct sh_matcher *mt,
 	q->k = k;
 	q->fn = fn;
 	q->ctx = ctx;
+	q->batch = SH_IXQUEUE_FIRST;
 	sh_fplist_init(&q->q);
 }
 
@@ -311,12 +312,21 @@ answer(void *ctx, size_t i, const struct sh_hits *h)
 int
 sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 {
+	size_t next;
 	int e;
 
 	*where = '\0';
 	q->where = where;
 	e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
 	    answer, q, where);
+	/* The next batch: as many queries as hold about SH_IXQUEUE_HITS
+	 * hits at this one's rate, 4 times as many at most. */
+	if (q->q.n == q->batch) {
+		next = SH_IXQUEUE_HITS / (q->hits.n / q->batch + 1);
+		next = next < 4 * q->batch ? next : 4 * q->batch;
+		next = next < SH_IXQUEUE_BATCH ? next : SH_IXQUEUE_BATCH;
+		q->batch = next > SH_IXQUEUE_MIN ? next : SH_IXQUEUE_MIN;
+	}
 	sh_fplist_clear(&q->q);
 	return e;
 }
@@ -330,5 +340,5 @@ sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
 	*where = '\0';
 	if ((e = sh_fplist_add(&q->q, fp, id, len)) != 0)
 		return e;
-	return q->q.n == SH_IXQUEUE_BATCH ? sh_ixqueue_flush(q, where) : 0;
+	return q->q.n == q->batch ? sh_ixqueue_flush(q, where) : 0;
 }

@@ -145,12 +145,18 @@ int sh_match_distance(int k, int threshold, uint32_t minsim,
 typedef void sh_match_fn(void *ctx, const struct sh_match *m);
 
 /*
- * A stream of index queries, answered in batches of SH_IXQUEUE_BATCH by
- * sh_index_search_each (the tables swept in order for the whole batch),
- * their matches handed to fn in input order.  Memory: the batch's
- * queries and their hits, and up to 16 MiB to sort them.
+ * A stream of index queries, answered in batches by sh_index_search_each
+ * (the tables swept in order for the whole batch), their matches handed
+ * to fn in input order.  The first batch holds SH_IXQUEUE_FIRST queries;
+ * each next one as many as would hold about SH_IXQUEUE_HITS hits at the
+ * rate of the one before, from SH_IXQUEUE_MIN to SH_IXQUEUE_BATCH and
+ * at most 4 times the one before.  Memory: the batch's queries and their
+ * hits (32 bytes each), and up to 16 MiB to sort them.
  */
 #define SH_IXQUEUE_BATCH 65536
+#define SH_IXQUEUE_FIRST 16
+#define SH_IXQUEUE_MIN 1
+#define SH_IXQUEUE_HITS ((size_t)1 << 20)
 
 struct sh_ixqueue {
 	struct sh_matcher *mt;
@@ -159,6 +165,7 @@ struct sh_ixqueue {
 	sh_match_fn *fn;
 	void *ctx;
 	struct sh_fplist q;	/* the batch */
+	size_t batch;		/* its size when full */
 	struct sh_hits hits;
 	char *where;		/* of the batch being answered */
 };
