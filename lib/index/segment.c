@@ -1165,12 +1165,26 @@ uniq_hits(struct sh_hits *h, size_t first, size_t end, size_t to)
 	return n;
 }
 
+/* The positions of the hits h->v[first ..) that no table knew. */
+static int
+locate_hits(struct sh_seg *s, struct sh_hits *h, size_t first)
+{
+	size_t i;
+	int e;
+
+	for (i = first; i < h->n; i++)
+		if (h->v[i].pos == UNKNOWN &&
+		    (e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
+			return e;
+	return 0;
+}
+
 int
 sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
     struct sh_hits *h)
 {
 	struct probe pr;
-	size_t first = h->n, i;
+	size_t first = h->n;
 	uint64_t p;
 	int rho, t, b, e = 0;
 
@@ -1200,11 +1214,7 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 	 * position when one of them knows it. */
 	qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	h->n = uniq_hits(h, first, h->n, first);
-	for (i = first; i < h->n; i++)
-		if (h->v[i].pos == UNKNOWN &&
-		    (e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
-			return e;
-	return 0;
+	return locate_hits(s, h, first);
 }
 
 int
@@ -1336,11 +1346,7 @@ sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n, int k,
 	}
 	start[n] = to - first;
 	h->n = to;
-	for (i = first; i < h->n; i++)
-		if (h->v[i].pos == UNKNOWN &&
-		    (e = locate(s, h->v[i].fp, &h->v[i].pos)) != 0)
-			return e;
-	return 0;
+	return locate_hits(s, h, first);
 }
 
 int
