@@ -93,33 +93,25 @@ match_out(void *ctx, const struct sh_match *m)
 	found = 1;
 }
 
-/* -i: each line a query. */
+/* -i, -u: each line a query, or a line to filter. */
 static void
 lookup(void *ctx, const struct sh_fpline *f)
 {
 	char where[SH_WHERE];
 	int e;
 
-	if ((e = sh_ixqueue_add(ctx, f->fp, f->id, f->idlen, where)) != 0)
+	if ((e = sh_ixqueue_add(ctx, f->fp, f->id, f->idlen, f->line, f->len,
+	    where)) != 0)
 		ix_fail(e, where);
 }
 
-/* -u: the lines near no line before them (nor, with -i, the index). */
+/* -u: a line near no line before it (nor, with -i, the index). */
 static void
-keep_new(void *ctx, const struct sh_fpline *f)
+put_line(void *ctx, const char *line, size_t len)
 {
-	char where[SH_WHERE];
-	int e;
-
 	(void)ctx;
-	*where = '\0';
-	if ((e = sh_match_new(&mt, dedup, ix, (int)k, f->fp, f->id, f->idlen,
-	    &hits, where)) < 0)
-		ix_fail(e, where);
-	if (e > 0) {
-		fwrite(f->line, 1, f->len, stdout);
-		put_ok(putchar('\n') == EOF);
-	}
+	fwrite(line, 1, len, stdout);
+	put_ok(putchar('\n') == EOF);
 }
 
 /* Exit on error e of writing the matches (where names an index's). */
@@ -247,19 +239,20 @@ main(int argc, char *argv[])
 		mt.pg = progress_lib();
 	}
 
-	if (mode == 'u' && vd.vf == NULL) {
-		/* The kept set is unknown in advance: plan for 2^24. */
-		plan(&p, 1 << 24, 0);
-		if ((dedup = sh_dedup_new(&p)) == NULL)
-			fpjoin_fail(&set, SH_ENOMEM);
-		input_fps(argc, argv, keep_new, NULL, &status);
-		sh_dedup_free(dedup);
-	} else if (ix != NULL && mode != 'u') {
+	if ((mode == 'u' && vd.vf == NULL) || (ix != NULL && mode != 'u')) {
 		sh_ixqueue_init(&queue, &mt, ix, (int)k, match_out, NULL);
+		if (mode == 'u') {
+			/* The kept set is unknown in advance: plan for 2^24. */
+			plan(&p, 1 << 24, 0);
+			if ((dedup = sh_dedup_new(&p)) == NULL)
+				fpjoin_fail(&set, SH_ENOMEM);
+			sh_ixqueue_filter(&queue, dedup, put_line);
+		}
 		input_fps(argc, argv, lookup, &queue, &status);
 		if ((e = sh_ixqueue_flush(&queue, where)) != 0)
 			ix_fail(e, where);
 		sh_ixqueue_free(&queue);
+		sh_dedup_free(dedup);
 	} else {
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */

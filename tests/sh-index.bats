@@ -283,6 +283,22 @@ dump_sorted() {
 	eq "$output" "$(printf '0f0f0f0f0f0f0f0f\tnew')"
 }
 
+@test "-u -i over a long stream: what -u keeps of the lines the index does not match" {
+	# The index part is looked up in batches; -u alone judges each line
+	# as it comes.
+	rand_fps "$D/r.fp" 3000 6
+	sh-index build "$D/ix" "$D/r.fp"
+	rand_fps "$D/in.fp" 30000 12
+	awk 'NR % 10 == 0' "$D/r.fp" | sed 's/\t/\tx/' >>"$D/in.fp"
+	sh-near -i "$D/ix" "$D/in.fp" | cut -f 1 | sort -u >"$D/matched"
+	[ "$(wc -l <"$D/matched")" -ge 300 ]
+	awk -F '\t' 'NR == FNR { m[$1]; next } !($2 in m)' "$D/matched" "$D/in.fp" |
+	    sh-near -u >"$D/want"
+	sh-near -u -i "$D/ix" "$D/in.fp" >"$D/got"
+	[ "$(wc -l <"$D/got")" -gt 10000 ]
+	same_files "$D/want" "$D/got"
+}
+
 @test "a lone segment file is an index too" {
 	sh-index build "$D/ix" "$D/small.fp"
 	seg=$(ls "$D"/ix/seg-*)

@@ -246,19 +246,6 @@ sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
 }
 
 int
-sh_match_new(struct sh_matcher *mt, struct sh_dedup *d,
-    struct sh_index *ix, int k, sh_fpval fp, const char *id, size_t len,
-    struct sh_hits *hits, char *where)
-{
-	int e;
-
-	if (ix != NULL && (e = sh_match_indexed(mt, ix, k, fp, id, len, hits,
-	    where)) != 0)
-		return e < 0 ? e : 0;
-	return (e = sh_dedup_add(d, fp)) < 0 ? e : !e;
-}
-
-int
 sh_match_distance(int k, int threshold, uint32_t minsim,
     const struct sh_index *ix)
 {
@@ -309,6 +296,40 @@ answer(void *ctx, size_t i, const struct sh_hits *h)
 	return e;
 }
 
+void
+sh_ixqueue_filter(struct sh_ixqueue *q, struct sh_dedup *d,
+    sh_line_fn *fn)
+{
+	q->d = d;
+	q->linefn = fn;
+}
+
+/* The filter: line[0..len) passes when fp is near none passed before. */
+static int
+pass(struct sh_ixqueue *q, sh_fpval fp, const char *line, size_t len)
+{
+	int e;
+
+	if ((e = sh_dedup_add(q->d, fp)) == 0)
+		q->linefn(q->ctx, line, len);
+	return e < 0 ? e : 0;
+}
+
+/* sh_index_search_each for the filter: line i passes when it has no
+ * hit, and passes the filter. */
+static int
+filter(void *ctx, size_t i, const struct sh_hits *h)
+{
+	struct sh_ixqueue *q = ctx;
+	const char *line;
+	size_t len;
+
+	if (h->n > 0)
+		return 0;
+	line = sh_fplist_id(&q->q, i, &len);
+	return pass(q, q->q.fp[i], line, len);
+}
+
 int
 sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 {
@@ -316,9 +337,11 @@ sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 	int e;
 
 	*where = '\0';
+	if (q->q.n == 0)
+		return 0;
 	q->where = where;
 	e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
-	    answer, q, where);
+	    q->d != NULL ? filter : answer, q, where);
 	/* The next batch: as many queries as hold about SH_IXQUEUE_HITS
 	 * hits at this one's rate, 4 times as many at most. */
 	if (q->q.n == q->batch) {
@@ -333,12 +356,15 @@ sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 
 int
 sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
-    size_t len, char *where)
+    size_t idlen, const char *line, size_t len, char *where)
 {
 	int e;
 
 	*where = '\0';
-	if ((e = sh_fplist_add(&q->q, fp, id, len)) != 0)
+	if (q->d != NULL && q->ix == NULL)
+		return pass(q, fp, line, len);
+	if ((e = q->d != NULL ? sh_fplist_add(&q->q, fp, line, len) :
+	    sh_fplist_add(&q->q, fp, id, idlen)) != 0)
 		return e;
 	return q->q.n == q->batch ? sh_ixqueue_flush(q, where) : 0;
 }

@@ -122,17 +122,6 @@ int sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
     char *where);
 
 /*
- * The streaming filter (sh-near -u): whether query fp, ID id[0..len), is
- * new, with no match in ix (sh_match_indexed; ix NULL: none) nor within
- * the distance of d of a fingerprint d kept before; a new one is kept in
- * d.  Return 1 (new), 0, or SH_ENOMEM or SH_ECORRUPT (where names the
- * segment).  hits is scratch.
- */
-int sh_match_new(struct sh_matcher *mt, struct sh_dedup *d,
-    struct sh_index *ix, int k, sh_fpval fp, const char *id, size_t len,
-    struct sh_hits *hits, char *where);
-
-/*
  * The distance of a search: k when given (0 and up), else the one that
  * holds pairs of similarity minsim when threshold is set
  * (sh_model_search), else the distance ix serves when given, else
@@ -141,8 +130,10 @@ int sh_match_new(struct sh_matcher *mt, struct sh_dedup *d,
 int sh_match_distance(int k, int threshold, uint32_t minsim,
     const struct sh_index *ix);
 
-/* Called with each match of a query stream. */
+/* Called with each match of a query stream, or each line a filter
+ * passes. */
 typedef void sh_match_fn(void *ctx, const struct sh_match *m);
+typedef void sh_line_fn(void *ctx, const char *line, size_t len);
 
 /*
  * A stream of index queries, answered in batches by sh_index_search_each
@@ -164,8 +155,10 @@ struct sh_ixqueue {
 	int k;
 	sh_match_fn *fn;
 	void *ctx;
-	struct sh_fplist q;	/* the batch */
+	struct sh_fplist q;	/* the batch: IDs, or lines to filter */
 	size_t batch;		/* its size when full */
+	struct sh_dedup *d;	/* the filter's lines passed */
+	sh_line_fn *linefn;
 	struct sh_hits hits;
 	char *where;		/* of the batch being answered */
 };
@@ -174,11 +167,22 @@ void sh_ixqueue_init(struct sh_ixqueue *q, struct sh_matcher *mt,
     struct sh_index *ix, int k, sh_match_fn *fn, void *ctx);
 void sh_ixqueue_free(struct sh_ixqueue *q);
 
-/* Add query fp, ID id[0..len); a full batch is answered.  Return 0, or
- * SH_ENOMEM (where empty), or an error of the search or of
- * sh_hitmatch_next (where names the segment). */
+/*
+ * Make q the streaming filter (sh-near -u): a line added passes when its
+ * fingerprint matches nothing in the index (any hit: the matcher does
+ * not verify here) nor lies within the distance of d of a line passed
+ * before; d keeps it, and fn(ctx, line, len) is called, in input order.
+ * Without an index nothing is batched: each line is judged as it comes.
+ */
+void sh_ixqueue_filter(struct sh_ixqueue *q, struct sh_dedup *d,
+    sh_line_fn *fn);
+
+/* Add query fp, ID id[0..idlen), of the input line line[0..len) (kept
+ * by a filter); a full batch is answered.  Return 0, or SH_ENOMEM (where
+ * empty), or an error of the search or of sh_hitmatch_next (where names
+ * the segment). */
 int sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
-    size_t len, char *where);
+    size_t idlen, const char *line, size_t len, char *where);
 
 /* Answer the queries added since the last batch; errors as add. */
 int sh_ixqueue_flush(struct sh_ixqueue *q, char *where);
