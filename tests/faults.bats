@@ -2,8 +2,9 @@
 # Fault injection: the LD_PRELOAD shim of tests/faults (see its README)
 # fails, one at a time, the calls that sh-index build and add make (and
 # the merge an add makes, and a build within -S), sh-near's join on disk
-# (-S) and sh-dist -v's feature spill: writes, syncs, renames, opens,
-# maps, allocations, stdio writes.  Each run must succeed with the output
+# (-S), its index queries and filter (-i, -u -i) and sh-dist -v's
+# feature spill: writes, syncs, renames, opens, maps, allocations, stdio
+# writes.  Each run must succeed with the output
 # of a run without faults, or exit 2 with one line "PROGRAM: ..." on
 # stderr; an index must then be whole, the old one or the new one, and no
 # file may be left in it or in TMPDIR.  Each test reports, as a TAP
@@ -60,6 +61,11 @@ setup_file() {
 	rand_fps "$F/big.fp" 25000 24
 	sh-index build "$F/ix1" "$F/base.fp"
 	cp -a "$F/ix1" "$F/ix2"
+	# Queries of ix1: 2,000 strangers, then its own lines, in batches
+	# that grow from 16.
+	rand_fps "$F/strangers.fp" 2000 25
+	{ sed 's/\tf/\tq/' "$F/strangers.fp"
+	    sed 's/\t/\ti/' "$F/base.fp"; } >"$F/q.fp"
 	sh-index add "$F/ix2" "$F/more.fp"
 
 	# The join: 12,000 fingerprints alone and 1000 groups of 8 within 2
@@ -116,6 +122,8 @@ op() {
 	add)	IX=$W/ix START=$F/ix1 CMD=(sh-index add "$W/ix" "$F/more.fp") ;;
 	merge)	IX=$W/ix START=$F/ix2 CMD=(sh-index add "$W/ix" "$F/m2.fp") ;;
 	join)	CMD=(sh-near -j 1 -S 1M "$F/near.fp") ;;
+	query)	CMD=(sh-near -i "$F/ix1" -k 4 "$F/q.fp") ;;
+	filter)	CMD=(sh-near -u -i "$F/ix1" "$F/q.fp") ;;
 	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
 	esac
 }
@@ -366,6 +374,30 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-near -S 1M: each allocation in the C library fails" {
 	sweep join FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-near -i: each allocation of the program fails" {
+	sweep query FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -i: each allocation in the C library fails" {
+	sweep query FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-near -i: each map of a segment fails (ENOMEM)" {
+	sweep query FAULT_CALLS=mmap FAULT_ERRNO=ENOMEM
+}
+
+@test "sh-near -i: each stdio write fails (ENOSPC)" {
+	sweep query FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-near -u -i: each allocation of the program fails" {
+	sweep filter FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -u -i: each stdio write fails (ENOSPC)" {
+	sweep filter FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC
 }
 
 @test "sh-dist -v -S 1M: each write of the spill fails (ENOSPC)" {
