@@ -1243,9 +1243,9 @@ sh_hits_group(struct sh_hits *h, size_t first, size_t nq, size_t *start)
 	return 0;
 }
 
-/* Probes sorted at a time by a batch search, at most (16 MiB of keys),
+/* Probes sorted at a time by a batch search, at most (32 MiB of keys),
  * and probes of a query beyond which it is searched alone. */
-#define BATCH_KEYS ((size_t)1 << 20)
+#define BATCH_KEYS ((size_t)1 << 21)
 #define BATCH_PROBES 256
 
 /* Key of query i for each prefix within rho of p, flipping bits from

@@ -165,7 +165,7 @@ int sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
  * tables are swept rather than read at random (1.4 to 1.7 times as fast
  * for 65,536 at a time).  Where a query probes more than 256 buckets a
  * table (a k far above the plan's), each is searched alone.  Memory: up
- * to 16 MiB for the sort, beside the hits.  Return 0, SH_ENOMEM or
+ * to 32 MiB for the sort, beside the hits.  Return 0, SH_ENOMEM or
  * SH_ECORRUPT.
  */
 int sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n,
