@@ -152,7 +152,9 @@ sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
 		if ((e = sh_seg_search_batch(&ix->seg[i], q, n, k, (int)i, h,
 		    start)) != 0)
 			segpath(ix, (int)i, where);
-	if (e == 0)
+	/* One segment's hits are grouped already; several segments' are
+	 * grouped query by query in turn. */
+	if (e == 0 && ix->nseg != 1)
 		e = sh_hits_group(h, 0, n, start);
 	for (i = 0; i < n && e == 0; i++) {
 		one.n = one.cap = start[i + 1] - start[i];
