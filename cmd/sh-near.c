@@ -41,7 +41,6 @@ static long long r;		/* key blocks per table (-r), 0: chosen */
 static struct sh_fpset set;	/* the join's fingerprints and pairs */
 static struct sh_index *ix;	/* with -i */
 static struct sh_hits hits;
-static struct sh_dedup *dedup;	/* with -u */
 static int found;		/* a pair or a match was printed */
 static int status;		/* the exit status of errors met */
 static struct docopt o;		/* -v: the documents' options */
@@ -129,6 +128,7 @@ main(int argc, char *argv[])
 	struct sh_plan p;
 	struct sh_index index;
 	struct sh_ixqueue queue;
+	struct sh_dedup *dedup = NULL;	/* -u: the lines passed */
 	struct sh_fplist lines;		/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	char where[SH_WHERE];
