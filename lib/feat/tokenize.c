@@ -59,6 +59,11 @@ struct sh_tok {
 
 	uint64_t shuf[256];	/* the shuffles of pack_avx2 */
 
+	/* Bit c - 0x3000 (c < 0x3040) or c - 0xFF00 + 64: whether code
+	 * point c of the CJK punctuation and the fullwidth forms folds to
+	 * separators only (see seps), the commas and stops of CJK text. */
+	uint64_t sep[3];
+
 	/* Features not yet hashed, in text order: slices of s or g, which
 	 * are flushed before those bytes move or are written again. */
 	const char *pp[PEND];
@@ -107,6 +112,24 @@ buf_grow(struct buf *b, size_t reserve)
 
 static void shuffles(uint64_t shuf[256]);
 
+/* Fill t->sep: the code points that fold to one or more separators,
+ * which join nothing before them (text/fold.h). */
+static void
+seps(struct sh_tok *t)
+{
+	uint32_t cp, c, f[SH_UC_FOLD_MAX];
+	int i, j, nf, sep;
+
+	for (i = 0; i < 3 * 64; i++) {
+		cp = i < 64 ? 0x3000 + (uint32_t)i : 0xFF00 + (uint32_t)i - 64;
+		nf = sh_fold_cp(cp, t->o.simplify, f);
+		for (sep = nf > 0, j = 0; j < nf; j++)
+			sep &= sh_uc_class(f[j]) == SH_UC_SEP &&
+			    sh_fold_join(0, f[j], &c) == SH_FOLD_NEW;
+		t->sep[i / 64] |= (uint64_t)sep << i % 64;
+	}
+}
+
 struct sh_tok *
 sh_tok_new(const struct sh_tokopt *o)
 {
@@ -116,6 +139,7 @@ sh_tok_new(const struct sh_tokopt *o)
 		return NULL;
 	t->o = *o;
 	shuffles(t->shuf);
+	seps(t);
 	return t;
 }
 
@@ -466,6 +490,95 @@ gram_char(struct sh_tok *t, uint32_t cp, const char *enc, size_t n)
 	t->gprev = cp;
 }
 
+/*
+ * The Han characters from p on, before end, that take the shortcut of
+ * run: three valid bytes (one more readable), folded as they are and,
+ * with simplify, simplified as they are.  Return how many.
+ */
+static size_t
+han_chars(const struct sh_tok *t, const unsigned char *p,
+    const unsigned char *end)
+{
+	const unsigned char *q;
+	uint32_t cp;
+
+	for (q = p; end - q >= 4 && *q >= 0xE4 && *q <= 0xE9 &&
+	    (q[1] & 0xC0) == 0x80 && (q[2] & 0xC0) == 0x80; q += 3) {
+		cp = (uint32_t)(*q & 0x0F) << 12 |
+		    (uint32_t)(q[1] & 0x3F) << 6 | (q[2] & 0x3F);
+		if (cp < SH_FOLD_HAN_FIRST ||
+		    (t->o.simplify && sh_uc_simplify(cp) != cp))
+			break;
+	}
+	return (size_t)(q - p) / 3;
+}
+
+/*
+ * gram_char for the m characters at p that han_chars found, the bulk of
+ * Chinese text.  Once the window holds n of them, each next one emits
+ * the window and slides it by its 3 bytes: the bytes are copied as many
+ * at a time as g has room for, and the window's lengths stay 3.
+ */
+static void
+gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
+{
+	size_t i, k, n = (size_t)t->o.ngram;
+
+	if (t->o.dict == NULL && t->gchars == 0) {
+		/* A new run: its first n characters emit nothing. */
+		word_end(t);
+		seg_end(t);
+		for (i = 0; i < m && i < n; i++, p += 3) {
+			gram_put(t, (const char *)p, 3);
+			t->gclen[t->gchars++] = 3;
+		}
+	} else
+		for (i = 0; i < m && (i < n || t->o.dict != NULL); i++, p += 3)
+			gram_char(t, (uint32_t)(*p & 0x0F) << 12 |
+			    (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F),
+			    (const char *)p, 3);
+	m -= i;
+	while (m > 0) {
+		k = (sizeof(t->g) - SH_HASH_SLACK - t->gbeg - t->glen) / 3;
+		if (k == 0) {
+			flush(t);
+			memmove(t->g, t->g + t->gbeg, t->glen);
+			t->gbeg = 0;
+			continue;
+		}
+		k = k < m ? k : m;
+		memcpy(t->g + t->gbeg + t->glen, p, 3 * k);
+		for (i = 0; i < k; i++) {
+			emit_gram(t);
+			t->gbeg += 3;
+		}
+		p += 3 * k;
+		m -= k;
+	}
+	p -= 3;
+	t->gprev = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 |
+	    (p[2] & 0x3F);
+}
+
+/* Whether p starts a character of t->sep: put would end the word and
+ * the run, and do nothing else. */
+static inline int
+sep_char(const struct sh_tok *t, const unsigned char *p,
+    const unsigned char *end)
+{
+	uint32_t i;
+
+	if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
+		return 0;
+	if (p[0] == 0xE3 && p[1] == 0x80)
+		i = p[2] & 0x3F;
+	else if (p[0] == 0xEF && (p[1] == 0xBC || p[1] == 0xBD))
+		i = 64 + (uint32_t)(p[1] & 1) * 64 + (p[2] & 0x3F);
+	else
+		return 0;
+	return (int)(t->sep[i / 64] >> i % 64 & 1);
+}
+
 /* Append the folded code point cp to the current word or n-gram run. */
 static void
 put(struct sh_tok *t, uint32_t cp)
@@ -685,12 +798,12 @@ shuffles(uint64_t shuf[256])
 	}
 }
 
-static int vector_pack = 2;
+static int code_level = 2;	/* sh_tok_vector */
 
 void
 sh_tok_vector(int level)
 {
-	vector_pack = level;
+	code_level = level;
 }
 
 static size_t
@@ -698,9 +811,9 @@ pack(const struct sh_tok *t, const unsigned char *p, size_t n, int *inword,
     char *out, size_t *k, uint64_t *ends)
 {
 #ifdef HAVE_PACK_AVX512
-	if (vector_pack >= 2 && __builtin_cpu_supports("avx512vbmi2"))
+	if (code_level >= 2 && __builtin_cpu_supports("avx512vbmi2"))
 		return pack_avx512(p, n, inword, out, k, ends);
-	if (vector_pack >= 1 && __builtin_cpu_supports("avx2"))
+	if (code_level >= 1 && __builtin_cpu_supports("avx2"))
 		return pack_avx2(p, n, inword, out, k, ends, t->shuf);
 #else
 	(void)t;
@@ -774,6 +887,7 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
 	uint32_t cp, f[SH_UC_FOLD_MAX];
+	size_t m;
 	int i, nf;
 
 	t->nfeat = 0;
@@ -786,19 +900,18 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 			p = ascii_words(t, p, end);
 			continue;
 		}
-		/* The bulk of Chinese text: a Han character folded as it is
-		 * (text/fold.h) and, with simplify, simplified as it is;
-		 * three valid bytes (one more readable). */
-		if (*p >= 0xE4 && *p <= 0xE9 && end - p >= 4 &&
-		    (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80) {
-			cp = (uint32_t)(*p & 0x0F) << 12 |
-			    (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-			if (cp >= SH_FOLD_HAN_FIRST && (!t->o.simplify ||
-			    sh_uc_simplify(cp) == cp)) {
-				gram_char(t, cp, (const char *)p, 3);
-				p += 3;
-				continue;
-			}
+		/* The bulk of Chinese text: Han characters folded as they
+		 * are (text/fold.h). */
+		if (code_level >= 1 && (m = han_chars(t, p, end)) > 0) {
+			gram_han(t, p, m);
+			p += 3 * m;
+			continue;
+		}
+		if (code_level >= 1 && sep_char(t, p, end)) {
+			word_end(t);
+			run_end(t);
+			p += 3;
+			continue;
 		}
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
 		nf = sh_fold_cp(cp, t->o.simplify, f);

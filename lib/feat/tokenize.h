@@ -81,10 +81,12 @@ long long sh_tok_hashes(struct sh_tok *t, const char *p, size_t len,
     sh_tok_hash_fn *fn, void *ctx, int *bad);
 
 /*
- * Which code packs ASCII text: the best the CPU has (2, the default:
- * AVX-512 with VBMI2, else AVX2), at most AVX2 (1) or portable C only
- * (0), for tests that hold each to the others.  Not thread-safe; features
- * do not depend on it.
+ * Which code cuts text, for tests that hold each to the others: the best
+ * the CPU has (2, the default: ASCII packed by AVX-512 with VBMI2, else
+ * AVX2), at most AVX2 (1), or portable C taking other text one character
+ * at a time (0), where 1 and 2 take runs of Han characters and the CJK
+ * commas and stops between them in bulk.  Not thread-safe; features do
+ * not depend on it.
  */
 void sh_tok_vector(int level);
 

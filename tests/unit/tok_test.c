@@ -1,6 +1,7 @@
 /*
- * The tokenizer's ASCII packing and batched hashing (lib/feat/tokenize.c):
- * the vector codes (AVX-512, AVX2) and the portable code give the same
+ * The tokenizer's ASCII packing, its bulk Han and CJK punctuation paths
+ * and batched hashing (lib/feat/tokenize.c): the vector codes (AVX-512,
+ * AVX2) and the portable code, one character at a time, give the same
  * features and hashes on random text of every kind, and on ASCII text
  * they give those of the contract of feat/tokenize.h, computed here the
  * simple way.
@@ -171,17 +172,29 @@ gen(char *p, size_t cap, int ascii)
 		"a", "b", "Z", "9", "x", "Q", " ", " ", ",", ".", "_", "-",
 		"\t", "(", "@", "`", "{", "[", "/", ":",
 		"\xc3\xa9", "e\xcc\x81", "\xcc\x81", "\xe4\xb8\xad",
-		"\xe5\x9b\xbd", "\xc3\x9f", "\xff", "\xe4\xb8", "\xef\xbc\xa1"
+		"\xe5\x9b\xbd", "\xc3\x9f", "\xff", "\xe4\xb8", "\xef\xbc\xa1",
+		"\xe5\x9c\x8b", "\xef\xbc\x8c", "\xe3\x80\x82",
+		"\xe3\x80\x80", "\xe3\x80\x81", "\xef\xbd\x9e",
+		"\xe4\xb8\xad\xe5\x9b\xbd\xe4\xba\xba\xe5\x9c\x8b"
 	};
+	/* Han characters, one traditional (simplify changes it). */
+	static const char *const han[] = { "\xe4\xb8\xad", "\xe5\x9b\xbd",
+	    "\xe4\xba\xba", "\xe5\x9c\x8b" };
 	size_t n = 0, len, i, k, np = ascii ? 20 : sizeof(piece) /
 	    sizeof(piece[0]);
 	const char *s;
 
 	len = next() % 400;
-	while (n < len && n + 200 < cap) {
+	while (n < len && n + 700 < cap) {
 		if (next() % 50 == 0) {
-			/* A run longer than a block of 64. */
+			/* A run longer than a block of 64 or, of Han
+			 * characters, than the n-gram window's buffer. */
 			k = 60 + next() % 140;
+			if (!ascii && next() % 3 == 0) {
+				for (i = 0; i < k; i++, n += 3)
+					memcpy(p + n, han[next() % 4], 3);
+				continue;
+			}
 			s = next() % 2 ? "w" : " ";
 			for (i = 0; i < k; i++)
 				p[n++] = *s;
@@ -224,6 +237,7 @@ main(void)
 				continue;
 			o.shingle = shingles[si];
 			o.ngram = ngrams[ni];
+			o.simplify = (int)(si % 2);	/* ASCII alike */
 			o.stop = st ? stop : NULL;
 			if ((t = sh_tok_new(&o)) == NULL)
 				return 1;
