@@ -528,10 +528,17 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 		/* A new run: its first n characters emit nothing. */
 		word_end(t);
 		seg_end(t);
-		for (i = 0; i < m && i < n; i++, p += 3) {
-			gram_put(t, (const char *)p, 3);
-			t->gclen[t->gchars++] = 3;
+		i = m < n ? m : n;
+		if (t->gbeg + 3 * i > sizeof(t->g) - SH_HASH_SLACK) {
+			flush(t);
+			t->gbeg = 0;
 		}
+		memcpy(t->g + t->gbeg, p, 3 * i);
+		p += 3 * i;
+		t->glen = 3 * i;
+		t->gchars = (int)i;
+		for (k = 0; k < i; k++)
+			t->gclen[k] = 3;
 	} else
 		for (i = 0; i < m && (i < n || t->o.dict != NULL); i++, p += 3)
 			gram_char(t, (uint32_t)(*p & 0x0F) << 12 |
@@ -548,10 +555,11 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 		}
 		k = k < m ? k : m;
 		memcpy(t->g + t->gbeg + t->glen, p, 3 * k);
-		for (i = 0; i < k; i++) {
-			emit_gram(t);
-			t->gbeg += 3;
-		}
+		for (i = 0; i < k; i++, t->gbeg += 3)
+			if (t->o.stop != NULL)
+				emit_gram(t);
+			else
+				emit(t, t->g + t->gbeg, t->glen);
 		p += 3 * k;
 		m -= k;
 	}
