@@ -490,10 +490,19 @@ gram_char(struct sh_tok *t, uint32_t cp, const char *enc, size_t n)
 	t->gprev = cp;
 }
 
+/* The code point of the valid 3-byte UTF-8 sequence at p. */
+static inline uint32_t
+cp3(const unsigned char *p)
+{
+	return (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 |
+	    (p[2] & 0x3F);
+}
+
 /*
- * The Han characters from p on, before end, that take the shortcut of
- * run: three valid bytes (one more readable), folded as they are and,
- * with simplify, simplified as they are.  Return how many.
+ * The Han characters from p on, before end, that need no table: three
+ * valid bytes each (one more readable), U+4E00 to U+9FFF, which fold to
+ * themselves (text/fold.h) and, with simplify, simplify to themselves.
+ * Return how many.
  */
 static size_t
 han_chars(const struct sh_tok *t, const unsigned char *p,
@@ -504,8 +513,7 @@ han_chars(const struct sh_tok *t, const unsigned char *p,
 
 	for (q = p; end - q >= 4 && *q >= 0xE4 && *q <= 0xE9 &&
 	    (q[1] & 0xC0) == 0x80 && (q[2] & 0xC0) == 0x80; q += 3) {
-		cp = (uint32_t)(*q & 0x0F) << 12 |
-		    (uint32_t)(q[1] & 0x3F) << 6 | (q[2] & 0x3F);
+		cp = cp3(q);
 		if (cp < SH_FOLD_HAN_FIRST ||
 		    (t->o.simplify && sh_uc_simplify(cp) != cp))
 			break;
@@ -541,9 +549,7 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 			t->gclen[k] = 3;
 	} else
 		for (i = 0; i < m && (i < n || t->o.dict != NULL); i++, p += 3)
-			gram_char(t, (uint32_t)(*p & 0x0F) << 12 |
-			    (uint32_t)(p[1] & 0x3F) << 6 | (p[2] & 0x3F),
-			    (const char *)p, 3);
+			gram_char(t, cp3(p), (const char *)p, 3);
 	m -= i;
 	while (m > 0) {
 		k = (sizeof(t->g) - SH_HASH_SLACK - t->gbeg - t->glen) / 3;
@@ -563,9 +569,7 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 		p += 3 * k;
 		m -= k;
 	}
-	p -= 3;
-	t->gprev = (uint32_t)(*p & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 |
-	    (p[2] & 0x3F);
+	t->gprev = cp3(p - 3);
 }
 
 /* Whether p starts a character of t->sep: put would end the word and
