@@ -5,7 +5,8 @@
  * shingle sizes (-n 5 -w 3, -n 2 -w 1, -n 1 -w 1, -n 16 -w 16), bits 2-3
  * the weights (binary, tf, logtf, binary), bit 4 -z, bit 5 -d with a
  * small dictionary, bit 6 -s @en -s @zh, bit 7 -D with a small DF file;
- * the rest is the text.  The fingerprint must be the same twice, equal
+ * the rest is the text.  The fingerprint must be the same twice and by
+ * the portable code, character by character (sh_fp_vector(0)), equal
  * the simhash of the features sh_fp_each gives, and equal the
  * fingerprint of those features written as a token list (sh-tokenize |
  * sh-fp -t).
@@ -106,6 +107,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(sh_fp_text(f, p, size, &fp2, &total2, &bad2) == 0);
 	FZ_CHECK(fp == fp2 && total == total2 && bad == bad2);
 	FZ_CHECK(total != 0 || fp == 0);
+	bad2 = 0;
+	sh_fp_vector(0);
+	FZ_CHECK(sh_fp_text(f, p, size, &fp2, &total2, &bad2) == 0);
+	sh_fp_vector(2);
+	FZ_CHECK(fp == fp2 && total == total2 && bad == bad2);
 
 	memset(&s, 0, sizeof(s));
 	s.first = 1;
