@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "base/utf8.h"
 #include "feat/stopset.h"
 #include "feat/tokenize.h"
 #include "rng.h"
@@ -208,6 +209,61 @@ gen(char *p, size_t cap, int ascii)
 	return n;
 }
 
+/*
+ * Each character of the CJK punctuation block (U+3000 to U+303F) and of
+ * the fullwidth forms up to U+FF7F, which the bulk path may take as a
+ * separator without decoding it, between Han characters, after a word,
+ * after a mark: cut at every level as one character at a time cuts it.
+ */
+static int
+punctuation_agrees(void)
+{
+	static const struct sh_tokopt opts[] = {
+		{ .ngram = 2, .shingle = 2 }, { .ngram = 5, .shingle = 3,
+		.simplify = 1 } };
+	char text[64], enc[4];
+	struct sh_tok *t;
+	size_t len, n, i;
+	uint32_t cp;
+	int agree = 1, lv;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if ((t = sh_tok_new(&opts[i])) == NULL)
+			return 0;
+		for (cp = 0x3000; cp < 0xFF80; cp++) {
+			if (cp == 0x3040)
+				cp = 0xFF00;
+			n = sh_utf8_encode(cp, enc);
+			len = 0;
+			memcpy(text + len, "\xe4\xb8\xad\xe5\x9b\xbd", 6);
+			len += 6;
+			memcpy(text + len, enc, n);
+			len += n;
+			memcpy(text + len, "\xe4\xba\xba" "ab", 5);
+			len += 5;
+			memcpy(text + len, enc, n);
+			len += n;
+			memcpy(text + len, "cd e\xcc\x81", 6);
+			len += 6;
+			memcpy(text + len, enc, n);
+			len += n;
+			memcpy(text + len, "\xe4\xb8\xad\xe5\x9b\xbd", 6);
+			len += 6;
+			for (lv = 2; lv >= 0; lv -= 2) {
+				sh_tok_vector(lv);
+				if (!run(t, text, len, lv ? &got : &want))
+					agree = 0;
+			}
+			if (got.len != want.len ||
+			    memcmp(got.buf, want.buf, got.len) != 0)
+				agree = 0;
+		}
+		sh_tok_free(t);
+	}
+	sh_tok_vector(2);
+	return agree;
+}
+
 int
 main(void)
 {
@@ -294,6 +350,8 @@ main(void)
 			    st ? " -s" : "");
 			sh_tok_free(t);
 		}
+	ok(punctuation_agrees(), "CJK punctuation and fullwidth forms: each "
+	    "cut at every level as one character at a time cuts it");
 	ok(met > 0, "stop words were met in the texts (%ld bytes of features "
 	    "fewer)", met);
 	sh_stop_free(stop);
