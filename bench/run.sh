@@ -523,17 +523,45 @@ bench_near()
 	done
 }
 
+# sh-near --progress -K -i "$1" "$2", NEAR_RUNS times, pinned: the
+# medians of the load it reports and of the rest of each run (the
+# queries), in seconds, on one line.  Both come from the same runs: a
+# load's time swings with the memory's state (page zeroing, from a tenth
+# of a second to seconds), so the queries' time is not the difference of
+# two runs.
+kload()
+{
+	i=0
+	loads=
+	rests=
+	while [ "$i" -lt "$NEAR_RUNS" ]; do
+		t0=$(now)
+		$pin "$BIN/sh-near" --progress -K -i "$1" "$2" </dev/null \
+		    >/dev/null 2>"$tmp/kload" ||
+		    die "sh-near -K -i $1 $2 failed (status $?)"
+		t1=$(now)
+		l=$(sed -n 's/^sh-near: index loaded in \([0-9.]*\) s$/\1/p' \
+		    "$tmp/kload")
+		[ -n "$l" ] || die "sh-near --progress -K: no load time"
+		loads="$loads $l"
+		rests="$rests $(awk -v t="$(elapsed "$t0" "$t1")" -v l="$l" \
+		    'BEGIN { printf "%.3f\n", t - l }')"
+		i=$((i + 1))
+	done
+	echo "$(printf '%s\n' $loads | median) $(printf '%s\n' $rests | median)"
+}
+
 # sh-index: build an index of random fingerprints with 10 % planted near
 # copies (one core), then query it at k = 3 (one core) with QUERIES
 # lines: 90 % new random fingerprints, 10 % indexed ones.  INDEX_PLANS
 # lists the plans: "auto" (sh-index's choice), B/R to force, "lean"
-# (sh-index -E).  The last two columns are for -K: the load alone (a run
-# of one query), and the queries a second once loaded, QUERIES / (run -
-# load), of the medians.  With INDEX_BUDGET, for sizes whose file or
-# index would not fit: the fingerprints, none planted (bench/genfp -p
-# 0), are piped to sh-index build -S INDEX_BUDGET, never stored, the
-# build not pinned (bench/genfp runs beside it) and its peak memory
-# printed; and the queries' indexed tenth is the stream's first lines.
+# (sh-index -E).  The last two columns are for -K, from the same runs
+# (kload): the load, and the queries a second once loaded.  With
+# INDEX_BUDGET, for sizes whose file or index would not fit: the
+# fingerprints, none planted (bench/genfp -p 0), are piped to sh-index
+# build -S INDEX_BUDGET, never stored, the build not pinned (bench/genfp
+# runs beside it) and its peak memory printed; and the queries' indexed
+# tenth is the stream's first lines.
 bench_index()
 {
 	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
@@ -585,11 +613,9 @@ bench_index()
 			m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
 			t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" \
 			    "$q") || exit 2
-			tail -n 1 "$q" >"$q.1"	# indexed: exit 0
-			lt=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i "$ix" \
-			    "$q.1") || exit 2
-			lq=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -K -i "$ix" \
-			    "$q") || exit 2
+			kl=$(kload "$ix" "$q") || exit 2
+			lt=${kl% *}
+			lq=${kl#* }
 			echo "$n $plan $tables $s $b $rss $t $QUERIES $m $lt $lq" |
 			    awk '{
 				printf "%-10d %-5s %6d %8.3f %9.1f %9s %9.3f %11.0f %8d %8s %11s\n",
@@ -597,14 +623,14 @@ bench_index()
 				    ($6 == "-" ? "-" : sprintf("%.1f", $6 * 1024 / $1)),
 				    $7, ($7 > 0 ? $8 / $7 : 0), $9,
 				    ($10 > 0 ? sprintf("%.3f", $10) : "-"),
-				    ($11 > $10 ? sprintf("%.0f", $8 / ($11 - $10)) : "-") }'
+				    ($11 > 0 ? sprintf("%.0f", $8 / $11) : "-") }'
 			if [ -n "$INDEX_BUDGET" ] && [ -s "$tmp/build.rss" ]; then
 				echo "build peak memory (last run):" \
 				    "$(awk '{ printf "%.0f MB", $1 * 1024 / 1e6 }' \
 				    "$tmp/build.rss")"
 			fi
 		done
-		rm -rf "$f" "$q" "$q.1" "$ix"
+		rm -rf "$f" "$q" "$ix"
 	done
 }
 

@@ -51,6 +51,21 @@ progress_items(const char *what, unsigned long long n)
 	warnx("%llu %s, %.0f/s", n, what, s > 0 ? (double)n / s : 0.0);
 }
 
+void
+progress_clock(struct timespec *t)
+{
+	clock_gettime(CLOCK_MONOTONIC, t);
+}
+
+void
+progress_took(const char *what, const struct timespec *t)
+{
+	struct timespec now;
+
+	if (progress_on)
+		warnx("%s in %.3f s", what, since(t, &now));
+}
+
 static void
 table(void *ctx, const char *what, uint64_t done, uint64_t total)
 {

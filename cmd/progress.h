@@ -7,6 +7,8 @@
 #ifndef PROGRESS_H
 #define PROGRESS_H
 
+#include <time.h>
+
 #include "base/progress.h"
 
 /* Set by --progress (usage_init). */
@@ -15,6 +17,11 @@ extern int progress_on;
 /* n items (what: "documents", "lines", "pairs", "queries") done so far;
  * cheap enough to call for each. */
 void progress_items(const char *what, unsigned long long n);
+
+/* With --progress, a line "PROGRAM: what in 1.234 s", what having begun
+ * at *t, which progress_clock set. */
+void progress_clock(struct timespec *t);
+void progress_took(const char *what, const struct timespec *t);
 
 /* The report for a library operation (base/progress.h), NULL without
  * --progress. */

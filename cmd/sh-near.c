@@ -137,6 +137,7 @@ main(int argc, char *argv[])
 	    "Su", "Si", "ig", "im", "mu", NULL };
 	const char *ipath = NULL, *docs = NULL, *q;
 	char *given = NULL;
+	struct timespec t0;
 	long long nthreads, budget = 0;
 	int ch, e, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
 	    mode = 0, load = 0;
@@ -218,9 +219,12 @@ main(int argc, char *argv[])
 	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
 		err(2, "temporary file");
 	if (ipath != NULL) {
+		progress_clock(&t0);
 		if ((e = sh_index_open(&index, ipath, where)) != 0 ||
 		    (load && (e = sh_index_load(&index, where)) != 0))
 			errx(2, "%s: %s", where, sh_strerror(e));
+		if (load)
+			progress_took("index loaded", &t0);
 		ix = &index;
 	}
 	k = sh_match_distance((int)k, aflag, minsim, ix);

@@ -93,6 +93,12 @@ V1='-n 2 -w 1 -W tf'
 	run -0 --separate-stderr sh-index build --progress "$d/ix" "$d/f"
 	eq "$stderr" "sh-index: table 1 of 1"
 	eq "$(sh-index dump "$d/ix")" "$(cat "$d/f")"
+	# -K: the load's time, then the answers as without -K.
+	run -0 --separate-stderr sh-near --progress -K -i "$d/ix" "$d/f"
+	eq "$output" "$(sh-near -i "$d/ix" "$d/f")"
+	[[ $stderr =~ ^sh-near:\ index\ loaded\ in\ [0-9]+\.[0-9]{3}\ s$ ]]
+	run -0 --separate-stderr sh-near -K -i "$d/ix" "$d/f"
+	eq "$stderr" ""
 	printf 'a\tone two\n' >"$d/t"
 	for t in sh-fp sh-tokenize; do
 		run -0 --separate-stderr "$t" --progress "$d/t"
