@@ -221,9 +221,13 @@ punctuation_agrees(void)
 	static const struct sh_tokopt opts[] = {
 		{ .ngram = 2, .shingle = 2 }, { .ngram = 5, .shingle = 3,
 		.simplify = 1 } };
+	/* The text around the character, which goes at each NULL. */
+	static const char *const part[] = { "\xe4\xb8\xad\xe5\x9b\xbd", NULL,
+	    "\xe4\xba\xba" "ab", NULL, "cd e\xcc\x81", NULL,
+	    "\xe4\xb8\xad\xe5\x9b\xbd" };
 	char text[64], enc[4];
 	struct sh_tok *t;
-	size_t len, n, i;
+	size_t len, n, m, i, j;
 	uint32_t cp;
 	int agree = 1, lv;
 
@@ -234,21 +238,12 @@ punctuation_agrees(void)
 			if (cp == 0x3040)
 				cp = 0xFF00;
 			n = sh_utf8_encode(cp, enc);
-			len = 0;
-			memcpy(text + len, "\xe4\xb8\xad\xe5\x9b\xbd", 6);
-			len += 6;
-			memcpy(text + len, enc, n);
-			len += n;
-			memcpy(text + len, "\xe4\xba\xba" "ab", 5);
-			len += 5;
-			memcpy(text + len, enc, n);
-			len += n;
-			memcpy(text + len, "cd e\xcc\x81", 6);
-			len += 6;
-			memcpy(text + len, enc, n);
-			len += n;
-			memcpy(text + len, "\xe4\xb8\xad\xe5\x9b\xbd", 6);
-			len += 6;
+			for (len = j = 0; j < sizeof(part) / sizeof(part[0]);
+			    j++, len += m) {
+				m = part[j] != NULL ? strlen(part[j]) : n;
+				memcpy(text + len, part[j] != NULL ? part[j] :
+				    enc, m);
+			}
 			for (lv = 2; lv >= 0; lv -= 2) {
 				sh_tok_vector(lv);
 				if (!run(t, text, len, lv ? &got : &want))
