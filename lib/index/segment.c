@@ -1302,39 +1302,35 @@ sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n, int k,
     int seg, struct sh_hits *h, size_t *start)
 {
 	size_t first = h->n, per, lo, i, to, end;
-	uint64_t *key = NULL;
+	uint64_t *key;
 	struct probe pr;
 	double probes;
 	int e = 0;
 
 	probe_init(&pr, s, k, seg, h);
 	probes = sh_plan_probes(s->dirbits, pr.rho);
-	if (s->nfp == 0 || n == 0)
-		per = 0;
-	else if (probes > BATCH_PROBES) {
-		/* Too many probes a query to sort: one by one. */
+	if (s->nfp == 0 || n == 0 || probes > BATCH_PROBES) {
+		/* Too many probes a query to sort: one by one, in order. */
 		for (i = 0; i < n && e == 0; i++) {
-			to = h->n;
+			start[i] = h->n - first;
 			e = sh_seg_search(s, q[i], k, seg, h);
-			for (; to < h->n; to++)
+			for (to = first + start[i]; to < h->n; to++)
 				h->v[to].q = (uint32_t)i;
 		}
-		per = 0;
-	} else {
-		per = BATCH_KEYS / (size_t)probes;
-		per = per < n ? per : n;
-		if ((key = malloc(2 * per * (size_t)probes * 8)) == NULL)
-			return SH_ENOMEM;
+		start[n] = h->n - first;
+		return e;
 	}
-	for (lo = 0; per > 0 && lo < n && e == 0; lo += per)
+	per = BATCH_KEYS / (size_t)probes;
+	per = per < n ? per : n;
+	if ((key = malloc(2 * per * (size_t)probes * 8)) == NULL)
+		return SH_ENOMEM;
+	for (lo = 0; lo < n && e == 0; lo += per)
 		e = sweep(&pr, q, lo, n - lo < per ? n - lo : per, key,
 		    key + per * (size_t)probes);
 	free(key);
-	if (e != 0 || (per > 0 && (e = scan(&pr)) != 0) ||
+	if (e != 0 || (e = scan(&pr)) != 0 ||
 	    (e = sh_hits_group(h, first, n, start)) != 0)
 		return e;
-	if (per == 0)
-		return 0;
 	/* Each query's hits: by fingerprint, each entry once, located. */
 	for (i = 0, to = first; i < n; i++) {
 		lo = first + start[i];
