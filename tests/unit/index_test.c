@@ -850,8 +850,9 @@ main(void)
 				sh_seg_vector(1);
 				ok(ok_all, "set %d, served k=%d, plan b=%d r=%d "
 				    "(%d tables, %s%s): searches at k 0..10 "
-				    "equal brute force, one by one or batched", kind, ks, plan.nblocks,
-				    plan.nkey, plan.ntables, lean ? "lean" :
+				    "equal brute force, one by one or batched",
+				    kind, ks, plan.nblocks, plan.nkey,
+				    plan.ntables, lean ? "lean" :
 				    "full", kind & 1 ? ", loaded" : "");
 				sh_seg_close(&s);
 			}
