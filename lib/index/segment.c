@@ -594,6 +594,18 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 	return 0;
 }
 
+/* Move s->upto past the chunks checked from there on. */
+static void
+advance(struct sh_seg *s)
+{
+	uint64_t c;
+
+	for (c = s->upto / CH; c < s->nchunks &&
+	    (s->checked[c / 8] >> (c % 8) & 1); c++)
+		;
+	s->upto = c == s->nchunks ? s->bodylen : c * CH;
+}
+
 int
 sh_seg_load(struct sh_seg *s)
 {
@@ -656,6 +668,8 @@ sh_seg_load(struct sh_seg *s)
 				    (c % 8));
 		}
 	}
+	s->upto = 0;
+	advance(s);
 	if (keep > 0)
 		munmap((void *)s->map, keep);
 	s->map = m;
@@ -684,7 +698,7 @@ sh_seg_close(struct sh_seg *s)
 /* Verify the checksums of the chunks holding body[off .. off + len),
  * which must lie in the body: every read of the body passes here. */
 static int
-need(struct sh_seg *s, uint64_t off, uint64_t len)
+check(struct sh_seg *s, uint64_t off, uint64_t len)
 {
 	uint64_t c, last, n;
 
@@ -701,7 +715,21 @@ need(struct sh_seg *s, uint64_t off, uint64_t len)
 			return SH_ECORRUPT;
 		s->checked[c / 8] |= (unsigned char)(1 << (c % 8));
 	}
+	if (off <= s->upto)
+		advance(s);
 	return 0;
+}
+
+/* Whether body bytes [off, off + len) lie within the segment and their
+ * chunks' checksums hold: 0 or SH_ECORRUPT.  Each chunk is checked once;
+ * below s->upto, all are, which is where searches on a loaded segment
+ * stay. */
+static inline int
+need(struct sh_seg *s, uint64_t off, uint64_t len)
+{
+	if (off <= s->upto && len <= s->upto - off)
+		return 0;
+	return check(s, off, len);
 }
 
 /* Offset in the body of the directory entry of prefix p in table t. */
@@ -1028,15 +1056,20 @@ scan(struct probe *pr)
 	const unsigned char *e;
 	const struct range *r;
 	struct sh_hit x;
+	uintptr_t a, end;
 	uint64_t i, v;
 	int j, w, err;
 
+	/* Every cache line of each range, the last too when a few entries
+	 * straddle two lines. */
 	for (j = 0; j < pr->n; j++) {
 		r = &pr->r[j];
 		w = entsize(pr->s, r->t);
 		e = pr->s->body + entries(pr->s, r->t);
-		for (i = r->lo; i < r->hi; i += 64 / w)
-			SH_PREFETCH(e + w * i);
+		end = (uintptr_t)(e + w * r->hi);
+		for (a = (uintptr_t)(e + w * r->lo) & ~(uintptr_t)63; a < end;
+		    a += 64)
+			SH_PREFETCH((const void *)a);
 	}
 	for (j = 0; j < pr->n; j++) {
 		r = &pr->r[j];
@@ -1261,12 +1294,16 @@ emit(uint64_t *key, size_t *nk, uint64_t p, int from, int rho, int d,
 		emit(key, nk, p ^ (uint64_t)1 << b, b + 1, rho - 1, d, i);
 }
 
-/* The buckets of queries q[lo .. lo + m) in every table, probed in
- * order of prefix, table by table; key and tmp have room for m probes a
- * query.  Return 0, SH_ENOMEM or SH_ECORRUPT. */
+/* The buckets of queries q[lo .. lo + m) in every table, table by
+ * table, probed in order of the top 11 bits of their prefix: enough for
+ * the probes that follow each other to read nearby memory (the same
+ * pages), and one pass of the radix sort where a full sort took three;
+ * the order of hits does not matter.  key and tmp have room for m
+ * probes a query, pq for m queries permuted.  Return 0, SH_ENOMEM or
+ * SH_ECORRUPT. */
 static int
 sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
-    uint64_t *key, uint64_t *tmp)
+    uint64_t *key, uint64_t *tmp, uint64_t *pq)
 {
 	struct sh_seg *s = pr->s;
 	unsigned char *notags = NULL;
@@ -1276,21 +1313,26 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 
 	low = d ? ~(uint64_t)0 >> d : ~(uint64_t)0;
 	for (pr->t = 0; pr->t < s->plan.ntables && e == 0; pr->t++) {
-		for (i = lo, nk = 0; i < lo + m; i++)
-			emit(key, &nk, prefix(sh_plan_perm(&s->plan, pr->t,
-			    q[i]), d), 0, pr->rho, d, i - lo);
-		v = sort_top(key, tmp, &notags, NULL, nk, d);
+		for (i = 0, nk = 0; i < m; i++) {
+			pq[i] = sh_plan_perm(&s->plan, pr->t, q[lo + i]);
+			if (pr->rho == 0)
+				key[nk++] = (pq[i] & ~low) | i;
+			else
+				emit(key, &nk, prefix(pq[i], d), 0, pr->rho, d,
+				    i);
+		}
+		v = sort_top(key, tmp, &notags, NULL, nk, d < 11 ? d : 11);
 		for (j = 0; j < nk && e == 0; j++) {
 			/* The directory entries of the next ranges
 			 * gathered. */
 			if (j + NRANGE < nk)
 				SH_PREFETCH(s->body + dirent(s, pr->t,
 				    prefix(v[j + NRANGE], d)));
-			i = lo + (size_t)(v[j] & low);
+			i = (size_t)(v[j] & low);
 			p = prefix(v[j], d);
-			pr->fp = q[i];
-			pr->qi = (uint32_t)i;
-			pr->q = sh_plan_perm(&s->plan, pr->t, q[i]);
+			pr->fp = q[lo + i];
+			pr->qi = (uint32_t)(lo + i);
+			pr->q = pq[i];
 			e = add_range(pr, p, sh_hamming(p, prefix(pr->q, d)));
 		}
 	}
@@ -1322,11 +1364,11 @@ sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n, int k,
 	}
 	per = BATCH_KEYS / (size_t)probes;
 	per = per < n ? per : n;
-	if ((key = malloc(2 * per * (size_t)probes * 8)) == NULL)
+	if ((key = malloc((2 * (size_t)probes + 1) * per * 8)) == NULL)
 		return SH_ENOMEM;
 	for (lo = 0; lo < n && e == 0; lo += per)
 		e = sweep(&pr, q, lo, n - lo < per ? n - lo : per, key,
-		    key + per * (size_t)probes);
+		    key + per * (size_t)probes, key + 2 * per * (size_t)probes);
 	free(key);
 	if (e != 0 || (e = scan(&pr)) != 0 ||
 	    (e = sh_hits_group(h, first, n, start)) != 0)

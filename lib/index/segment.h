@@ -46,6 +46,7 @@ struct sh_seg {
 	const unsigned char *sums;
 	uint64_t sumsum;		/* XXH64 of sums, from the header */
 	unsigned char *checked;	/* bit per chunk, checksum verified */
+	uint64_t upto;		/* body bytes below: all chunks verified */
 };
 
 /* A fingerprint found by a search: entry pos of segment seg, for query
@@ -160,13 +161,13 @@ int sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
  * of q[i], their field q set to i and in the order sh_seg_search gives
  * them, are appended to *h in order of query: those of q[i] are h->v[f +
  * start[i] .. f + start[i + 1]), where f is h->n on entry and start has
- * room for n + 1.  The queries' probes are sorted by prefix, table by
- * table, so that each table is read in order: over many queries the
- * tables are swept rather than read at random (1.4 to 1.7 times as fast
- * for 65,536 at a time).  Where a query probes more than 256 buckets a
- * table (a k far above the plan's), each is searched alone.  Memory: up
- * to 32 MiB for the sort, beside the hits.  Return 0, SH_ENOMEM or
- * SH_ECORRUPT.
+ * room for n + 1.  The queries' probes are sorted by the top bits of
+ * their prefix, table by table, so that each table is read in order:
+ * over many queries the tables are swept rather than read at random
+ * (1.4 to 1.7 times as fast for 65,536 at a time).  Where a query
+ * probes more than 256 buckets a table (a k far above the plan's), each
+ * is searched alone.  Memory: up to 48 MiB for the sort and the queries
+ * permuted, beside the hits.  Return 0, SH_ENOMEM or SH_ECORRUPT.
  */
 int sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n,
     int k, int seg, struct sh_hits *h, size_t *start);
