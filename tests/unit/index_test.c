@@ -485,9 +485,10 @@ changed(const char *path, int lean)
 {
 	static uint64_t fp[N];
 	struct sh_plan plan;
+	struct sh_hits h = { NULL, 0, 0 };
 	struct sh_seg s;
 	const char *ids;
-	uint64_t v, sumsat, at;
+	uint64_t v, sumsat, at, x;
 	size_t n, i, len;
 	FILE *f;
 	int bad = 0, e, fails = 0;
@@ -542,6 +543,23 @@ changed(const char *path, int lean)
 	ok(bad == 0, "%s: loaded, the tables are a copy, the IDs are "
 	    "mapped", lean ? "lean" : "full");
 	sh_seg_close(&s);
+	put_at(f, (long)at, v);
+
+	/* Table 0's first chunk changed before the load: it stays
+	 * unchecked in the copy, so reads and searches of it fail, and
+	 * those of the chunks after it do not. */
+	bad = sh_seg_open(&s, path, 0) != 0;
+	at = bad ? 0 : 128 + s.tables;
+	put_at(f, (long)at, fp[0] ^ 1);
+	bad += !bad && sh_seg_load(&s) != 0;
+	bad += sh_seg_fp(&s, 0, &x) != SH_ECORRUPT ||
+	    sh_seg_fp(&s, n - 1, &x) != 0 || x != fp[n - 1] ||
+	    sh_seg_search(&s, fp[0], 3, 0, &h) != SH_ECORRUPT;
+	ok(bad == 0, "%s: loaded, a table chunk changed before: its reads "
+	    "fail, the later chunks' do not", lean ? "lean" : "full");
+	sh_seg_close(&s);
+	put_at(f, (long)at, fp[0]);
+	free(h.v);
 	fclose(f);
 }
 
