@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "index/index.h"
 #include "index/ixfile.h"
 
@@ -137,12 +138,16 @@ cmp_hit(const void *a, const void *b)
 	return (x->seg > y->seg) - (x->seg < y->seg);
 }
 
+/* Queries ahead whose IDs a batch search asks for. */
+#define AHEAD 8
+
 int
 sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
     int k, struct sh_hits *h, sh_index_fn *fn, void *ctx, char *where)
 {
 	struct sh_hits one;
-	size_t *start, i;
+	size_t *start, i, j, len;
+	const char *p;
 	int e = 0;
 
 	if ((start = malloc((n + 1) * sizeof(*start))) == NULL)
@@ -156,7 +161,21 @@ sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
 	 * grouped query by query in turn. */
 	if (e == 0 && ix->nseg != 1)
 		e = sh_hits_group(h, 0, n, start);
+	/* The IDs of query i + AHEAD's hits are asked for, and their
+	 * offsets, read from memory by then, those of query i + 2 AHEAD,
+	 * so that fn reads IDs in cache. */
 	for (i = 0; i < n && e == 0; i++) {
+		if (i + 2 * AHEAD < n)
+			for (j = start[i + 2 * AHEAD]; j < start[i + 2 * AHEAD +
+			    1]; j++)
+				sh_seg_prefetch_ids(&ix->seg[h->v[j].seg],
+				    h->v[j].pos);
+		if (i + AHEAD < n)
+			for (j = start[i + AHEAD]; j < start[i + AHEAD + 1];
+			    j++)
+				if (sh_seg_ids(&ix->seg[h->v[j].seg],
+				    h->v[j].pos, &p, &len) == 0)
+					SH_PREFETCH(p);
 		one.n = one.cap = start[i + 1] - start[i];
 		one.v = one.n > 0 ? h->v + start[i] : NULL;
 		if (one.n > 1)

@@ -1434,6 +1434,18 @@ sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
 	return 0;
 }
 
+void
+sh_seg_prefetch_ids(const struct sh_seg *s, uint64_t i)
+{
+	if (i >= s->nfp)
+		return;
+	SH_PREFETCH(s->body + s->idoff + 8 * (s->lean ? i / SH_SEG_IDGROUP :
+	    i));
+	if (s->lean)
+		SH_PREFETCH(s->body + s->idoff + (s->nfp / SH_SEG_IDGROUP + 1) *
+		    8 + 4 * i);
+}
+
 int
 sh_ids_next(const char **p, size_t *len, const char **id, size_t *idlen)
 {

@@ -183,6 +183,11 @@ int sh_hits_group(struct sh_hits *h, size_t first, size_t nq,
 int sh_seg_fp(struct sh_seg *s, uint64_t i, sh_fpval *fp);
 int sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len);
 
+/* Ask the memory for what sh_seg_ids(s, i) reads first, the ID offsets
+ * of entry i (< nfp), without waiting for it: a hint, which checks
+ * nothing. */
+void sh_seg_prefetch_ids(const struct sh_seg *s, uint64_t i);
+
 /* Take the next ID from an ID list p[0..*len) as sh_seg_ids gives it:
  * return 1 with id[0..*idlen), moving *p and *len past it, or 0 at the
  * end of the list. */
