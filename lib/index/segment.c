@@ -606,6 +606,34 @@ advance(struct sh_seg *s)
 	s->upto = c == s->nchunks ? s->bodylen : c * CH;
 }
 
+/*
+ * Map in the pages of the file mapping p[0..len), the ID offsets and IDs
+ * of a loaded segment of size bytes, read ahead where the cache lacks
+ * them, when the whole segment takes at most half the memory: the
+ * matches then read them without a page fault each (at 100 million
+ * fingerprints, 10 tables, queries of which a tenth match: 0.3 to 0.5 s
+ * of 3.5 a run of 3 million).  A larger segment, such as a lean
+ * billion, leaves them to be read as matches come, never more than
+ * those.  A hint: nothing fails.
+ */
+static void
+populate(unsigned char *p, size_t len, size_t size)
+{
+#ifdef MADV_POPULATE_READ
+	long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || pg <= 0 || size > (size_t)pages / 2 * (size_t)pg)
+		return;
+	madvise(p, len, MADV_SEQUENTIAL);
+	madvise(p, len, MADV_POPULATE_READ);
+	madvise(p, len, MADV_RANDOM);
+#else
+	(void)p;
+	(void)len;
+	(void)size;
+#endif
+}
+
 int
 sh_seg_load(struct sh_seg *s)
 {
@@ -675,6 +703,8 @@ sh_seg_load(struct sh_seg *s)
 	s->map = m;
 	s->body = s->map + HDR;
 	s->sums = s->body + s->bodylen;
+	if (keep < s->size)
+		populate(m + keep, s->size - keep, s->size);
 	return 0;
 }
 
