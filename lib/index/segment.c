@@ -1325,11 +1325,13 @@ emit(uint64_t *key, size_t *nk, uint64_t p, int from, int rho, int d,
 }
 
 /* The buckets of queries q[lo .. lo + m) in every table, table by
- * table, probed in order of the top 11 bits of their prefix: enough for
- * the probes that follow each other to read nearby memory (the same
- * pages), and one pass of the radix sort where a full sort took three;
- * the order of hits does not matter.  key and tmp have room for m
- * probes a query, pq for m queries permuted.  Return 0, SH_ENOMEM or
+ * table, probed in order of the top b bits of their prefix, b the bits
+ * of the number of probes (or all the prefix's, if fewer): then the
+ * probes that follow each other read the table in order, as a full sort
+ * would have them, and a sparse sweep (65,536 probes a table of 2^25
+ * buckets) takes one or two passes of the radix sort, not three.  The
+ * order of hits does not matter.  key and tmp have room for m probes a
+ * query, pq for m queries permuted.  Return 0, SH_ENOMEM or
  * SH_ECORRUPT. */
 static int
 sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
@@ -1339,7 +1341,7 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 	unsigned char *notags = NULL;
 	uint64_t *v, p, low;
 	size_t i, j, nk;
-	int d = s->dirbits, e = 0;
+	int d = s->dirbits, b, e = 0;
 
 	low = d ? ~(uint64_t)0 >> d : ~(uint64_t)0;
 	for (pr->t = 0; pr->t < s->plan.ntables && e == 0; pr->t++) {
@@ -1351,7 +1353,9 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 				emit(key, &nk, prefix(pq[i], d), 0, pr->rho, d,
 				    i);
 		}
-		v = sort_top(key, tmp, &notags, NULL, nk, d < 11 ? d : 11);
+		for (b = 0; b < d && (size_t)1 << b < nk; b++)
+			;
+		v = sort_top(key, tmp, &notags, NULL, nk, b);
 		for (j = 0; j < nk && e == 0; j++) {
 			/* The directory entries of the next ranges
 			 * gathered. */

@@ -142,6 +142,9 @@ void sh_seg_advise(struct sh_seg *s, int sequential);
  * checksum table must match the header read at open, and each chunk's
  * checksum is checked as it is copied: a chunk that fails stays
  * unchecked, and the searches that read it fail, as on the mapping.
+ * When the whole file takes at most half the physical memory, the pages
+ * of the ID offsets and IDs are mapped in too (read from the file where
+ * the page cache lacks them), so that matches take no page fault.
  * Return 0, SH_ENOMEM (the segment stays mapped) or SH_ECORRUPT (the
  * checksum table changed since open; the segment stays mapped).
  */
