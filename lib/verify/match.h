@@ -142,7 +142,7 @@ typedef void sh_line_fn(void *ctx, const char *line, size_t len);
  * each next one as many as would hold about SH_IXQUEUE_HITS hits at the
  * rate of the one before, from SH_IXQUEUE_MIN to SH_IXQUEUE_BATCH and
  * at most 4 times the one before.  Memory: the batch's queries and their
- * hits (32 bytes each), and up to 32 MiB to sort their probes.
+ * hits (32 bytes each), and up to 48 MiB to sort their probes.
  */
 #define SH_IXQUEUE_BATCH 65536
 #define SH_IXQUEUE_FIRST 16
