@@ -2,10 +2,10 @@
 # Fault injection: the LD_PRELOAD shim of tests/faults (see its README)
 # fails, one at a time, the calls that sh-index build and add make (and
 # the merge an add makes, and a build within -S), sh-near's join on disk
-# (-S), its index queries and filter (-i, -u -i) and sh-dist -v's
-# feature spill: writes, syncs, renames, opens, maps, allocations, stdio
-# writes.  Each run must succeed with the output
-# of a run without faults, or exit 2 with one line "PROGRAM: ..." on
+# (-S), its index queries and filter (-i, -u -i, -i -K) and sh-dist -v's
+# feature spill: writes, syncs, renames, opens, maps, reads, allocations,
+# stdio writes.  Each run must succeed with the output of a run without
+# faults, or exit 2 with one line "PROGRAM: ..." on
 # stderr; an index must then be whole, the old one or the new one, and no
 # file may be left in it or in TMPDIR.  Each test reports, as a TAP
 # comment, the calls it counted and failed.  The tests skip themselves on
@@ -123,6 +123,7 @@ op() {
 	merge)	IX=$W/ix START=$F/ix2 CMD=(sh-index add "$W/ix" "$F/m2.fp") ;;
 	join)	CMD=(sh-near -j 1 -S 1M "$F/near.fp") ;;
 	query)	CMD=(sh-near -i "$F/ix1" -k 4 "$F/q.fp") ;;
+	loaded)	CMD=(sh-near -i "$F/ix2" -K -k 4 "$F/q.fp") ;;
 	filter)	CMD=(sh-near -u -i "$F/ix1" "$F/q.fp") ;;
 	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
 	esac
@@ -386,6 +387,10 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-near -i: each map of a segment fails (ENOMEM)" {
 	sweep query FAULT_CALLS=mmap FAULT_ERRNO=ENOMEM
+}
+
+@test "sh-near -i -K: each read and map of a segment fails (EIO)" {
+	sweep loaded FAULT_CALLS=pread,mmap
 }
 
 @test "sh-near -i: each stdio write fails (ENOSPC)" {

@@ -38,6 +38,7 @@ struct sh_segdata {
 struct sh_seg {
 	const unsigned char *map, *body;
 	size_t size;
+	int fd;			/* the file, open while map is set */
 	struct sh_plan plan;
 	int dirbits;		/* the distance served is plan.k */
 	int lean;		/* layout (sh_seg_write) */
@@ -132,8 +133,8 @@ void sh_seg_close(struct sh_seg *s);
 void sh_seg_advise(struct sh_seg *s, int sequential);
 
 /*
- * Copy the open segment's tables and directories from its file mapping
- * into anonymous memory, in huge pages where the kernel gives them
+ * Read the open segment's tables and directories from its file into
+ * anonymous memory, in huge pages where the kernel gives them
  * (MADV_HUGEPAGE), and search the copy: a search then misses the TLB far
  * less, which pays off over long query streams on a large index.  The
  * ID offsets and IDs, read only for matches, stay mapped at the same
@@ -145,8 +146,9 @@ void sh_seg_advise(struct sh_seg *s, int sequential);
  * When the whole file takes at most half the physical memory, the pages
  * of the ID offsets and IDs are mapped in too (read from the file where
  * the page cache lacks them), so that matches take no page fault.
- * Return 0, SH_ENOMEM (the segment stays mapped) or SH_ECORRUPT (the
- * checksum table changed since open; the segment stays mapped).
+ * Return 0, or with the segment still mapped: SH_ENOMEM, SH_EIO (a read
+ * failed, errno set), SH_ETRUNC (the file is shorter than at open) or
+ * SH_ECORRUPT (the checksum table changed since open).
  */
 int sh_seg_load(struct sh_seg *s);
 

@@ -43,6 +43,7 @@ enum fn {
 	F_MKSTEMP, F_MKSTEMP64, F_MKDIR,
 	F_FTRUNCATE, F_FTRUNCATE64,
 	F_CLOSE,
+	F_PREAD, F_PREAD64,
 	F_FWRITE, F_FPUTS, F_FPUTC, F_PUTC, F_PUTCHAR, F_PUTS, F_FPRINTF,
 	F_PRINTF, F_VFPRINTF, F_VPRINTF, F_FFLUSH,
 	F_FREE,			/* resolved, never counted */
@@ -67,6 +68,7 @@ static const struct {
 	{ "mkstemp64", "open" }, { "mkdir", "open" },
 	{ "ftruncate", "ftruncate" }, { "ftruncate64", "ftruncate" },
 	{ "close", "close" },
+	{ "pread", "pread" }, { "pread64", "pread" },
 	{ "fwrite", "stdio" }, { "fputs", "stdio" }, { "fputc", "stdio" },
 	{ "putc", "stdio" }, { "putchar", "stdio" }, { "puts", "stdio" },
 	{ "fprintf", "stdio" }, { "printf", "stdio" },
@@ -628,6 +630,30 @@ free(void *p)
 		return;
 	if ((f = sym(F_FREE)) != NULL)
 		((void (*)(void *))f)(p);
+}
+
+/* pread */
+
+ssize_t
+pread(int fd, void *p, size_t n, off_t off)
+{
+	if (HIT(F_PREAD)) {
+		errno = ferr;
+		return -1;
+	}
+	return REAL(F_PREAD, ssize_t (*)(int, void *, size_t, off_t))(fd, p,
+	    n, off);
+}
+
+ssize_t
+pread64(int fd, void *p, size_t n, off64_t off)
+{
+	if (HIT(F_PREAD64)) {
+		errno = ferr;
+		return -1;
+	}
+	return REAL(F_PREAD64, ssize_t (*)(int, void *, size_t,
+	    off64_t))(fd, p, n, off);
 }
 
 /* open, for writing only: reads are not counted. */
