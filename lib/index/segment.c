@@ -939,12 +939,10 @@ struct probe {
 	struct sh_seg *s;
 	struct sh_hits *h;
 	int k, seg, t, rho;
-	sh_fpval fp;			/* the query */
-	uint64_t q;			/* query permuted for table t */
+	uint64_t q;			/* the query permuted for table t */
 	uint32_t qi;			/* its number in a batch */
 	struct range {
-		sh_fpval fp;		/* the query, */
-		uint64_t lo, hi, q;	/* permuted for table t */
+		uint64_t lo, hi, q;	/* the query permuted for table t */
 		uint32_t qi;
 		int t, flips;		/* prefix bits flipped from q's */
 	} r[NRANGE];
@@ -1004,7 +1002,8 @@ scan_cands(struct probe *pr)
 		if ((e = need(s, s->tables + 8 * pos[j], 8)) != 0)
 			return e;
 		x.fp = rd64(t0 + 8 * pos[j]);
-		if ((x.dist = sh_hamming(x.fp, pr->c[j].r->fp)) > pr->k)
+		if ((x.dist = sh_hamming(x.fp, sh_plan_unperm(&s->plan,
+		    pr->c[j].r->t, pr->c[j].r->q))) > pr->k)
 			continue;
 		x.pos = pos[j];
 		x.seg = pr->seg;
@@ -1173,7 +1172,6 @@ add_range(struct probe *pr, uint64_t p, int flips)
 	if (pr->n == NRANGE && (e = scan(pr)) != 0)
 		return e;
 	r = &pr->r[pr->n];
-	r->fp = pr->fp;
 	r->qi = pr->qi;
 	r->t = pr->t;
 	r->q = pr->q;
@@ -1290,7 +1288,6 @@ sh_seg_search(struct sh_seg *s, sh_fpval fp, int k, int seg,
 	if (s->nfp == 0)
 		return 0;
 	probe_init(&pr, s, k, seg, h);
-	pr.fp = fp;
 	rho = pr.rho;
 	/* The directory entries of every table first, and those one bit
 	 * away when probing: their cache misses overlap instead of coming
@@ -1394,13 +1391,14 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 		v = sort_top(key, tmp, &notags, NULL, nk, b);
 		for (j = 0; j < nk && e == 0; j++) {
 			/* The directory entries of the next ranges
-			 * gathered. */
-			if (j + NRANGE < nk)
+			 * gathered, and their permuted queries. */
+			if (j + NRANGE < nk) {
 				SH_PREFETCH(s->body + dirent(s, pr->t,
 				    prefix(v[j + NRANGE], d)));
+				SH_PREFETCH(pq + (v[j + NRANGE] & low));
+			}
 			i = (size_t)(v[j] & low);
 			p = prefix(v[j], d);
-			pr->fp = q[lo + i];
 			pr->qi = (uint32_t)(lo + i);
 			pr->q = pq[i];
 			e = add_range(pr, p, sh_hamming(p, prefix(pr->q, d)));
