@@ -1121,21 +1121,9 @@ scan(struct probe *pr)
 	const unsigned char *e;
 	const struct range *r;
 	struct sh_hit x;
-	uintptr_t a, end;
 	uint64_t i, v;
-	int j, w, err;
+	int j, err;
 
-	/* Every cache line of each range, the last too when a few entries
-	 * straddle two lines. */
-	for (j = 0; j < pr->n; j++) {
-		r = &pr->r[j];
-		w = entsize(pr->s, r->t);
-		e = pr->s->body + entries(pr->s, r->t);
-		end = (uintptr_t)(e + w * r->hi);
-		for (a = (uintptr_t)(e + w * r->lo) & ~(uintptr_t)63; a < end;
-		    a += 64)
-			SH_PREFETCH((const void *)a);
-	}
 	for (j = 0; j < pr->n; j++) {
 		r = &pr->r[j];
 		if (pr->s->lean && r->t > 0) {
@@ -1166,8 +1154,10 @@ scan(struct probe *pr)
 static int
 add_range(struct probe *pr, uint64_t p, int flips)
 {
+	const unsigned char *b;
 	struct range *r;
-	int e;
+	uintptr_t a, end;
+	int e, w;
 
 	if (pr->n == NRANGE && (e = scan(pr)) != 0)
 		return e;
@@ -1178,6 +1168,13 @@ add_range(struct probe *pr, uint64_t p, int flips)
 	r->flips = flips;
 	if ((e = bucket(pr->s, pr->t, p, &r->lo, &r->hi)) != 0)
 		return e;
+	/* Every cache line of the range, the last too when a few entries
+	 * straddle two lines. */
+	w = entsize(pr->s, r->t);
+	b = pr->s->body + entries(pr->s, r->t);
+	end = (uintptr_t)(b + w * r->hi);
+	for (a = (uintptr_t)(b + w * r->lo) & ~(uintptr_t)63; a < end; a += 64)
+		SH_PREFETCH((const void *)a);
 	pr->n += r->lo < r->hi;
 	return 0;
 }
