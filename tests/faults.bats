@@ -5,11 +5,11 @@
 # (-S), its index queries and filter (-i, -u -i, -i -K) and sh-dist -v's
 # feature spill: writes, syncs, renames, opens, maps, reads, allocations,
 # stdio writes.  Each run must succeed with the output of a run without
-# faults, or exit 2 with one line "PROGRAM: ..." on
-# stderr; an index must then be whole, the old one or the new one, and no
-# file may be left in it or in TMPDIR.  Each test reports, as a TAP
-# comment, the calls it counted and failed.  The tests skip themselves on
-# a sanitizer build (its binaries name __asan_init or __ubsan_handle).
+# faults, or exit 2 with one line "PROGRAM: ..." on stderr; an index must
+# then be whole, the old one or the new one, and no file may be left in
+# it or in TMPDIR.  Each test reports, as a TAP comment, the calls it
+# counted and failed.  The tests skip themselves on a sanitizer build
+# (its binaries name __asan_init or __ubsan_handle).
 
 load helper
 
