@@ -1149,34 +1149,47 @@ scan(struct probe *pr)
 	return scan_cands(pr);
 }
 
-/* Gather the bucket of prefix p in table pr->t for the query in pr, p
- * having flips of its bits flipped. */
+/* Gather entries [lo, hi) of table pr->t for the query in pr, flips of
+ * the prefix bits flipped, and ask for their cache lines (the last too
+ * when a few entries straddle two). */
 static int
-add_range(struct probe *pr, uint64_t p, int flips)
+push_range(struct probe *pr, uint64_t lo, uint64_t hi, int flips)
 {
 	const unsigned char *b;
 	struct range *r;
 	uintptr_t a, end;
 	int e, w;
 
+	if (lo == hi)
+		return 0;
 	if (pr->n == NRANGE && (e = scan(pr)) != 0)
 		return e;
-	r = &pr->r[pr->n];
+	r = &pr->r[pr->n++];
+	r->lo = lo;
+	r->hi = hi;
 	r->qi = pr->qi;
 	r->t = pr->t;
 	r->q = pr->q;
 	r->flips = flips;
-	if ((e = bucket(pr->s, pr->t, p, &r->lo, &r->hi)) != 0)
-		return e;
-	/* Every cache line of the range, the last too when a few entries
-	 * straddle two lines. */
 	w = entsize(pr->s, r->t);
 	b = pr->s->body + entries(pr->s, r->t);
-	end = (uintptr_t)(b + w * r->hi);
-	for (a = (uintptr_t)(b + w * r->lo) & ~(uintptr_t)63; a < end; a += 64)
+	end = (uintptr_t)(b + w * hi);
+	for (a = (uintptr_t)(b + w * lo) & ~(uintptr_t)63; a < end; a += 64)
 		SH_PREFETCH((const void *)a);
-	pr->n += r->lo < r->hi;
 	return 0;
+}
+
+/* Gather the bucket of prefix p in table pr->t for the query in pr, p
+ * having flips of its bits flipped. */
+static int
+add_range(struct probe *pr, uint64_t p, int flips)
+{
+	uint64_t lo, hi;
+	int e;
+
+	if ((e = bucket(pr->s, pr->t, p, &lo, &hi)) != 0)
+		return e;
+	return push_range(pr, lo, hi, flips);
 }
 
 /* Gather the bucket of every prefix within rho of p in table pr->t,
@@ -1369,12 +1382,17 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 {
 	struct sh_seg *s = pr->s;
 	unsigned char *notags = NULL;
-	uint64_t *v, p, low;
+	const unsigned char *dir;
+	uint64_t *v, p, low, dlo, dhi;
 	size_t i, j, nk;
-	int d = s->dirbits, b, e = 0;
+	int d = s->dirbits, b, e = 0, direct;
 
 	low = d ? ~(uint64_t)0 >> d : ~(uint64_t)0;
+	/* Where the tables and directories are all checked (a loaded
+	 * segment), the directory is read directly. */
+	direct = !s->lean && s->upto >= s->idoff;
 	for (pr->t = 0; pr->t < s->plan.ntables && e == 0; pr->t++) {
+		dir = s->body + dirent(s, pr->t, 0);
 		for (i = 0, nk = 0; i < m; i++) {
 			pq[i] = sh_plan_perm(&s->plan, pr->t, q[lo + i]);
 			if (pr->rho == 0)
@@ -1398,7 +1416,17 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 			p = prefix(v[j], d);
 			pr->qi = (uint32_t)(lo + i);
 			pr->q = pq[i];
-			e = add_range(pr, p, sh_hamming(p, prefix(pr->q, d)));
+			if (!direct) {
+				e = add_range(pr, p, sh_hamming(p,
+				    prefix(pr->q, d)));
+				continue;
+			}
+			dlo = rd32(dir + 4 * p);
+			dhi = rd32(dir + 4 * p + 4);
+			if (dlo > dhi || dhi > s->nfp)
+				return SH_ECORRUPT;
+			e = push_range(pr, dlo, dhi, sh_hamming(p,
+			    prefix(pr->q, d)));
 		}
 	}
 	return e;
