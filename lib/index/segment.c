@@ -595,6 +595,8 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 	return 0;
 }
 
+static int check(struct sh_seg *, uint64_t, uint64_t);
+
 /* Move s->upto past the chunks checked from there on. */
 static void
 advance(struct sh_seg *s)
@@ -729,6 +731,10 @@ sh_seg_load(struct sh_seg *s)
 	s->map = m;
 	s->body = s->map + HDR;
 	s->sums = s->body + s->bodylen;
+	/* The chunk that straddles the copy's end is whole again: checked
+	 * now, the checked prefix covers every table and directory (or
+	 * stops at a chunk that fails, as searches then do). */
+	(void)check(s, 0, s->idoff);
 	if (keep < s->size)
 		populate(m + keep, s->size - keep, s->size);
 	return 0;
