@@ -828,6 +828,18 @@ entsize(const struct sh_seg *s, int t)
 	return s->lean && t > 0 ? 1 : 8;
 }
 
+/* The entries [*lo, *hi) that the directory entry at d (its bytes
+ * checked) gives.  Return 0, or SH_ECORRUPT when they are not in the
+ * table. */
+static inline int
+dirread(const struct sh_seg *s, const unsigned char *d, uint64_t *lo,
+    uint64_t *hi)
+{
+	*lo = rd32(d);
+	*hi = rd32(d + 4);
+	return *lo > *hi || *hi > s->nfp ? SH_ECORRUPT : 0;
+}
+
 /* Entries [*lo, *hi) of table t whose permuted value has prefix p. */
 static int
 bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
@@ -835,12 +847,9 @@ bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
 	uint64_t at = dirent(s, t, p);
 	int e;
 
-	if ((e = need(s, at, 8)) != 0)
+	if ((e = need(s, at, 8)) != 0 ||
+	    (e = dirread(s, s->body + at, lo, hi)) != 0)
 		return e;
-	*lo = rd32(s->body + at);
-	*hi = rd32(s->body + at + 4);
-	if (*lo > *hi || *hi > s->nfp)
-		return SH_ECORRUPT;
 	return need(s, entries(s, t) + *lo * entsize(s, t),
 	    (*hi - *lo) * entsize(s, t));
 }
@@ -1427,12 +1436,9 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 				    prefix(pr->q, d)));
 				continue;
 			}
-			dlo = rd32(dir + 4 * p);
-			dhi = rd32(dir + 4 * p + 4);
-			if (dlo > dhi || dhi > s->nfp)
-				return SH_ECORRUPT;
-			e = push_range(pr, dlo, dhi, sh_hamming(p,
-			    prefix(pr->q, d)));
+			if ((e = dirread(s, dir + 4 * p, &dlo, &dhi)) == 0)
+				e = push_range(pr, dlo, dhi, sh_hamming(p,
+				    prefix(pr->q, d)));
 		}
 	}
 	return e;
