@@ -145,7 +145,8 @@ void sh_seg_advise(struct sh_seg *s, int sequential);
  * unchecked, and the searches that read it fail, as on the mapping.
  * When the whole file takes at most half the physical memory, the pages
  * of the ID offsets and IDs are mapped in too (read from the file where
- * the page cache lacks them), so that matches take no page fault.
+ * the page cache lacks them), so that matches take no page fault, and
+ * their chunks checked in order, failures left unchecked as above.
  * Return 0, or with the segment still mapped: SH_ENOMEM, SH_EIO (a read
  * failed, errno set), SH_ETRUNC (the file is shorter than at open) or
  * SH_ECORRUPT (the checksum table changed since open).
