@@ -161,106 +161,95 @@ sh_hmap_free(struct sh_hmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+#define HSET_MIN 16384	/* slots at least (sh_hset in hmap.h) */
+#define HSET_SHIFT 50	/* 64 - log2(HSET_MIN) */
+
+/* Put key k, not in the set, in the first free slot from its home. */
+static void
+hset_put(uint64_t *slot, uint64_t *bits, size_t mask, int shift, uint64_t k)
+{
+	size_t i;
+
+	for (i = (size_t)(k >> shift); bits[i >> 6] >> (i & 63) & 1;
+	    i = (i + 1) & mask)
+		;
+	bits[i >> 6] |= (uint64_t)1 << (i & 63);
+	slot[i] = k;
+}
+
 size_t
 sh_hset_add_many(struct sh_hset *s, const uint64_t *h, size_t n,
     uint64_t *fresh)
 {
-	uint64_t *key = s->key, *bits = s->bits, k, m;
-	uint32_t *next = s->next, *head = s->head, j;
-	size_t i, b, nk = s->n, nf = 0;
+	uint64_t *slot = s->slot, *bits = s->bits, k;
+	size_t i, j, mask = s->nslot - 1, nf = 0;
 	int shift = s->shift;
 
 	for (i = 0; i < n; i++) {
 		k = h[i];
-		b = (size_t)(k >> shift);
-		m = (uint64_t)1 << (b & 63);
-		if (bits[b >> 6] & m) {
-			for (j = head[b]; j != UINT32_MAX; j = next[j])
-				if (key[j] == k)
-					break;
-			if (j != UINT32_MAX)
-				continue;
-			next[nk] = head[b];
-		} else {
-			bits[b >> 6] |= m;
-			next[nk] = UINT32_MAX;
-		}
-		head[b] = (uint32_t)nk;
-		key[nk++] = k;
+		for (j = (size_t)(k >> shift); bits[j >> 6] >> (j & 63) & 1;
+		    j = (j + 1) & mask)
+			if (slot[j] == k)
+				goto seen;
+		bits[j >> 6] |= (uint64_t)1 << (j & 63);
+		slot[j] = k;
 		fresh[nf++] = k;
+seen:		;
 	}
-	s->n = nk;
+	s->n += nf;
 	return nf;
 }
 
 int
 sh_hset_reserve(struct sh_hset *s, size_t more)
 {
-	size_t want = s->n + more, cap, nb, i, b;
-	uint64_t *key, *bits;
-	uint32_t *next, *head;
+	size_t want, nb, i;
+	uint64_t *slot, *bits;
 	int shift;
 
-	if (more > UINT32_MAX - s->n)
+	if (more > SIZE_MAX / 32 - s->n)
 		return SH_ERANGE;
-	if (want > s->cap) {
-		cap = 2 * want > 4096 ? 2 * want : 4096;
-		if (cap > UINT32_MAX)
-			cap = UINT32_MAX;
-		if ((key = realloc(s->key, cap * sizeof(*key))) == NULL)
-			return SH_ENOMEM;
-		s->key = key;
-		if ((next = realloc(s->next, cap * sizeof(*next))) == NULL)
-			return SH_ENOMEM;
-		s->next = next;
-		s->cap = cap;
-	}
-	for (nb = 4096, shift = 52; nb < want; nb *= 2, shift--)
-		;
-	if (nb <= s->nbucket)
+	want = 2 * (s->n + more);
+	if (want <= s->nslot)
 		return 0;
-	/* More buckets: the chains made again from the keys. */
-	head = malloc(nb * sizeof(*head));
+	for (nb = HSET_MIN, shift = HSET_SHIFT; nb < want; nb *= 2, shift--)
+		;
+	slot = malloc(nb * sizeof(*slot));
 	bits = calloc(nb / 64, sizeof(*bits));
-	if (head == NULL || bits == NULL) {
-		free(head);
+	if (slot == NULL || bits == NULL) {
+		free(slot);
 		free(bits);
 		return SH_ENOMEM;
 	}
-	free(s->head);
+	/* More slots: the keys put again. */
+	for (i = 0; i < s->nslot; i++)
+		if (s->bits[i >> 6] >> (i & 63) & 1)
+			hset_put(slot, bits, nb - 1, shift, s->slot[i]);
+	free(s->slot);
 	free(s->bits);
-	s->head = head;
+	s->slot = slot;
 	s->bits = bits;
-	s->nbucket = nb;
+	s->nslot = nb;
 	s->shift = shift;
-	for (i = 0; i < s->n; i++) {
-		b = (size_t)(s->key[i] >> shift);
-		s->next[i] = bits[b >> 6] >> (b & 63) & 1 ? head[b] :
-		    UINT32_MAX;
-		bits[b >> 6] |= (uint64_t)1 << (b & 63);
-		head[b] = (uint32_t)i;
-	}
 	return 0;
 }
 
 void
 sh_hset_clear(struct sh_hset *s)
 {
-	if (s->cap > 4096 && s->cap > 16 * s->n) {
+	if (s->nslot > HSET_MIN && s->nslot > 32 * s->n) {
 		sh_hset_free(s);
 		return;
 	}
 	if (s->bits != NULL)
-		memset(s->bits, 0, s->nbucket / 8);
+		memset(s->bits, 0, s->nslot / 8);
 	s->n = 0;
 }
 
 void
 sh_hset_free(struct sh_hset *s)
 {
-	free(s->key);
-	free(s->next);
-	free(s->head);
+	free(s->slot);
 	free(s->bits);
 	memset(s, 0, sizeof(*s));
 }

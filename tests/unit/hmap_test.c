@@ -185,10 +185,10 @@ main(void)
 			bad += n != (t == 0 ? j : 0) ||
 			    memcmp(fresh, key + i, n * sizeof(*fresh)) != 0;
 		}
-		bad += hs.n != N || hs.n > hs.nbucket;
+		bad += hs.n != N || 2 * hs.n > hs.nslot;
 	}
-	ok(bad == 0, "set: a key is new the first time only, the buckets at "
-	    "least the keys");
+	ok(bad == 0, "set: a key is new the first time only, the slots at "
+	    "least twice the keys");
 	/* A batch that repeats its own keys: each new one once, in order. */
 	sh_hset_clear(&hs);
 	for (i = 0; i < 40; i++)
@@ -199,8 +199,8 @@ main(void)
 		bad += fresh[i] != key[i * 3 % 7];
 	ok(!bad && n == 7 && hs.n == 7, "set: a batch repeating its keys "
 	    "gives each new key once, in order");
-	/* Past 4096 keys the buckets grow and the chains are made again:
-	 * every key still found. */
+	/* Past 8192 keys the slots grow and the keys are put again: every
+	 * key still found. */
 	sh_hset_clear(&hs);
 	for (t = 0, bad = 0; t < 2; t++)
 		for (i = 0, x = 1; i < 20000; i++) {
@@ -210,25 +210,27 @@ main(void)
 			bad += sh_hset_reserve(&hs, 1) != 0;
 			bad += add1(&hs, x) != (t == 0);
 		}
-	ok(bad == 0 && hs.n == 20000 && hs.nbucket >= 20000, "set: 20,000 "
-	    "keys, the buckets grown, each new once");
-	/* Keys of one bucket (equal top bits), chained. */
+	ok(bad == 0 && hs.n == 20000 && hs.nslot >= 40000, "set: 20,000 "
+	    "keys, the slots grown, each new once");
+	/* Keys of two home slots (equal top bits), the first and the last,
+	 * probed on: the last slot's neighbour is the first. */
 	sh_hset_clear(&hs);
 	for (t = 0, bad = 0; t < 2; t++)
 		for (i = 0; i < 100; i++) {
 			bad += sh_hset_reserve(&hs, 1) != 0;
-			bad += add1(&hs, (uint64_t)i * 7) != (t == 0);
+			bad += add1(&hs, i % 2 ? ~((uint64_t)i * 7) :
+			    (uint64_t)i * 7) != (t == 0);
 		}
-	ok(bad == 0 && hs.n == 100, "set: keys of one bucket, each new "
+	ok(bad == 0 && hs.n == 100, "set: keys of two home slots, each new "
 	    "once");
 	sh_hset_clear(&hs);
 	ok(hs.n == 0 && sh_hset_reserve(&hs, 1) == 0 &&
 	    add1(&hs, key[1]) == 1 && add1(&hs, 0) == 1,
 	    "set: cleared, every key new again");
 	bad = sh_hset_reserve(&hs, 10000) != 0;
-	nslot = hs.cap;
+	nslot = hs.nslot;
 	sh_hset_clear(&hs);
-	ok(!bad && nslot > 4096 && hs.cap == 0 && hs.key == NULL,
+	ok(!bad && nslot > 16384 && hs.nslot == 0 && hs.slot == NULL,
 	    "set: a clear frees a set grown far past its keys");
 	sh_hset_free(&hs);
 	return tap_done();
