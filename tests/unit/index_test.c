@@ -6,6 +6,7 @@
  * segments, written and read back through the statistics, the entries
  * and the verification of the reader.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -539,14 +540,19 @@ changed(const char *path, int lean)
 	put_at(f, (long)at, v);
 
 	/* After the load, the tables are a copy and the IDs still the
-	 * file's, mapped in and checked by the load (a small file): table
-	 * 0 changed then is not seen, an ID changed then is read as the
-	 * file now has it. */
+	 * file's: table 0 changed then is not seen, an ID changed then is.
+	 * Where the load maps the IDs in, it checks them (a small file):
+	 * the ID is read as the file now has it; elsewhere its chunk, not
+	 * yet read, fails. */
 	bad = sh_seg_open(&s, path, 0) != 0 || sh_seg_load(&s) != 0;
 	put_at(f, (long)(128 + s.tables), 0);
 	put_at(f, (long)at, v ^ 3);
-	bad += sh_seg_fp(&s, 0, &fp[0]) != 0 || fp[0] == 0 ||
-	    sh_seg_ids(&s, 0, &ids, &len) != 0 || ids[0] != ('i' ^ 3);
+	bad += sh_seg_fp(&s, 0, &fp[0]) != 0 || fp[0] == 0;
+#ifdef MADV_POPULATE_READ
+	bad += sh_seg_ids(&s, 0, &ids, &len) != 0 || ids[0] != ('i' ^ 3);
+#else
+	bad += sh_seg_ids(&s, 0, &ids, &len) != SH_ECORRUPT;
+#endif
 	ok(bad == 0, "%s: loaded, the tables are a copy, the IDs are "
 	    "mapped", lean ? "lean" : "full");
 	sh_seg_close(&s);
