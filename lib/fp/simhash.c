@@ -39,23 +39,61 @@ add_planes(uint64_t *hi, uint64_t *cp, int nc)
 	ripple(hi, k, c);
 }
 
+static int vector_many = 1;
+
+void
+sh_simhash_vector(int on)
+{
+	vector_many = on;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_MANY_AVX512
+
+/* Plane b of 64 counters of 8 bits: bit b of each, one compare. */
+__attribute__((target("avx512f,avx512bw")))
+static inline void
+planes(__m512i c, uint64_t p[8])
+{
+	int b;
+
+	for (b = 0; b < 8; b++)
+		p[b] = _mm512_test_epi8_mask(c, _mm512_set1_epi8((char)(1 <<
+		    b)));
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static void
+planes8_avx512(const uint8_t *c8, uint64_t p[8])
+{
+	planes(_mm512_loadu_si512((const void *)c8), p);
+}
+#endif
+
 /* The 8-bit counters c8 into the wide planes: bit b of every lane's
  * counter makes plane b.  Eight lanes at a time: the multiply gathers
  * bit b of each of their bytes into the top byte of the product (the
- * partial products fall on distinct bits, so nothing carries). */
+ * partial products fall on distinct bits, so nothing carries); with
+ * AVX-512, all lanes by a compare a plane. */
 static void
 spill8(struct sh_simhash *s)
 {
 	uint64_t p[8] = { 0 }, x;
 	int g, i, b;
 
-	for (g = 0; g < 8; g++) {
-		for (x = 0, i = 7; i >= 0; i--)
-			x = x << 8 | s->c8[8 * g + i];
-		for (b = 0; b < 8; b++)
-			p[b] |= ((x >> b & 0x0101010101010101) *
-			    0x0102040810204080 >> 56) << 8 * g;
-	}
+#ifdef HAVE_MANY_AVX512
+	if (vector_many && __builtin_cpu_supports("avx512bw"))
+		planes8_avx512(s->c8, p);
+	else
+#endif
+		for (g = 0; g < 8; g++) {
+			for (x = 0, i = 7; i >= 0; i--)
+				x = x << 8 | s->c8[8 * g + i];
+			for (b = 0; b < 8; b++)
+				p[b] |= ((x >> b & 0x0101010101010101) *
+				    0x0102040810204080 >> 56) << 8 * g;
+		}
 	memset(s->c8, 0, sizeof(s->c8));
 	s->n8 = 0;
 	add_planes(s->hi, p, 8);
@@ -70,9 +108,7 @@ sh_simhash_spill(struct sh_simhash *s)
 		spill8(s);
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define HAVE_MANY_AVX512
+#ifdef HAVE_MANY_AVX512
 /* One masked byte add per hash: lane i of the counters gains bit i.
  * Two sets of counters take the hashes in turn, so that the adds do not
  * wait for each other; they are summed at a spill and at the end, where
@@ -86,7 +122,6 @@ many_avx512(struct sh_simhash *s, const uint64_t *h, size_t n)
 	__m512i one = _mm512_set1_epi8(1);
 	uint64_t p[8];
 	size_t i, m;
-	int b;
 
 	while (n > 0) {
 		m = 255 - s->n8 < n ? 255 - s->n8 : n;
@@ -100,10 +135,7 @@ many_avx512(struct sh_simhash *s, const uint64_t *h, size_t n)
 		h += m;
 		n -= m;
 		if ((s->n8 += (unsigned)m) == 255) {
-			c0 = _mm512_add_epi8(c0, c1);
-			for (b = 0; b < 8; b++)
-				p[b] = _mm512_test_epi8_mask(c0,
-				    _mm512_set1_epi8((char)(1 << b)));
+			planes(_mm512_add_epi8(c0, c1), p);
 			add_planes(s->hi, p, 8);
 			c0 = c1 = _mm512_setzero_si512();
 			s->n8 = 0;
@@ -112,14 +144,6 @@ many_avx512(struct sh_simhash *s, const uint64_t *h, size_t n)
 	_mm512_storeu_si512((void *)s->c8, _mm512_add_epi8(c0, c1));
 }
 #endif
-
-static int vector_many = 1;
-
-void
-sh_simhash_vector(int on)
-{
-	vector_many = on;
-}
 
 void
 sh_simhash_add_many(struct sh_simhash *s, const uint64_t *h, size_t n)
@@ -192,9 +216,12 @@ sh_simhash_final(struct sh_simhash *s)
 	sh_simhash_spill(s);
 	if (s->n1 == s->total) {
 		/* Weight 1 only: lanes whose sum exceeds half, compared from
-		 * the top plane down. */
+		 * the top plane down, from the first that a sum of at most
+		 * the total can have set. */
 		half = s->total / 2;
-		for (j = 63; j >= 0; j--) {
+		for (j = 63; j > 0 && s->total >> j == 0; j--)
+			;
+		for (; j >= 0; j--) {
 			t = (half >> j & 1) ? ~(uint64_t)0 : 0;
 			gt |= eq & s->hi[j] & ~t;
 			eq &= ~(s->hi[j] ^ t);
