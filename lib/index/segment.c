@@ -697,8 +697,9 @@ sh_seg_load(struct sh_seg *s)
 	/* The copy read from the file in steps, each step's chunks checked
 	 * so that searches read checked memory only.  A chunk that fails
 	 * stays unchecked: the search that reads it fails, as it would have
-	 * on the mapping.  Chunks past the copy are checked when first
-	 * read, as on the mapping.  Read, not copied from the mapping:
+	 * on the mapping.  Chunks past the copy are checked at the end
+	 * when they are mapped in, else when first read, as on the
+	 * mapping.  Read, not copied from the mapping:
 	 * faulting the mapping in from a cold page cache ran at 50 MB/s,
 	 * the CPU in the kernel's read-ahead, where read runs at the disk's
 	 * speed. */
