@@ -1409,7 +1409,7 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 	const unsigned char *dir;
 	uint64_t *v, p, low, dlo, dhi;
 	size_t i, j, nk;
-	int d = s->dirbits, b, e = 0, direct;
+	int d = s->dirbits, b, f, e = 0, direct;
 
 	low = d ? ~(uint64_t)0 >> d : ~(uint64_t)0;
 	/* Where the tables and directories are all checked (a loaded
@@ -1440,14 +1440,11 @@ sweep(struct probe *pr, const sh_fpval *q, size_t lo, size_t m,
 			p = prefix(v[j], d);
 			pr->qi = (uint32_t)(lo + i);
 			pr->q = pq[i];
-			if (!direct) {
-				e = add_range(pr, p, sh_hamming(p,
-				    prefix(pr->q, d)));
-				continue;
-			}
-			if ((e = dirread(s, dir + 4 * p, &dlo, &dhi)) == 0)
-				e = push_range(pr, dlo, dhi, sh_hamming(p,
-				    prefix(pr->q, d)));
+			f = sh_hamming(p, prefix(pr->q, d));
+			if (!direct)
+				e = add_range(pr, p, f);
+			else if ((e = dirread(s, dir + 4 * p, &dlo, &dhi)) == 0)
+				e = push_range(pr, dlo, dhi, f);
 		}
 	}
 	return e;
