@@ -92,33 +92,30 @@ step(__m512i acc, __mmask8 k, __m512i x, int r, uint64_t m, uint64_t a)
 /*
  * sh_xxh_finish from the seed, in eight lanes: up to three 8-byte rounds,
  * a 4-byte one and three bytes, each lane taking the steps its length
- * asks for under a mask.  Lanes of 32 bytes or more are wrong here and
- * fixed by the caller: return the mask of them.
+ * asks for under a mask, its words from w (round r at w[r *
+ * SH_HASH_BATCH], the tail at w[3 * SH_HASH_BATCH]).  Lanes of 32 bytes or
+ * more are wrong here and fixed by the caller: return the mask of them.
  */
 __attribute__((target("avx512f,avx512dq")))
 static unsigned
-x8_avx512(const char *const p[8], const size_t len[8], uint64_t out[8])
+x8_avx512(const size_t len[8], const uint64_t *w, uint64_t out[8])
 {
-	__m512i ptr = _mm512_loadu_si512((const void *)p);
 	__m512i n = _mm512_loadu_si512((const void *)len);
 	__m512i acc = _mm512_add_epi64(n, SET(SH_XXH_P5));
-	__m512i k, tail, zero = _mm512_setzero_si512();
+	__m512i k, tail;
 	__mmask8 m;
 	int r;
 
-	for (r = 1; r <= 3; r++) {
-		m = _mm512_cmpge_epu64_mask(n, SET(8 * r));
+	for (r = 0; r < 3; r++) {
+		m = _mm512_cmpge_epu64_mask(n, SET(8 * (r + 1)));
 		if (m == 0)
 			break;
-		k = _mm512_mask_i64gather_epi64(zero, m, _mm512_add_epi64(ptr,
-		    SET(8 * (r - 1))), NULL, 1);
+		k = _mm512_loadu_si512((const void *)(w + r * SH_HASH_BATCH));
 		k = _mm512_mullo_epi64(_mm512_rol_epi64(
 		    _mm512_mullo_epi64(k, SET(SH_XXH_P2)), 31), SET(SH_XXH_P1));
 		acc = step(acc, m, k, 27, SH_XXH_P1, SH_XXH_P4);
 	}
-	m = _mm512_test_epi64_mask(n, SET(7));
-	tail = _mm512_mask_i64gather_epi64(zero, m, _mm512_add_epi64(ptr,
-	    _mm512_andnot_si512(SET(7), n)), NULL, 1);
+	tail = _mm512_loadu_si512((const void *)(w + 3 * SH_HASH_BATCH));
 	m = _mm512_test_epi64_mask(n, SET(4));
 	acc = step(acc, m, _mm512_mullo_epi64(_mm512_and_si512(tail,
 	    SET(0xFFFFFFFF)), SET(SH_XXH_P1)), 23, SH_XXH_P2, SH_XXH_P3);
@@ -150,8 +147,7 @@ sh_hash_vector(int on)
 }
 
 void
-sh_hash64_many(const char *const *p, const size_t *len, size_t n,
-    uint64_t *out)
+sh_hashbatch_run(const struct sh_hashbatch *b, size_t n, uint64_t *out)
 {
 	size_t i = 0;
 
@@ -161,12 +157,12 @@ sh_hash64_many(const char *const *p, const size_t *len, size_t n,
 
 	if (vector_many && __builtin_cpu_supports("avx512dq"))
 		for (; i + 8 <= n; i += 8)
-			for (m = x8_avx512(p + i, len + i, out + i); m != 0;
-			    m &= m - 1) {
+			for (m = x8_avx512(b->len + i, &b->w[0][i], out + i);
+			    m != 0; m &= m - 1) {
 				j = i + (size_t)__builtin_ctz(m);
-				out[j] = sh_hash64_long(p[j], len[j], 0);
+				out[j] = sh_hash64_long(b->p[j], b->len[j], 0);
 			}
 #endif
 	for (; i < n; i++)
-		out[i] = sh_hash64(p[i], len[i], 0);
+		out[i] = sh_hash64(b->p[i], b->len[i], 0);
 }

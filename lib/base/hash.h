@@ -143,18 +143,41 @@ sh_hash64(const void *in, size_t len, uint64_t seed)
 }
 
 /*
- * Many hashes at once: out[i] = sh_hash64(p[i], len[i], 0) for i < n.
- * Each p[i] must be readable for SH_HASH_SLACK bytes past len[i]: those
- * under 32 bytes are hashed eight at a time in the lanes of AVX-512 where
- * the CPU has it, without a branch on their lengths, which the one-shot
- * hash takes many.
+ * Many hashes at once: a batch of up to SH_HASH_BATCH inputs, each put by
+ * sh_hashbatch_set, and sh_hashbatch_run, out[i] = sh_hash64(p, len, 0)
+ * of input i < n.  Where the CPU has AVX-512, inputs under 32 bytes are
+ * hashed eight at a time, their lengths under masks instead of branches;
+ * their words are loaded when set, where the caller has the bytes at hand,
+ * not gathered by the lanes.  So p must be readable for SH_HASH_READ bytes
+ * from p even when len is less.
  */
-#define SH_HASH_SLACK 8
-void sh_hash64_many(const char *const *p, const size_t *len, size_t n,
-    uint64_t *out);
+#define SH_HASH_BATCH 32
+#define SH_HASH_READ 32
+
+struct sh_hashbatch {
+	const char *p[SH_HASH_BATCH];
+	size_t len[SH_HASH_BATCH];
+	/* Input i's bytes 0, 8 and 16 on, and (len & 24) on: whole words,
+	 * as the lanes take them; those past len are ignored. */
+	uint64_t w[4][SH_HASH_BATCH];
+};
+
+static inline void
+sh_hashbatch_set(struct sh_hashbatch *b, size_t i, const char *p,
+    size_t len)
+{
+	b->p[i] = p;
+	b->len[i] = len;
+	memcpy(&b->w[0][i], p, 8);
+	memcpy(&b->w[1][i], p + 8, 8);
+	memcpy(&b->w[2][i], p + 16, 8);
+	memcpy(&b->w[3][i], p + (len & 24), 8);
+}
+
+void sh_hashbatch_run(const struct sh_hashbatch *b, size_t n, uint64_t *out);
 
 /*
- * Whether sh_hash64_many uses the vector instructions the CPU has (1, the
+ * Whether sh_hashbatch_run uses the vector instructions the CPU has (1, the
  * default) or portable C only (0), for tests that hold one to the other.
  * Not thread-safe; hashes do not depend on it.
  */

@@ -11,9 +11,8 @@
 
 #define CLUSTER 16
 #define RUN 4096		/* longest piece of a run cut with a dictionary */
-#define PEND 32			/* features hashed together */
 
-/* A growing buffer, allocated SH_HASH_SLACK bytes past cap for the
+/* A growing buffer, allocated SH_HASH_READ bytes past cap for the
  * hashes of the features that end in it. */
 struct buf {
 	char *p;
@@ -44,7 +43,7 @@ struct sh_tok {
 	 * the marks that did not compose with it, at most CLUSTER bytes: the
 	 * window g[gbeg .. gbeg + glen), in room for two windows so that it
 	 * slides by a step of gbeg and moves to the front only when full. */
-	char g[2 * CLUSTER * (SH_TOK_MAX + 1) + SH_HASH_SLACK];
+	char g[2 * CLUSTER * (SH_TOK_MAX + 1) + SH_HASH_READ];
 	size_t gbeg, glen, gclen[SH_TOK_MAX + 1];
 	int gchars;
 	uint32_t gprev;
@@ -66,8 +65,7 @@ struct sh_tok {
 
 	/* Features not yet hashed, in text order: slices of s or g, which
 	 * are flushed before those bytes move or are written again. */
-	const char *pp[PEND];
-	size_t pn[PEND];
+	struct sh_hashbatch pend;
 	int npend;
 };
 
@@ -103,7 +101,7 @@ buf_grow(struct buf *b, size_t reserve)
 		return 0;
 	while (cap - b->len < reserve)
 		cap *= 2;
-	if ((np = realloc(b->p, cap + SH_HASH_SLACK)) == NULL)
+	if ((np = realloc(b->p, cap + SH_HASH_READ)) == NULL)
 		return SH_ENOMEM;
 	b->p = np;
 	b->cap = cap;
@@ -154,22 +152,22 @@ sh_tok_free(struct sh_tok *t)
 	free(t);
 }
 
-/* Hash and emit the pending features, all at once (their bytes have
- * SH_HASH_SLACK readable after them: s and g leave room). */
+/* Hash and emit the pending features, all at once (each readable for
+ * SH_HASH_READ bytes from its start: s and g leave room). */
 static void
 flush(struct sh_tok *t)
 {
-	uint64_t h[PEND];
+	uint64_t h[SH_HASH_BATCH];
 	int i, n = t->npend;
 
 	if (n == 0)
 		return;
-	sh_hash64_many(t->pp, t->pn, (size_t)n, h);
+	sh_hashbatch_run(&t->pend, (size_t)n, h);
 	if (t->hfn != NULL)
 		t->hfn(t->ctx, h, (size_t)n);
 	else
 		for (i = 0; i < n; i++)
-			t->fn(t->ctx, t->pp[i], t->pn[i], h[i]);
+			t->fn(t->ctx, t->pend.p[i], t->pend.len[i], h[i]);
 	t->nfeat += n;
 	t->npend = 0;
 }
@@ -191,10 +189,9 @@ emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
 static void
 emit(struct sh_tok *t, const char *p, size_t n)
 {
-	if (t->npend == PEND)
+	if (t->npend == SH_HASH_BATCH)
 		flush(t);
-	t->pp[t->npend] = p;
-	t->pn[t->npend++] = n;
+	sh_hashbatch_set(&t->pend, (size_t)t->npend++, p, n);
 }
 
 /* Whether p[0..n), of hash h, is a stop word: one probe, only when a
@@ -308,14 +305,14 @@ window_add(struct sh_tok *t, size_t base, uint64_t ends)
 		}
 		t->sstart[(head + nw++) & (SH_TOK_MAX - 1)] = wbeg;
 		if (nw == w) {
-			if (np == PEND) {
+			if (np == SH_HASH_BATCH) {
 				t->npend = np;
 				flush(t);
 				np = 0;
 			}
 			first = t->sstart[head];
-			t->pp[np] = t->s.p + first;
-			t->pn[np++] = u - first;
+			sh_hashbatch_set(&t->pend, (size_t)np++, t->s.p + first,
+			    u - first);
 			emitted = 1;
 		}
 		wbeg = u + 1;
@@ -453,7 +450,7 @@ gram_put(struct sh_tok *t, const char *enc, size_t n)
 {
 	char *o;
 
-	if (t->gbeg + t->glen + 4 > sizeof(t->g) - SH_HASH_SLACK) {
+	if (t->gbeg + t->glen + 4 > sizeof(t->g) - SH_HASH_READ) {
 		flush(t);
 		memmove(t->g, t->g + t->gbeg, t->glen);
 		t->gbeg = 0;
@@ -537,7 +534,7 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 		word_end(t);
 		seg_end(t);
 		i = m < n ? m : n;
-		if (t->gbeg + 3 * i > sizeof(t->g) - SH_HASH_SLACK) {
+		if (t->gbeg + 3 * i > sizeof(t->g) - SH_HASH_READ) {
 			flush(t);
 			t->gbeg = 0;
 		}
@@ -552,7 +549,7 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 			gram_char(t, cp3(p), (const char *)p, 3);
 	m -= i;
 	while (m > 0) {
-		k = (sizeof(t->g) - SH_HASH_SLACK - t->gbeg - t->glen) / 3;
+		k = (sizeof(t->g) - SH_HASH_READ - t->gbeg - t->glen) / 3;
 		if (k == 0) {
 			flush(t);
 			memmove(t->g, t->g + t->gbeg, t->glen);
