@@ -284,6 +284,42 @@ seg_end(struct sh_tok *t)
 }
 
 /*
+ * window_add for shingles of 3 words, the default, once the window is
+ * full: each word ends one shingle, and the window's three starts stay
+ * in registers, oldest first, not in the ring.
+ */
+static void
+window_full3(struct sh_tok *t, size_t base, uint64_t ends)
+{
+	const char *sp = t->s.p;
+	unsigned head = t->shead;
+	size_t r0 = t->sstart[head], r1, r2, u, wbeg = t->wbeg;
+	int np = t->npend;
+
+	r1 = t->sstart[(head + 1) & (SH_TOK_MAX - 1)];
+	r2 = t->sstart[(head + 2) & (SH_TOK_MAX - 1)];
+	for (; ends != 0; ends &= ends - 1) {
+		u = base + (size_t)__builtin_ctzll(ends);
+		r0 = r1;
+		r1 = r2;
+		r2 = wbeg;
+		if (np == SH_HASH_BATCH) {
+			t->npend = np;
+			flush(t);
+			np = 0;
+		}
+		sh_hashbatch_set(&t->pend, (size_t)np++, sp + r0, u - r0);
+		wbeg = u + 1;
+	}
+	t->sstart[head] = r0;
+	t->sstart[(head + 1) & (SH_TOK_MAX - 1)] = r1;
+	t->sstart[(head + 2) & (SH_TOK_MAX - 1)] = r2;
+	t->npend = np;
+	t->semitted = 1;
+	t->wbeg = wbeg;
+}
+
+/*
  * The words that the '_' bytes of ends (bit i: s.p[base + i]) end join
  * the shingle window, in turn: word s.p[wbeg .. u) with its '_' at u (no
  * stop word; with shingle 1 each word is its own shingle).  The window is
@@ -297,6 +333,10 @@ window_add(struct sh_tok *t, size_t base, uint64_t ends)
 	int np = t->npend, emitted = t->semitted;
 	size_t wbeg = t->wbeg, u, first;
 
+	if (w == 3 && nw == 3 && ends != 0) {
+		window_full3(t, base, ends);
+		return;
+	}
 	for (; ends != 0; ends &= ends - 1) {
 		u = base + (size_t)__builtin_ctzll(ends);
 		if (nw == w) {
