@@ -96,8 +96,8 @@ step(__m512i acc, __mmask8 k, __m512i x, int r, uint64_t m, uint64_t a)
  * SH_HASH_BATCH], the tail at w[3 * SH_HASH_BATCH]).  Lanes of 32 bytes or
  * more are wrong here and fixed by the caller: return the mask of them.
  */
-__attribute__((target("avx512f,avx512dq")))
-static unsigned
+__attribute__((target("avx512f,avx512dq"), always_inline))
+static inline unsigned
 x8_avx512(const size_t len[8], const uint64_t *w, uint64_t out[8])
 {
 	__m512i n = _mm512_loadu_si512((const void *)len);
@@ -136,6 +136,24 @@ x8_avx512(const size_t len[8], const uint64_t *w, uint64_t out[8])
 	return _mm512_cmpge_epu64_mask(_mm512_loadu_si512((const void *)len),
 	    SET(32));
 }
+
+/* The inputs of b from 0 on, eight at a time (its constants kept in
+ * registers); return where the rest starts. */
+__attribute__((target("avx512f,avx512dq")))
+static size_t
+batch_avx512(const struct sh_hashbatch *b, size_t n, uint64_t *out)
+{
+	size_t i, j;
+	unsigned m;
+
+	for (i = 0; i + 8 <= n; i += 8)
+		for (m = x8_avx512(b->len + i, &b->w[0][i], out + i); m != 0;
+		    m &= m - 1) {
+			j = i + (size_t)__builtin_ctz(m);
+			out[j] = sh_hash64_long(b->p[j], b->len[j], 0);
+		}
+	return i;
+}
 #endif
 
 static int vector_many = 1;
@@ -152,16 +170,8 @@ sh_hashbatch_run(const struct sh_hashbatch *b, size_t n, uint64_t *out)
 	size_t i = 0;
 
 #ifdef HAVE_X8_AVX512
-	size_t j;
-	unsigned m;
-
 	if (vector_many && __builtin_cpu_supports("avx512dq"))
-		for (; i + 8 <= n; i += 8)
-			for (m = x8_avx512(b->len + i, &b->w[0][i], out + i);
-			    m != 0; m &= m - 1) {
-				j = i + (size_t)__builtin_ctz(m);
-				out[j] = sh_hash64_long(b->p[j], b->len[j], 0);
-			}
+		i = batch_avx512(b, n, out);
 #endif
 	for (; i < n; i++)
 		out[i] = sh_hash64(b->p[i], b->len[i], 0);
