@@ -11,6 +11,7 @@
 
 #define CLUSTER 16
 #define RUN 4096		/* longest piece of a run cut with a dictionary */
+#define PACKS 8			/* blocks of ASCII text packed together */
 
 /* A growing buffer, allocated SH_HASH_READ bytes past cap for the
  * hashes of the features that end in it. */
@@ -895,32 +896,38 @@ words_stopped(struct sh_tok *t, size_t base, uint64_t ends)
 
 /*
  * The ASCII bytes from p on, before end: packed into s, where each word
- * ended joins the window.  Return where the ASCII bytes end.
+ * ended joins the window.  Up to PACKS blocks of 64 bytes are packed
+ * before their words join, so that the packing of one block need not
+ * wait for the window of the one before (with stop words, one block at
+ * a time: cutting them moves the bytes after).  Return where the ASCII
+ * bytes end.
  */
 static const unsigned char *
 ascii_words(struct sh_tok *t, const unsigned char *p,
     const unsigned char *end)
 {
-	uint64_t ends;
-	size_t base, k, n, used;
-	int inword;
+	uint64_t ends[PACKS];
+	size_t base[PACKS], k, n = 0, used = 0;
+	int b, nb, most = t->o.stop != NULL ? 1 : PACKS, inword;
 
 	run_end(t);
 	inword = in_word(t);
-	while (p < end) {
-		if (s_room(t, 64) != 0)
+	while (p < end && used == n) {
+		if (s_room(t, 64 * PACKS) != 0)
 			return end;
-		n = end - p < 64 ? (size_t)(end - p) : 64;
-		base = t->s.len;
-		used = pack(t, p, n, &inword, t->s.p + base, &k, &ends);
-		t->s.len += k;
-		if (t->o.stop != NULL)
-			words_stopped(t, base, ends);
-		else
-			window_add(t, base, ends);
-		p += used;
-		if (used < n)
-			break;
+		for (nb = 0; nb < most && p < end && used == n; nb++) {
+			n = end - p < 64 ? (size_t)(end - p) : 64;
+			base[nb] = t->s.len;
+			used = pack(t, p, n, &inword, t->s.p + base[nb], &k,
+			    &ends[nb]);
+			t->s.len += k;
+			p += used;
+		}
+		for (b = 0; b < nb; b++)
+			if (t->o.stop != NULL)
+				words_stopped(t, base[b], ends[b]);
+			else
+				window_add(t, base[b], ends[b]);
 	}
 	if (inword) {
 		t->wlast = t->s.len - 1 - t->wbeg;
