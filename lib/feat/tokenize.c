@@ -286,32 +286,37 @@ seg_end(struct sh_tok *t)
 
 /*
  * window_add for shingles of 3 words, the default, once the window is
- * full: each word ends one shingle, and the window's three starts stay
- * in registers, oldest first, not in the ring.
+ * full, over nb packed blocks: each word ends one shingle, and the
+ * window's three starts stay in registers, oldest first, not in the
+ * ring.
  */
 static void
-window_full3(struct sh_tok *t, size_t base, uint64_t ends)
+window_full3(struct sh_tok *t, const size_t *base, const uint64_t *ends,
+    int nb)
 {
 	const char *sp = t->s.p;
 	unsigned head = t->shead;
 	size_t r0 = t->sstart[head], r1, r2, u, wbeg = t->wbeg;
-	int np = t->npend;
+	uint64_t e;
+	int b, np = t->npend;
 
 	r1 = t->sstart[(head + 1) & (SH_TOK_MAX - 1)];
 	r2 = t->sstart[(head + 2) & (SH_TOK_MAX - 1)];
-	for (; ends != 0; ends &= ends - 1) {
-		u = base + (size_t)__builtin_ctzll(ends);
-		r0 = r1;
-		r1 = r2;
-		r2 = wbeg;
-		if (np == SH_HASH_BATCH) {
-			t->npend = np;
-			flush(t);
-			np = 0;
+	for (b = 0; b < nb; b++)
+		for (e = ends[b]; e != 0; e &= e - 1) {
+			u = base[b] + (size_t)__builtin_ctzll(e);
+			r0 = r1;
+			r1 = r2;
+			r2 = wbeg;
+			if (np == SH_HASH_BATCH) {
+				t->npend = np;
+				flush(t);
+				np = 0;
+			}
+			sh_hashbatch_set(&t->pend, (size_t)np++, sp + r0,
+			    u - r0);
+			wbeg = u + 1;
 		}
-		sh_hashbatch_set(&t->pend, (size_t)np++, sp + r0, u - r0);
-		wbeg = u + 1;
-	}
 	t->sstart[head] = r0;
 	t->sstart[(head + 1) & (SH_TOK_MAX - 1)] = r1;
 	t->sstart[(head + 2) & (SH_TOK_MAX - 1)] = r2;
@@ -327,17 +332,13 @@ window_full3(struct sh_tok *t, size_t base, uint64_t ends)
  * kept in locals meanwhile: the hot loop of English text.
  */
 static void
-window_add(struct sh_tok *t, size_t base, uint64_t ends)
+window_ring(struct sh_tok *t, size_t base, uint64_t ends)
 {
 	unsigned w = (unsigned)t->o.shingle, head = t->shead;
 	unsigned nw = t->swords;
 	int np = t->npend, emitted = t->semitted;
 	size_t wbeg = t->wbeg, u, first;
 
-	if (w == 3 && nw == 3 && ends != 0) {
-		window_full3(t, base, ends);
-		return;
-	}
 	for (; ends != 0; ends &= ends - 1) {
 		u = base + (size_t)__builtin_ctzll(ends);
 		if (nw == w) {
@@ -365,13 +366,30 @@ window_add(struct sh_tok *t, size_t base, uint64_t ends)
 	t->wbeg = wbeg;
 }
 
+/* window_ring over nb packed blocks, the words of block b ending at the
+ * '_' bytes of ends[b] (bit i: s.p[base[b] + i]). */
+static void
+window_add(struct sh_tok *t, const size_t *base, const uint64_t *ends,
+    int nb)
+{
+	int b;
+
+	for (b = 0; b < nb; b++) {
+		if (t->o.shingle == 3 && t->swords == 3) {
+			window_full3(t, base + b, ends + b, nb - b);
+			return;
+		}
+		window_ring(t, base[b], ends[b]);
+	}
+}
+
 /* The current word, if any, joins the word stream. */
 static void
 word_end(struct sh_tok *t)
 {
-	size_t n = t->s.len - t->wbeg;
+	size_t n = t->s.len - t->wbeg, u;
 	const char *p;
-	uint64_t h = 0;
+	uint64_t h = 0, one = 1;
 
 	if (n == 0)
 		return;		/* s may be unallocated yet */
@@ -387,7 +405,8 @@ word_end(struct sh_tok *t)
 	if (s_room(t, 1) != 0)
 		return;
 	t->s.p[t->s.len] = '_';
-	window_add(t, t->s.len++, 1);
+	u = t->s.len++;
+	window_add(t, &u, &one, 1);
 }
 
 /*
@@ -885,7 +904,7 @@ words_stopped(struct sh_tok *t, size_t base, uint64_t ends)
 		u = base + (size_t)__builtin_ctzll(ends) - cut;
 		n = u - t->wbeg;
 		if (!stopped(t, sh_hash64(t->s.p + t->wbeg, n, 0))) {
-			window_add(t, u, 1);
+			window_ring(t, u, 1);
 			continue;
 		}
 		memmove(t->s.p + t->wbeg, t->s.p + u + 1, t->s.len - u - 1);
@@ -908,7 +927,7 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 {
 	uint64_t ends[PACKS];
 	size_t base[PACKS], k, n = 0, used = 0;
-	int b, nb, most = t->o.stop != NULL ? 1 : PACKS, inword;
+	int nb, most = t->o.stop != NULL ? 1 : PACKS, inword;
 
 	run_end(t);
 	inword = in_word(t);
@@ -923,11 +942,10 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 			t->s.len += k;
 			p += used;
 		}
-		for (b = 0; b < nb; b++)
-			if (t->o.stop != NULL)
-				words_stopped(t, base[b], ends[b]);
-			else
-				window_add(t, base[b], ends[b]);
+		if (t->o.stop != NULL)
+			words_stopped(t, base[0], ends[0]);
+		else
+			window_add(t, base, ends, nb);
 	}
 	if (inword) {
 		t->wlast = t->s.len - 1 - t->wbeg;
