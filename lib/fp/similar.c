@@ -217,8 +217,8 @@ hash_at(const void *p)
  * Sort the n elements of size bytes (at most an entry's) at src into
  * dst by the hash each begins with, those of one hash in their order:
  * distributed by the top bits of the hash (hashes are uniform, so about
- * one element a bucket), in order, then each bucket by insertion, which
- * keeps that order.  The bucket starts are v->bstart, kept from one
+ * one element a bucket), in order, then sorted by insertion, which keeps
+ * that order.  The bucket starts are v->bstart, kept from one
  * document to the next.  Inline, so that each caller's size is a
  * constant and its copies are moves.  Return 0 or SH_ENOMEM.
  */
@@ -246,15 +246,18 @@ bucket_sort(struct sh_fvec *v, const void *src, void *dst, size_t n,
 	for (i = 0; i < n; i++)
 		memcpy(t + start[hash_at(a + i * size) >> (64 - bits)]++ * size,
 		    a + i * size, size);
-	/* start[b] is now the end of bucket b, and the start of b + 1. */
-	for (b = 0, i = 0; b < nb; i = start[b++])
-		for (j = i + 1; j < start[b]; j++) {
-			memcpy(x, t + j * size, size);
-			h = hash_at(x);
-			for (k = j; k > i && hash_at(t + (k - 1) * size) > h; k--)
-				memcpy(t + k * size, t + (k - 1) * size, size);
-			memcpy(t + k * size, x, size);
-		}
+	/* Each element is in its bucket, and those of earlier buckets are
+	 * less: one insertion pass over them all stops at each element's
+	 * bucket, without a branch per bucket. */
+	for (j = 1; j < n; j++) {
+		h = hash_at(t + j * size);
+		if (hash_at(t + (j - 1) * size) <= h)
+			continue;
+		memcpy(x, t + j * size, size);
+		for (k = j; k > 0 && hash_at(t + (k - 1) * size) > h; k--)
+			memcpy(t + k * size, t + (k - 1) * size, size);
+		memcpy(t + k * size, x, size);
+	}
 	return 0;
 }
 
