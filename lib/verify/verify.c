@@ -29,9 +29,13 @@ struct doc {
  * their weights when the measure reads them; no text) and its ID, found
  * by the hash of the ID.  IDs and, within the budget, features lie in
  * blocks that never move; past the budget features go to the end of an
- * unnamed temporary file, from where a pair reads them back.
+ * unnamed temporary file, from where a pair reads them back.  They reach
+ * the file through a buffer of SPILLBUF bytes, written when full (a write
+ * a document cost more than cutting it); a pair reads the features still
+ * in it from there.
  */
 #define BLOCK (1 << 20)
+#define SPILLBUF (64 << 10)
 
 struct block {
 	struct block *next;
@@ -58,8 +62,11 @@ struct sh_verify {
 	struct block *blk;	/* newest first */
 	const char *tmpdir;
 	FILE *spill;		/* NULL: none yet */
-	off_t spillend;
-	int nospill;		/* the spill file failed: keep no more */
+	off_t spillend;		/* the features spilled, buffer included */
+	char *sbuf;		/* the last sblen bytes of those, unwritten */
+	size_t sblen;
+	int nospill;		/* the spill file failed: keep no more (what
+				   sbuf holds stays readable there) */
 };
 
 struct sh_verify *
@@ -102,6 +109,7 @@ sh_verify_free(struct sh_verify *v)
 	free(v->ent);
 	if (v->spill != NULL)
 		fclose(v->spill);
+	free(v->sbuf);
 	free(v);
 }
 
@@ -142,26 +150,45 @@ cache_get(const struct sh_verify *v, const char *id, size_t len)
 	return c->idlen == len && memcmp(c->id, id, len) == 0 ? c : NULL;
 }
 
-/* Write the features fs to the end of the spill file, into *c.  Return
- * 0, or -1 when they cannot be (the cache then keeps no more). */
+/* Write the features fs to the end of the spill, into *c: to its buffer,
+ * written to the file first when they do not fit (and they past it when
+ * they never would).  Return 0, or -1 when they cannot be (the cache then
+ * keeps no more). */
 static int
 spill(struct sh_verify *v, const struct sh_fset *fs, struct cached *c)
 {
 	size_t n = fs->n * sizeof(*fs->h);
+	size_t total = sh_sim_weights(v->measure) ? 2 * n : n;
+	int fd;
 
-	if (v->nospill || (v->spill == NULL &&
-	    sh_tmpfile(v->tmpdir, &v->spill) != 0) ||
-	    sh_write_all(fileno(v->spill), fs->h, n) != 0 ||
-	    (sh_sim_weights(v->measure) &&
-	    sh_write_all(fileno(v->spill), fs->w, n) != 0)) {
-		v->nospill = 1;
-		return -1;
+	if (v->nospill || (v->sbuf == NULL &&
+	    (v->sbuf = malloc(SPILLBUF)) == NULL) || (v->spill == NULL &&
+	    sh_tmpfile(v->tmpdir, &v->spill) != 0))
+		goto fail;
+	fd = fileno(v->spill);
+	if (v->sblen + total > SPILLBUF) {
+		if (sh_write_all(fd, v->sbuf, v->sblen) != 0)
+			goto fail;
+		v->sblen = 0;
+	}
+	if (total > SPILLBUF) {
+		if (sh_write_all(fd, fs->h, n) != 0 || (total > n &&
+		    sh_write_all(fd, fs->w, n) != 0))
+			goto fail;
+	} else {
+		memcpy(v->sbuf + v->sblen, fs->h, n);
+		if (total > n)
+			memcpy(v->sbuf + v->sblen + n, fs->w, n);
+		v->sblen += total;
 	}
 	c->v = *fs;
 	c->v.h = c->v.w = NULL;
 	c->off = v->spillend;
-	v->spillend += (off_t)(n * (sh_sim_weights(v->measure) ? 2 : 1));
+	v->spillend += (off_t)total;
 	return 0;
+fail:
+	v->nospill = 1;
+	return -1;
 }
 
 /* Keep a copy of the features fs of document id[0..len): in memory within
@@ -224,8 +251,11 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
 	if (d->bufcap < n &&
 	    sh_grow(&d->buf, &d->bufcap, n, sizeof(*d->buf)) != 0)
 		return SH_ENOMEM;
-	r = pread(fileno(v->spill), d->buf, n * sizeof(*d->buf), c->off);
-	if (r < 0 || (size_t)r != n * sizeof(*d->buf))
+	if (c->off >= v->spillend - (off_t)v->sblen)
+		memcpy(d->buf, v->sbuf + (c->off - (v->spillend -
+		    (off_t)v->sblen)), n * sizeof(*d->buf));
+	else if ((r = pread(fileno(v->spill), d->buf, n * sizeof(*d->buf),
+	    c->off)) < 0 || (size_t)r != n * sizeof(*d->buf))
 		return SH_EIO;
 	fv->h = d->buf;
 	fv->w = sh_sim_weights(v->measure) ? d->buf + c->v.n : NULL;
