@@ -328,8 +328,8 @@ window_full3(struct sh_tok *t, const size_t *base, const uint64_t *ends,
 /*
  * The words that the '_' bytes of ends (bit i: s.p[base + i]) end join
  * the shingle window, in turn: word s.p[wbeg .. u) with its '_' at u (no
- * stop word; with shingle 1 each word is its own shingle).  The window is
- * kept in locals meanwhile: the hot loop of English text.
+ * stop word; with shingle 1 each word is its own shingle), the window's
+ * ring kept in locals meanwhile.
  */
 static void
 window_ring(struct sh_tok *t, size_t base, uint64_t ends)
