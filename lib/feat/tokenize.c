@@ -13,8 +13,8 @@
 #define RUN 4096		/* longest piece of a run cut with a dictionary */
 #define PACKS 8			/* blocks of ASCII text packed together */
 
-/* A growing buffer, allocated SH_HASH_READ bytes past cap for the
- * hashes of the features that end in it. */
+/* A growing buffer, allocated SH_HASH_READ bytes past cap: the hashing
+ * reads that many bytes from the start of each feature in it. */
 struct buf {
 	char *p;
 	size_t len, cap;
@@ -932,7 +932,7 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 	run_end(t);
 	inword = in_word(t);
 	while (p < end && used == n) {
-		if (s_room(t, 64 * PACKS) != 0)
+		if (s_room(t, 64 * (size_t)most) != 0)
 			return end;
 		for (nb = 0; nb < most && p < end && used == n; nb++) {
 			n = end - p < 64 ? (size_t)(end - p) : 64;
