@@ -164,6 +164,70 @@ setup() {
 	same_files "$d/want" "$d/got"
 }
 
+@test "-v -j: pairs and clusters over many batches, spilled or not, the same bytes on 1 to 3 threads" {
+	local d="$BATS_TEST_TMPDIR" j
+	near_copies "$d/many" 400 7
+	sh-fp $F "$d/many" >"$d/many.fp"
+	sh-near -v "$d/many" $F -k 16 -j 1 "$d/many.fp" >"$d/want"
+	# More pairs than three batches of sh-near's read-ahead (4096).
+	[ "$(wc -l <"$d/want")" -gt 12288 ]
+	# Each with its similarity, as sh-dist gives it pair by pair.
+	cut -f 1,2 "$d/want" | sh-dist -v "$d/many" $F | cmp - <(cut -f 1,2,4 "$d/want")
+	sh-near -g -v "$d/many" $F -a 0.8 -k 16 -j 1 "$d/many.fp" >"$d/gwant"
+	[ "$(cut -f 1 "$d/gwant" | sort -u | wc -l)" -gt 400 ]
+	for j in 2 3; do
+		sh-near -v "$d/many" $F -k 16 -j $j "$d/many.fp" | cmp - "$d/want"
+		# Past 1 MiB the features are spilled.
+		sh-near -v "$d/many" $F -k 16 -j $j -S 1M "$d/many.fp" |
+		    cmp - "$d/want"
+		sh-near -g -v "$d/many" $F -a 0.8 -k 16 -j $j "$d/many.fp" |
+		    cmp - "$d/gwant"
+	done
+}
+
+@test "-v -j: a document missing, a fingerprint not its document's: the same messages and pairs on 1 to 3 threads" {
+	local d="$BATS_TEST_TMPDIR" j fp
+	near_copies "$d/many" 400 7
+	sh-fp $F "$d/many" >"$d/many.fp"
+	grep -v '^d300c1	' "$d/many" >"$d/fewer"
+	for j in 1 2 3; do
+		run -2 --separate-stderr sh-near -v "$d/fewer" $F -k 16 -j $j \
+		    "$d/many.fp"
+		printf '%s\n' "$output" >"$d/out.$j"
+		printf '%s\n' "$stderr" >"$d/err.$j"
+	done
+	[ "$(grep -c . "$d/out.1")" -gt 12288 ]
+	eq "$(sort -u "$d/err.1")" "sh-near: no document d300c1 in $d/fewer"
+	[ "$(wc -l <"$d/err.1")" -gt 1 ]
+	for j in 2 3; do
+		cmp "$d/out.1" "$d/out.$j"
+		cmp "$d/err.1" "$d/err.$j"
+	done
+	# A fingerprint one bit off, met in the second batch of the read-ahead
+	# (4096 pairs): the pairs before it, then the error.
+	awk -F '\t' '$2 == "d382c2" { n = index("0123456789abcdef",
+	    substr($1, 16)); $1 = substr($1, 1, 15) \
+	    substr("1032547698badcfe", n, 1) } 1' OFS='\t' \
+	    "$d/many.fp" >"$d/bit.fp"
+	# ID d6 again, with the fingerprint of d5: the pair of the two
+	# entries of ID d6 is the first to verify d6, and fails.
+	fp=$(awk -F '\t' '$2 == "d5" { print $1 }' "$d/many.fp")
+	{ cat "$d/many.fp"; printf '%s\td6\n' "$fp"; } >"$d/dup.fp"
+	for f in bit:d382c2 dup:d6; do
+		for j in 1 2 3; do
+			run -2 --separate-stderr sh-near -v "$d/many" $F -k 16 \
+			    -j $j "$d/${f%:*}.fp"
+			printf '%s\n' "$output" >"$d/out.$j"
+			eq "$stderr" "sh-near: $d/many: document ${f#*:}: fingerprint is not the document's under these options"
+		done
+		cmp "$d/out.1" "$d/out.2"
+		cmp "$d/out.1" "$d/out.3"
+		wc -l <"$d/out.1" >"$d/n.${f%:*}"
+	done
+	[ "$(cat "$d/n.bit")" -gt 4096 ]
+	[ "$(cat "$d/n.dup")" -gt 0 ]
+}
+
 @test "-u -i -v: a line goes when the index or a kept line before it is at or above t" {
 	local d="$BATS_TEST_TMPDIR"
 	grep -v 'c[23]$' "$d/fp" >"$d/old.fp"

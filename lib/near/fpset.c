@@ -5,7 +5,6 @@
 #include "base/fpval.h"
 #include "base/grow.h"
 #include "base/hash.h"
-#include "near/cluster.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
 
@@ -322,21 +321,6 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 	*b = (uint32_t)r.a;
 	*dist = (int)r.b;
 	return 1;
-}
-
-int
-sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep, sh_fpset_fn *keep,
-    void *ctx)
-{
-	uint32_t a, b;
-	int e, dist;
-
-	sh_cluster_start(sh_fpset_n(s), rep);
-	while ((e = sh_fpset_next(s, &a, &b, &dist)) > 0)
-		if (keep == NULL || keep(ctx, a, b, dist))
-			sh_cluster_union(rep, a, b);
-	sh_cluster_finish(sh_fpset_n(s), rep);
-	return e;
 }
 
 int

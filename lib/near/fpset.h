@@ -117,15 +117,8 @@ int sh_fpset_given_line(struct sh_fpset *s, const char *p, size_t len);
  */
 int sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist);
 
-/*
- * Set rep[i], for every entry i, to the first entry of its connected
- * component over the pairs (cluster.h): all of them when keep is NULL,
- * else those for which keep(ctx, a, b, dist) returns other than 0.  rep
- * holds sh_fpset_n(s) entries.  Return 0 or an error of sh_fpset_next.
- */
+/* Whether the pair a, b (at distance dist, -1 unknown) counts. */
 typedef int sh_fpset_fn(void *ctx, uint32_t a, uint32_t b, int dist);
-int sh_fpset_cluster(struct sh_fpset *s, uint32_t *rep, sh_fpset_fn *keep,
-    void *ctx);
 
 /*
  * The streaming filter over the pairs, "keep the first copy": entries in

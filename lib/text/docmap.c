@@ -17,11 +17,13 @@ struct ent {
 
 struct sh_docmap {
 	struct sh_reader rd;
-	struct ent *e;
+	const struct sh_recopt *o;
+	struct ent *e;		/* a clone's is its original's */
 	size_t n, cap;
 	int numbered;		/* keys are line numbers */
 	int sorted;
 	int skip;
+	int clone;
 	unsigned long long nskip;
 };
 
@@ -45,6 +47,7 @@ sh_docmap_open(struct sh_docmap **m, const char *path,
 		return SH_ENOMEM;
 	}
 	sh_reader_open(&(*m)->rd, fp, o, path, 0);
+	(*m)->o = o;
 	(*m)->numbered = o->mode == SH_REC_LINE || o->mode == SH_REC_PARA;
 	(*m)->sorted = 1;
 	(*m)->skip = o->skip;
@@ -58,7 +61,8 @@ sh_docmap_free(struct sh_docmap *m)
 		return;
 	fclose(m->rd.in.fp);
 	sh_reader_free(&m->rd);
-	free(m->e);
+	if (!m->clone)
+		free(m->e);
 	free(m);
 }
 
@@ -135,6 +139,42 @@ line_key(const char *id, size_t len)
 	return v;
 }
 
+/* The table in key order, sorted at the first lookup. */
+static void
+sort_table(struct sh_docmap *m)
+{
+	if (m->sorted)
+		return;
+	qsort(m->e, m->n, sizeof(m->e[0]), cmp_ent);
+	m->sorted = 1;
+}
+
+int
+sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c)
+{
+	struct stat a, b;
+	FILE *fp;
+
+	if ((fp = fopen(m->rd.name, "r")) == NULL)
+		return SH_EIO;
+	if (fstat(fileno(m->rd.in.fp), &a) != 0 ||
+	    fstat(fileno(fp), &b) != 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino) {
+		fclose(fp);
+		return SH_ECHANGED;
+	}
+	if ((*c = malloc(sizeof(**c))) == NULL) {
+		fclose(fp);
+		return SH_ENOMEM;
+	}
+	sort_table(m);
+	**c = *m;
+	(*c)->clone = 1;
+	(*c)->cap = 0;
+	sh_reader_open(&(*c)->rd, fp, m->o, m->rd.name, 0);
+	return 0;
+}
+
 int
 sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec)
@@ -143,10 +183,7 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 	size_t lo = 0, hi = m->n;
 	int r;
 
-	if (!m->sorted && m->n > 1) {
-		qsort(m->e, m->n, sizeof(m->e[0]), cmp_ent);
-		m->sorted = 1;
-	}
+	sort_table(m);
 	if (m->numbered) {
 		if ((key = line_key(id, idlen)) == 0)
 			return 0;

@@ -9,7 +9,8 @@
  * share a hash are read in file order and their IDs compared, so of
  * several records with one ID the first in the file is found.
  * Memory: 24 bytes per record (the table grows by doubling: up to 48
- * while it is built), and the reader's buffers for the largest record.
+ * while it is built), and the reader's buffers for the largest record,
+ * for the map and for each clone.
  */
 #ifndef SH_DOCMAP_H
 #define SH_DOCMAP_H
@@ -44,6 +45,15 @@ int sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec);
  */
 int sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec);
+
+/*
+ * A clone of m into *c, for another thread to call sh_docmap_get: the
+ * same file opened again, read on its own, and m's table, borrowed (sorted
+ * now, when it is not yet).  Call after the last scan; free c before m.
+ * Return 0, SH_EIO (errno set), SH_ECHANGED (the path now names another
+ * file) or SH_ENOMEM.
+ */
+int sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c);
 
 /* Records kept, and bad records skipped. */
 size_t sh_docmap_count(const struct sh_docmap *m);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "near/cluster.h"
 #include "near/model.h"
 #include "near/pairline.h"
 #include "verify/match.h"
@@ -47,16 +48,53 @@ entries(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a, uint32_t b,
 	return judged(mt, e, sim, m->id, m->len, which, col, &m->sim);
 }
 
-int
-sh_match_next(struct sh_matcher *mt, struct sh_fpset *s, struct sh_match *m)
-{
-	uint32_t a, b;
-	int e, r;
+/* Pairs of a set read ahead of their verification, for the verifier to
+ * cut their documents on its threads first (sh_verify_ahead). */
+#define AHEAD SH_MATCH_AHEAD
 
-	while ((e = sh_fpset_next(s, &a, &b, &m->dist)) > 0)
-		if ((r = entries(mt, s, a, b, m)) != 0)
-			return r;
-	return e;
+struct batch {
+	uint32_t e[2 * AHEAD];	/* pair i is e[2 i], e[2 i + 1] */
+	int dist[AHEAD];
+	size_t n, i;		/* pairs read; the next one's place */
+	int end;		/* sh_fpset_next's last answer */
+};
+
+/* The next pair of s into a, b and dist, from the batch q (end 1 and
+ * no pair at the start), read when used up: 1, or what sh_fpset_next
+ * gave after the pairs before it. */
+static int
+batch_next(struct sh_matcher *mt, struct sh_fpset *s, struct batch *q,
+    uint32_t *a, uint32_t *b, int *dist)
+{
+	if (q->i == q->n) {
+		if (q->end <= 0)
+			return q->end;
+		for (q->n = q->i = 0; q->n < AHEAD &&
+		    (q->end = sh_fpset_next(s, &q->e[2 * q->n],
+		    &q->e[2 * q->n + 1], &q->dist[q->n])) > 0; q->n++)
+			;
+		if (q->n == 0)
+			return q->end;
+		if (mt->vf != NULL)
+			sh_verify_ahead(mt->vf, s, q->e, 2 * q->n);
+	}
+	*a = q->e[2 * q->i];
+	*b = q->e[2 * q->i + 1];
+	*dist = q->dist[q->i++];
+	return 1;
+}
+
+/* A new batch, or NULL when out of memory. */
+static struct batch *
+batch_new(void)
+{
+	struct batch *q;
+
+	if ((q = malloc(sizeof(*q))) != NULL) {
+		q->n = q->i = 0;
+		q->end = 1;
+	}
+	return q;
 }
 
 struct asking {
@@ -87,11 +125,21 @@ matches(void *ctx, uint32_t a, uint32_t b, int dist)
 int
 sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s, uint32_t *rep)
 {
-	struct asking q = { mt, s, 0 };
-	int e;
+	struct sh_match m;
+	struct batch *q;
+	uint32_t a, b;
+	int e, r = 1;
 
-	e = sh_fpset_cluster(s, rep, mt->vf ? matches : NULL, &q);
-	return e != 0 ? e : q.err;
+	if ((q = batch_new()) == NULL)
+		return SH_ENOMEM;
+	sh_cluster_start(sh_fpset_n(s), rep);
+	while ((e = batch_next(mt, s, q, &a, &b, &m.dist)) > 0 &&
+	    (r = mt->vf == NULL ? 1 : entries(mt, s, a, b, &m)) >= 0)
+		if (r > 0)
+			sh_cluster_union(rep, a, b);
+	sh_cluster_finish(sh_fpset_n(s), rep);
+	free(q);
+	return r < 0 ? r : e;
 }
 
 int
@@ -127,19 +175,27 @@ sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
     FILE *out)
 {
 	struct sh_match m;
+	struct batch *q;
 	const char *id[2];
-	uint32_t *rep;
+	uint32_t *rep, a, b;
 	size_t i, n = sh_fpset_n(s), len[2];
 	long long found = 0;
 	int e;
 
 	if (!clusters) {
-		while ((e = sh_match_next(mt, s, &m)) > 0) {
-			if (sh_pairline_write(out, m.id[0], m.len[0], m.id[1],
-			    m.len[1], m.dist, m.sim) != 0)
-				return SH_EIO;
-			found++;
+		if ((q = batch_new()) == NULL)
+			return SH_ENOMEM;
+		while ((e = batch_next(mt, s, q, &a, &b, &m.dist)) > 0) {
+			if ((e = entries(mt, s, a, b, &m)) < 0)
+				break;
+			if (e > 0 && sh_pairline_write(out, m.id[0], m.len[0],
+			    m.id[1], m.len[1], m.dist, m.sim) != 0) {
+				e = SH_EIO;
+				break;
+			}
+			found += e;
 		}
+		free(q);
 		return e < 0 ? e : found;
 	}
 	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)

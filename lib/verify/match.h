@@ -44,15 +44,14 @@ struct sh_match {
 };
 
 /*
- * The next match of the pairs of set s (sh_fpset_next, in its order) into
- * *m.  Return 1, 0 at the end, or an error of the set (fatal: verification
- * errors of one pair go to mt->bad).
+ * The clusters of the matches of s (near/cluster.h): rep[i] the first
+ * entry of entry i's cluster.  The pairs are read SH_MATCH_AHEAD at a
+ * time in the set's order (sh_fpset_next), their documents cut first on
+ * the verifier's threads (sh_verify_ahead), then verified in that order.
+ * Return 0, SH_ENOMEM or an error of the set.
  */
-int sh_match_next(struct sh_matcher *mt, struct sh_fpset *s,
-    struct sh_match *m);
+#define SH_MATCH_AHEAD 4096
 
-/* sh_fpset_cluster over the matches of s: rep[i] the first entry of
- * entry i's cluster.  Return 0 or an error of the set. */
 int sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s,
     uint32_t *rep);
 
@@ -69,11 +68,11 @@ int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 
 /*
  * Write to out, as pair lines (near/pairline.h), the matches of s in the
- * order of sh_match_next; with clusters, a line for each entry instead,
- * in input order: the first entry of its cluster (sh_match_clusters),
- * then its own ID, no further field.  Return the matches written (0
- * with clusters), SH_EIO on a write error (out's error flag set), or an
- * error of the set.
+ * set's order, verified as sh_match_clusters does; with clusters, a line
+ * for each entry instead, in input order: the first entry of its cluster
+ * (sh_match_clusters), then its own ID, no further field.  Return the matches written (0
+ * with clusters), SH_EIO on a write error (out's error flag set),
+ * SH_ENOMEM, or an error of the set.
  */
 long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
     int clusters, FILE *out);

@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "base/hash.h"
 #include "base/hmap.h"
 #include "base/io.h"
+#include "base/threads.h"
 #include "fp/similar.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
@@ -50,6 +52,28 @@ struct cached {
 	off_t off;		/* where in the spill file */
 };
 
+/* A document to cut ahead (sh_verify_ahead): its ID, in the batch's
+ * buffer, and the fingerprint its entry gives. */
+struct adoc {
+	size_t id, idlen;
+	sh_fpval fp;
+};
+
+/* A thread of sh_verify_ahead, reading with a map of its own (the first
+ * one's is the verifier's), cutting with a fingerprinter of its own,
+ * STEP documents at a time: the lock over the batch and the cache is
+ * then taken once for STEP, seldom while the other thread holds it. */
+#define STEP 8
+
+struct cutter {
+	struct sh_verify *v;
+	struct sh_docmap *m;
+	struct sh_fp *f;
+	struct sh_fvec fv[STEP];
+	const struct adoc *d[STEP];
+	int ok[STEP];
+};
+
 struct sh_verify {
 	struct sh_docmap *m;
 	struct sh_fp *f;
@@ -67,6 +91,16 @@ struct sh_verify {
 	size_t sblen;
 	int nospill;		/* the spill file failed: keep no more (what
 				   sbuf holds stays readable there) */
+	/* sh_verify_ahead: the threads, the batch and its IDs; the lock
+	 * over the cache and next while they cut. */
+	struct cutter *cut;
+	int nthreads;
+	struct adoc *ad;
+	size_t nad, adcap, next;
+	char *ids;
+	size_t idused, idcap;
+	struct sh_hmap seen;	/* hash of an ID -> its adoc */
+	pthread_mutex_t mu;
 };
 
 struct sh_verify *
@@ -85,6 +119,7 @@ sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure,
 	v->measure = measure;
 	sh_fvec_init(&v->d[0].v, 0);
 	sh_fvec_init(&v->d[1].v, 0);
+	pthread_mutex_init(&v->mu, NULL);
 	return v;
 }
 
@@ -92,10 +127,23 @@ void
 sh_verify_free(struct sh_verify *v)
 {
 	struct block *b, *next;
-	int i;
+	int i, j;
 
 	if (v == NULL)
 		return;
+	for (i = 0; i < v->nthreads; i++) {
+		for (j = 0; j < STEP; j++)
+			sh_fvec_free(&v->cut[i].fv[j]);
+		if (i > 0) {
+			sh_fp_free(v->cut[i].f);
+			sh_docmap_free(v->cut[i].m);
+		}
+	}
+	free(v->cut);
+	free(v->ad);
+	free(v->ids);
+	sh_hmap_free(&v->seen);
+	pthread_mutex_destroy(&v->mu);
 	for (i = 0; i < 2; i++) {
 		free(v->d[i].id);
 		free(v->d[i].buf);
@@ -339,6 +387,112 @@ sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
 	    (e = sh_fpset_ids(s, a, b, id, len)) != 0)
 		return e;
 	return sh_verify_ids(v, id, len, fp, sim, which, col);
+}
+
+int
+sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o, int n)
+{
+	struct cutter *c;
+	int t, j;
+
+	if (v->cut != NULL || n < 2)
+		return 0;
+	n = n < SH_THREADS_MAX ? n : SH_THREADS_MAX;
+	if ((v->cut = calloc((size_t)n, sizeof(*v->cut))) == NULL)
+		return SH_ENOMEM;
+	for (t = 0; t < n; t++) {
+		c = &v->cut[t];
+		c->v = v;
+		c->m = v->m;
+		c->f = v->f;
+		if (t > 0 && (sh_docmap_clone(v->m, &c->m) != 0 ||
+		    (c->f = sh_fp_new(o)) == NULL)) {
+			if (c->m != v->m)
+				sh_docmap_free(c->m);
+			break;
+		}
+		for (j = 0; j < STEP; j++)
+			sh_fvec_init(&c->fv[j], 0);
+		v->nthreads = t + 1;
+	}
+	return 0;
+}
+
+/* A thread of sh_verify_ahead: the next STEP documents of the batch,
+ * each read, cut and checked against its fingerprint, then those that
+ * went well kept in the cache, until none is left. */
+static void *
+cut_ahead(void *arg)
+{
+	struct cutter *c = arg;
+	struct sh_verify *v = c->v;
+	struct sh_rec rec;
+	size_t col;
+	int bad, i, n = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&v->mu);
+		for (i = 0; i < n; i++)
+			if (c->ok[i])
+				cache_put(v, v->ids + c->d[i]->id,
+				    c->d[i]->idlen, &c->fv[i].set);
+		for (n = 0; n < STEP && v->next < v->nad; n++)
+			c->d[n] = &v->ad[v->next++];
+		pthread_mutex_unlock(&v->mu);
+		if (n == 0)
+			return NULL;
+		for (i = 0; i < n; i++)
+			c->ok[i] = sh_docmap_get(c->m, v->ids + c->d[i]->id,
+			    c->d[i]->idlen, &rec) == 1 &&
+			    sh_fvec_doc(&c->fv[i], c->f, rec.text, rec.len,
+			    v->tokens, &bad, &col) == 0 &&
+			    sh_fvec_fp(&c->fv[i]) == c->d[i]->fp;
+	}
+}
+
+/* Add entry i of s to the batch, unless the cache or the batch holds its
+ * document already (or one whose ID shares its hash). */
+static void
+add_ahead(struct sh_verify *v, struct sh_fpset *s, uint32_t i)
+{
+	struct adoc *d;
+	const char *id;
+	size_t len;
+	sh_fpval fp;
+	uint32_t j;
+	uint64_t h;
+
+	if (sh_fpset_fp(s, i, &fp) != 0 || sh_fpset_id(s, i, &id, &len) != 0 ||
+	    cache_get(v, id, len) != NULL ||
+	    sh_hmap_get(&v->seen, h = sh_hash64(id, len, 0), &j) ||
+	    sh_grow(&v->ad, &v->adcap, v->nad + 1, sizeof(*v->ad)) != 0 ||
+	    sh_grow(&v->ids, &v->idcap, v->idused + len + 1, 1) != 0 ||
+	    sh_hmap_put(&v->seen, h, (uint32_t)v->nad) != 0)
+		return;
+	d = &v->ad[v->nad++];
+	d->id = v->idused;
+	d->idlen = len;
+	d->fp = fp;
+	memcpy(v->ids + v->idused, id, len);
+	v->idused += len;
+}
+
+void
+sh_verify_ahead(struct sh_verify *v, struct sh_fpset *s, const uint32_t *e,
+    size_t n)
+{
+	size_t i;
+
+	if (v->nthreads < 2 || (v->nospill && v->bytes >= v->budget))
+		return;
+	for (i = 0; i < n; i++)
+		add_ahead(v, s, e[i]);
+	v->next = 0;
+	if (v->nad > 0)
+		sh_threads_run(v->cut, sizeof(*v->cut), v->nthreads,
+		    cut_ahead);
+	v->nad = v->idused = 0;
+	sh_hmap_clear(&v->seen);
 }
 
 int

@@ -66,6 +66,32 @@ int sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
     size_t *col);
 
 /*
+ * Let sh_verify_ahead cut documents on n threads (at most
+ * SH_THREADS_MAX): the first with the verifier's map and fingerprinter,
+ * each other one with a clone of the map (sh_docmap_clone) and a
+ * fingerprinter of its own made with options o, which must outlive v.
+ * A thread that cannot have them is left out.  Return 0, or SH_ENOMEM
+ * (v is as before).
+ */
+int sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o,
+    int n);
+
+/*
+ * Cut ahead, on the threads of sh_verify_threads, the documents of
+ * entries e[0..n) of set s (near/fpset.h) that the cache lacks, and keep
+ * them there, so that their pairs find them cut.  A document that cannot
+ * be read, cut or checked against its entry's fingerprint is left to
+ * sh_verify_entries, which meets the error again in the pairs' order; of
+ * entries that share an ID, the first in e is checked, as
+ * sh_verify_entries checks the first in the pairs' order.  With fewer
+ * than 2 threads, or when the cache keeps no more, it does nothing.
+ * Memory: the IDs of the entries, and per thread what sh_verify holds
+ * for a document.
+ */
+void sh_verify_ahead(struct sh_verify *v, struct sh_fpset *s,
+    const uint32_t *e, size_t n);
+
+/*
  * The first record of file path, read with record options o (not copied;
  * bad records skipped when o->skip is set), cut by f into v (as a token
  * list when tokens != 0), its ID copied into *id (NUL-terminated, the

@@ -30,18 +30,19 @@ put(const char *s, size_t n)
 
 /*
  * Map the file in mode, then look every record of a sequential read up
- * by its ID (records with an earlier duplicate ID excepted): how many
- * came back different, or -1.
+ * by its ID (records with an earlier duplicate ID excepted), in turn
+ * through the map and a clone of it: how many came back different, or
+ * -1.
  */
 static int
 roundtrip(int mode, size_t *nrec)
 {
 	struct sh_recopt o = SH_RECOPT_DEFAULT;
-	struct sh_docmap *m;
+	struct sh_docmap *m, *c;
 	struct sh_reader rd;
 	struct sh_rec rec, got;
 	char *id, *text, *seen = NULL;
-	size_t seenlen = 0;
+	size_t seenlen = 0, k = 0;
 	FILE *f;
 	int r, bad = 0;
 
@@ -52,7 +53,7 @@ roundtrip(int mode, size_t *nrec)
 		if (r < 0 && !sh_rec_skippable(r))
 			return -1;
 	*nrec = sh_docmap_count(m);
-	if ((f = fopen(path, "r")) == NULL)
+	if (sh_docmap_clone(m, &c) != 0 || (f = fopen(path, "r")) == NULL)
 		return -1;
 	sh_reader_open(&rd, f, &o, path, 0);
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
@@ -65,7 +66,8 @@ roundtrip(int mode, size_t *nrec)
 		id[rec.idlen + 2] = '\0';
 		memcpy(text, rec.text, rec.len);
 		if (seen == NULL || strstr(seen, id) == NULL) {
-			if (sh_docmap_get(m, id + 1, rec.idlen, &got) != 1 ||
+			if (sh_docmap_get(k++ % 2 ? c : m, id + 1, rec.idlen,
+			    &got) != 1 ||
 			    got.len != rec.len || memcmp(got.text, text,
 			    rec.len) != 0 || got.idlen != rec.idlen ||
 			    memcmp(got.id, id + 1, rec.idlen) != 0)
@@ -80,6 +82,7 @@ roundtrip(int mode, size_t *nrec)
 	sh_reader_free(&rd);
 	fclose(f);
 	free(seen);
+	sh_docmap_free(c);
 	sh_docmap_free(m);
 	return bad;
 }
@@ -98,10 +101,10 @@ int
 main(void)
 {
 	struct sh_recopt o = SH_RECOPT_DEFAULT;
-	struct sh_docmap *m;
+	struct sh_docmap *m, *c;
 	struct sh_rec rec;
 	size_t n, i, j;
-	char *buf;
+	char *buf, other[sizeof(path) + 4];
 	int fd;
 
 	if ((fd = mkstemp(path)) < 0)
@@ -145,6 +148,23 @@ main(void)
 	ok(sh_docmap_get(m, "a", 1, &rec) == SH_ECHANGED,
 	    "a record that no longer reads the same: changed");
 	sh_docmap_free(m);
+
+	/* A clone opens the path again: another file there is refused. */
+	snprintf(other, sizeof(other), "%s.new", path);
+	ok(sh_docmap_open(&m, path, &o) == 0, "open to clone");
+	while (sh_docmap_scan(m, &rec) != 0)
+		;
+	put(buf, n);
+	ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, "f7", 2, &rec) ==
+	    1 && rec.len == 6 && sh_docmap_get(m, "f7", 2, &rec) == 1,
+	    "a clone reads the same file as its map");
+	sh_docmap_free(c);
+	rename(path, other);
+	put(buf, n);
+	ok(sh_docmap_clone(m, &c) == SH_ECHANGED,
+	    "a clone of a path that names another file: changed");
+	sh_docmap_free(m);
+	remove(other);
 
 	o.skip = 1;
 	put("x\n\ty\n", 5);
