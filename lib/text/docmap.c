@@ -84,6 +84,30 @@ id_key(const char *id, size_t idlen)
 	return sh_hash64(id, idlen, 0);
 }
 
+/* By key, then by place in the file. */
+static int
+cmp_ent(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return 0;
+}
+
+/* The table in key order: sorted at the end of the scan, or at the
+ * first lookup when the scan was not read to its end. */
+static void
+sort_table(struct sh_docmap *m)
+{
+	if (m->sorted)
+		return;
+	qsort(m->e, m->n, sizeof(m->e[0]), cmp_ent);
+	m->sorted = 1;
+}
+
 int
 sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 {
@@ -91,6 +115,8 @@ sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 	int r;
 
 	while ((r = sh_reader_next(&m->rd, rec)) != 1) {
+		if (r == 0)
+			sort_table(m);
 		if (!m->skip || !sh_rec_skippable(r))
 			return r;
 		m->nskip++;
@@ -106,19 +132,6 @@ sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 		m->sorted = 0;
 	m->n++;
 	return 1;
-}
-
-/* By key, then by place in the file. */
-static int
-cmp_ent(const void *a, const void *b)
-{
-	const struct ent *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return 0;
 }
 
 /* The line number written as id[0..len) ("17", no sign, no leading
@@ -137,16 +150,6 @@ line_key(const char *id, size_t len)
 		v = v * 10 + (uint64_t)(id[i] - '0');
 	}
 	return v;
-}
-
-/* The table in key order, sorted at the first lookup. */
-static void
-sort_table(struct sh_docmap *m)
-{
-	if (m->sorted)
-		return;
-	qsort(m->e, m->n, sizeof(m->e[0]), cmp_ent);
-	m->sorted = 1;
 }
 
 int

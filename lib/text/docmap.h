@@ -30,9 +30,10 @@ int sh_docmap_open(struct sh_docmap **m, const char *path,
 
 /*
  * Pass one: read the next record and keep its place.  Return 1 with *rec
- * set, 0 at the end, or an error of sh_reader_next; a skippable one
- * (sh_rec_skippable) leaves that record out, and the scan goes on.  With
- * the record option skip set, those are not returned but counted.
+ * set, 0 at the end (the table then sorted), or an error of
+ * sh_reader_next; a skippable one (sh_rec_skippable) leaves that record
+ * out, and the scan goes on.  With the record option skip set, those are
+ * not returned but counted.
  */
 int sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec);
 
@@ -41,7 +42,8 @@ int sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec);
  * next call.  Call after the last scan.  Return 1, 0 when there is none,
  * SH_EIO (errno set), SH_ENOMEM or SH_ECHANGED (the file no longer
  * holds that record where pass one found it).  Cost: a binary search and
- * reading the record; O(n log n) once, at the first call, to sort.
+ * reading the record.  The table is sorted once, O(n log n), by the scan
+ * that meets the end of the file (else by the first call).
  */
 int sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec);
