@@ -237,9 +237,9 @@ main(int argc, char *argv[])
 		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
 		    (size_t)budget : (size_t)256 << 20, input_stdin(argc, argv) &&
 		    (ix == NULL || mode == 'u'), &status);
-		/* Pairs of a join have their documents cut on the
-		 * threads. */
-		if (ix == NULL && mode != 'u' &&
+		/* Pairs and index matches have their documents cut on
+		 * the threads. */
+		if (mode != 'u' &&
 		    sh_verify_threads(vd.vf, &o.fp, (int)nthreads) != 0)
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
 		mt.vf = vd.vf;

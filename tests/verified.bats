@@ -164,7 +164,7 @@ setup() {
 	same_files "$d/want" "$d/got"
 }
 
-@test "-v -j: pairs and clusters over many batches, spilled or not, the same bytes on 1 to 3 threads" {
+@test "-v -j: pairs, clusters and index matches over many batches, spilled or not, the same bytes on 1 to 3 threads" {
 	local d="$BATS_TEST_TMPDIR" j
 	near_copies "$d/many" 400 7
 	sh-fp $F "$d/many" >"$d/many.fp"
@@ -183,9 +183,22 @@ setup() {
 		sh-near -g -v "$d/many" $F -a 0.8 -k 16 -j $j "$d/many.fp" |
 		    cmp - "$d/gwant"
 	done
+	# Queries of an index, in batches of 16 and more, their documents
+	# and those of their hits cut ahead.
+	grep -v 'c[23]$' "$d/many.fp" >"$d/old.fp"
+	grep 'c[23]$' "$d/many.fp" >"$d/new.fp"
+	sh-index build "$d/ix" "$d/old.fp"
+	sh-near -i "$d/ix" -v "$d/many" $F -k 16 -j 1 "$d/new.fp" >"$d/iwant"
+	[ "$(wc -l <"$d/iwant")" -gt 4096 ]
+	cut -f 1,2 "$d/iwant" | sh-dist -v "$d/many" $F |
+	    cmp - <(cut -f 1,2,4 "$d/iwant")
+	for j in 2 3; do
+		sh-near -i "$d/ix" -v "$d/many" $F -k 16 -j $j "$d/new.fp" |
+		    cmp - "$d/iwant"
+	done
 }
 
-@test "-v -j: a document missing, a fingerprint not its document's: the same messages and pairs on 1 to 3 threads" {
+@test "-v -j: a document missing, a fingerprint not its document's: the same messages and matches on 1 to 3 threads" {
 	local d="$BATS_TEST_TMPDIR" j fp
 	near_copies "$d/many" 400 7
 	sh-fp $F "$d/many" >"$d/many.fp"
@@ -226,6 +239,33 @@ setup() {
 	done
 	[ "$(cat "$d/n.bit")" -gt 4096 ]
 	[ "$(cat "$d/n.dup")" -gt 0 ]
+	# The same with index queries: d17, missing, is a hit of its
+	# copies; query d382c2 is one bit off.
+	grep -v 'c[23]$' "$d/many.fp" >"$d/old.fp"
+	sh-index build "$d/ix" "$d/old.fp"
+	grep 'c[23]$' "$d/many.fp" >"$d/new.fp"
+	grep -v '^d17	' "$d/many" >"$d/fewer"
+	for j in 1 2 3; do
+		run -2 --separate-stderr sh-near -i "$d/ix" -v "$d/fewer" $F \
+		    -k 16 -j $j "$d/new.fp"
+		printf '%s\n' "$output" >"$d/out.$j"
+		printf '%s\n' "$stderr" >"$d/err.$j"
+	done
+	eq "$(sort -u "$d/err.1")" "sh-near: no document d17 in $d/fewer"
+	[ "$(wc -l <"$d/err.1")" -gt 1 ]
+	[ "$(grep -c . "$d/out.1")" -gt 4096 ]
+	grep 'c[23]$' "$d/bit.fp" >"$d/new.fp"
+	for j in 1 2 3; do
+		cmp "$d/out.1" "$d/out.$j"
+		cmp "$d/err.1" "$d/err.$j"
+		run -2 --separate-stderr sh-near -i "$d/ix" -v "$d/many" $F \
+		    -k 16 -j $j "$d/new.fp"
+		printf '%s\n' "$output" >"$d/bout.$j"
+		eq "$stderr" "sh-near: $d/many: document d382c2: fingerprint is not the document's under these options"
+	done
+	[ "$(grep -c . "$d/bout.1")" -gt 0 ]
+	cmp "$d/bout.1" "$d/bout.2"
+	cmp "$d/bout.1" "$d/bout.3"
 }
 
 @test "-u -i -v: a line goes when the index or a kept line before it is at or above t" {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "near/cluster.h"
 #include "near/model.h"
 #include "near/pairline.h"
@@ -59,6 +60,23 @@ struct batch {
 	int end;		/* sh_fpset_next's last answer */
 };
 
+/* Cut ahead the documents of entries e[0..n) of s, those that can be
+ * named (an error is met again when their pairs are verified). */
+static void
+ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
+    size_t n)
+{
+	const char *id;
+	size_t i, len;
+	sh_fpval fp;
+
+	for (i = 0; i < n; i++)
+		if (sh_fpset_fp(s, e[i], &fp) == 0 &&
+		    sh_fpset_id(s, e[i], &id, &len) == 0)
+			sh_verify_queue(vf, id, len, &fp);
+	sh_verify_ahead(vf);
+}
+
 /* The next pair of s into a, b and dist, from the batch q (end 1 and
  * no pair at the start), read when used up: 1, or what sh_fpset_next
  * gave after the pairs before it. */
@@ -76,7 +94,7 @@ batch_next(struct sh_matcher *mt, struct sh_fpset *s, struct batch *q,
 		if (q->n == 0)
 			return q->end;
 		if (mt->vf != NULL)
-			sh_verify_ahead(mt->vf, s, q->e, 2 * q->n);
+			ahead(mt->vf, s, q->e, 2 * q->n);
 	}
 	*a = q->e[2 * q->i];
 	*b = q->e[2 * q->i + 1];
@@ -331,6 +349,7 @@ sh_ixqueue_free(struct sh_ixqueue *q)
 {
 	sh_fplist_free(&q->q);
 	free(q->hits.v);
+	free(q->at);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -349,6 +368,57 @@ answer(void *ctx, size_t i, const struct sh_hits *h)
 	sh_hitmatch_start(&w, q->ix, h, id, len, q->q.fp[i]);
 	while ((e = sh_hitmatch_next(q->mt, &w, &m, q->where)) > 0)
 		q->fn(q->ctx, &m);
+	return e;
+}
+
+/* sh_index_search_each, the first pass over a batch whose documents are
+ * cut ahead: where query i's hits lie in q->hits, and the documents of
+ * the query and of each ID of each hit queued in the order
+ * sh_hitmatch_next verifies them. */
+static int
+collect(void *ctx, size_t i, const struct sh_hits *h)
+{
+	struct sh_ixqueue *q = ctx;
+	const char *id, *p;
+	size_t j, len, plen;
+	int e;
+
+	q->at[2 * i] = h->n > 0 ? (size_t)(h->v - q->hits.v) : 0;
+	q->at[2 * i + 1] = h->n;
+	if (h->n == 0)
+		return 0;
+	id = sh_fplist_id(&q->q, i, &len);
+	sh_verify_queue(q->mt->vf, id, len, &q->q.fp[i]);
+	for (j = 0; j < h->n; j++) {
+		if ((e = sh_index_ids(q->ix, &h->v[j], &p, &plen,
+		    q->where)) != 0)
+			return e;
+		while (sh_ids_next(&p, &plen, &id, &len))
+			sh_verify_queue(q->mt->vf, id, len, &h->v[j].fp);
+	}
+	return 0;
+}
+
+/* The batch's verified matches, its documents cut ahead on the
+ * verifier's threads: the hits of all its queries, their documents cut,
+ * then the matches of each query in order. */
+static int
+answer_ahead(struct sh_ixqueue *q, char *where)
+{
+	struct sh_hits one;
+	size_t i;
+	int e;
+
+	if (sh_grow(&q->at, &q->atcap, 2 * q->q.n, sizeof(*q->at)) != 0)
+		return SH_ENOMEM;
+	e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
+	    collect, q, where);
+	sh_verify_ahead(q->mt->vf);
+	for (i = 0; e == 0 && i < q->q.n; i++) {
+		one.v = q->hits.v + q->at[2 * i];
+		one.n = one.cap = q->at[2 * i + 1];
+		e = answer(q, i, &one);
+	}
 	return e;
 }
 
@@ -396,8 +466,12 @@ sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 	if (q->q.n == 0)
 		return 0;
 	q->where = where;
-	e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
-	    q->d != NULL ? filter : answer, q, where);
+	if (q->d == NULL && q->mt->vf != NULL &&
+	    sh_verify_nthreads(q->mt->vf) > 1)
+		e = answer_ahead(q, where);
+	else
+		e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k,
+		    &q->hits, q->d != NULL ? filter : answer, q, where);
 	/* The next batch: as many queries as hold about SH_IXQUEUE_HITS
 	 * hits at this one's rate, 4 times as many at most. */
 	if (q->q.n == q->batch) {

@@ -159,6 +159,8 @@ struct sh_ixqueue {
 	struct sh_dedup *d;	/* the filter's lines passed */
 	sh_line_fn *linefn;
 	struct sh_hits hits;
+	size_t *at, atcap;	/* with documents cut ahead: query i's hits
+				   are hits.v[at[2 i]], at[2 i + 1] of them */
 	char *where;		/* of the batch being answered */
 };
 

@@ -52,10 +52,11 @@ struct cached {
 	off_t off;		/* where in the spill file */
 };
 
-/* A document to cut ahead (sh_verify_ahead): its ID, in the batch's
- * buffer, and the fingerprint its entry gives. */
+/* A document to cut ahead (sh_verify_queue): its ID, in the queue's
+ * buffer, and the fingerprint it must make when checked. */
 struct adoc {
 	size_t id, idlen;
+	int checked;
 	sh_fpval fp;
 };
 
@@ -64,6 +65,7 @@ struct adoc {
  * STEP documents at a time: the lock over the batch and the cache is
  * then taken once for STEP, seldom while the other thread holds it. */
 #define STEP 8
+#define QUEUE 16384		/* documents queued, cut when full */
 
 struct cutter {
 	struct sh_verify *v;
@@ -91,7 +93,7 @@ struct sh_verify {
 	size_t sblen;
 	int nospill;		/* the spill file failed: keep no more (what
 				   sbuf holds stays readable there) */
-	/* sh_verify_ahead: the threads, the batch and its IDs; the lock
+	/* sh_verify_ahead: the threads, the queue and its IDs; the lock
 	 * over the cache and next while they cut. */
 	struct cutter *cut;
 	int nthreads;
@@ -99,7 +101,9 @@ struct sh_verify {
 	size_t nad, adcap, next;
 	char *ids;
 	size_t idused, idcap;
-	struct sh_hmap seen;	/* hash of an ID -> its adoc */
+	struct sh_hmap seen;	/* hash of an ID queued -> its adoc */
+	struct sh_hmap failed;	/* hashes of the IDs that failed to be cut
+				   ahead: left to their pairs for good */
 	pthread_mutex_t mu;
 };
 
@@ -143,6 +147,7 @@ sh_verify_free(struct sh_verify *v)
 	free(v->ad);
 	free(v->ids);
 	sh_hmap_free(&v->seen);
+	sh_hmap_free(&v->failed);
 	pthread_mutex_destroy(&v->mu);
 	for (i = 0; i < 2; i++) {
 		free(v->d[i].id);
@@ -418,7 +423,13 @@ sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o, int n)
 	return 0;
 }
 
-/* A thread of sh_verify_ahead: the next STEP documents of the batch,
+int
+sh_verify_nthreads(const struct sh_verify *v)
+{
+	return v->nthreads > 1 ? v->nthreads : 1;
+}
+
+/* A thread of sh_verify_ahead: the next STEP documents of the queue,
  * each read, cut and checked against its fingerprint, then those that
  * went well kept in the cache, until none is left. */
 static void *
@@ -436,6 +447,9 @@ cut_ahead(void *arg)
 			if (c->ok[i])
 				cache_put(v, v->ids + c->d[i]->id,
 				    c->d[i]->idlen, &c->fv[i].set);
+			else
+				sh_hmap_put(&v->failed, sh_hash64(v->ids +
+				    c->d[i]->id, c->d[i]->idlen, 0), 1);
 		for (n = 0; n < STEP && v->next < v->nad; n++)
 			c->d[n] = &v->ad[v->next++];
 		pthread_mutex_unlock(&v->mu);
@@ -446,25 +460,26 @@ cut_ahead(void *arg)
 			    c->d[i]->idlen, &rec) == 1 &&
 			    sh_fvec_doc(&c->fv[i], c->f, rec.text, rec.len,
 			    v->tokens, &bad, &col) == 0 &&
-			    sh_fvec_fp(&c->fv[i]) == c->d[i]->fp;
+			    (!c->d[i]->checked ||
+			    sh_fvec_fp(&c->fv[i]) == c->d[i]->fp);
 	}
 }
 
-/* Add entry i of s to the batch, unless the cache or the batch holds its
- * document already (or one whose ID shares its hash). */
-static void
-add_ahead(struct sh_verify *v, struct sh_fpset *s, uint32_t i)
+void
+sh_verify_queue(struct sh_verify *v, const char *id, size_t len,
+    const sh_fpval *fp)
 {
 	struct adoc *d;
-	const char *id;
-	size_t len;
-	sh_fpval fp;
 	uint32_t j;
 	uint64_t h;
 
-	if (sh_fpset_fp(s, i, &fp) != 0 || sh_fpset_id(s, i, &id, &len) != 0 ||
-	    cache_get(v, id, len) != NULL ||
+	if (v->nthreads < 2 || (v->nospill && v->bytes >= v->budget))
+		return;
+	if (v->nad == QUEUE)
+		sh_verify_ahead(v);
+	if (cache_get(v, id, len) != NULL ||
 	    sh_hmap_get(&v->seen, h = sh_hash64(id, len, 0), &j) ||
+	    sh_hmap_get(&v->failed, h, &j) ||
 	    sh_grow(&v->ad, &v->adcap, v->nad + 1, sizeof(*v->ad)) != 0 ||
 	    sh_grow(&v->ids, &v->idcap, v->idused + len + 1, 1) != 0 ||
 	    sh_hmap_put(&v->seen, h, (uint32_t)v->nad) != 0)
@@ -472,21 +487,15 @@ add_ahead(struct sh_verify *v, struct sh_fpset *s, uint32_t i)
 	d = &v->ad[v->nad++];
 	d->id = v->idused;
 	d->idlen = len;
-	d->fp = fp;
+	d->checked = fp != NULL;
+	d->fp = fp != NULL ? *fp : 0;
 	memcpy(v->ids + v->idused, id, len);
 	v->idused += len;
 }
 
 void
-sh_verify_ahead(struct sh_verify *v, struct sh_fpset *s, const uint32_t *e,
-    size_t n)
+sh_verify_ahead(struct sh_verify *v)
 {
-	size_t i;
-
-	if (v->nthreads < 2 || (v->nospill && v->bytes >= v->budget))
-		return;
-	for (i = 0; i < n; i++)
-		add_ahead(v, s, e[i]);
 	v->next = 0;
 	if (v->nad > 0)
 		sh_threads_run(v->cut, sizeof(*v->cut), v->nthreads,

@@ -76,20 +76,29 @@ int sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
 int sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o,
     int n);
 
+/* The threads that sh_verify_ahead cuts on: 1 before sh_verify_threads
+ * (or when it made none). */
+int sh_verify_nthreads(const struct sh_verify *v);
+
 /*
- * Cut ahead, on the threads of sh_verify_threads, the documents of
- * entries e[0..n) of set s (near/fpset.h) that the cache lacks, and keep
- * them there, so that their pairs find them cut.  A document that cannot
- * be read, cut or checked against its entry's fingerprint is left to
- * sh_verify_entries, which meets the error again in the pairs' order; of
- * entries that share an ID, the first in e is checked, as
- * sh_verify_entries checks the first in the pairs' order.  With fewer
- * than 2 threads, or when the cache keeps no more, it does nothing.
- * Memory: the IDs of the entries, and per thread what sh_verify holds
- * for a document.
+ * Queue the document of ID id[0..len) to be cut ahead, and checked to
+ * make fingerprint *fp when fp is not NULL (as sh_verify_ids checks it),
+ * unless the cache or the queue holds that ID (or one that shares its
+ * hash), or v has fewer than 2 threads, or the cache keeps no more.
+ * sh_verify_ahead cuts the queued documents on the threads of
+ * sh_verify_threads and keeps them in the cache, so that their pairs
+ * find them cut; so does a queue of 16384 documents before it takes
+ * another.  A document that cannot be read, cut or checked is left to
+ * sh_verify_ids for good, which meets the error again in the pairs'
+ * order: queue IDs in the order their pairs will be verified, so that
+ * of an ID queued twice, the first is checked, as sh_verify_ids checks
+ * the first document it cuts.  Memory: the IDs queued, the hashes of
+ * those that failed, and per thread what sh_verify holds for 8
+ * documents.
  */
-void sh_verify_ahead(struct sh_verify *v, struct sh_fpset *s,
-    const uint32_t *e, size_t n);
+void sh_verify_queue(struct sh_verify *v, const char *id, size_t len,
+    const sh_fpval *fp);
+void sh_verify_ahead(struct sh_verify *v);
 
 /*
  * The first record of file path, read with record options o (not copied;
