@@ -222,8 +222,8 @@ setup() {
 	    substr($1, 16)); $1 = substr($1, 1, 15) \
 	    substr("1032547698badcfe", n, 1) } 1' OFS='\t' \
 	    "$d/many.fp" >"$d/bit.fp"
-	# ID d6 again, with the fingerprint of d5: the pair of the two
-	# entries of ID d6 is the first to verify d6, and fails.
+	# ID d6 again, with the fingerprint of d5: the first pair of that
+	# entry fails, whether d6 was cut before or not.
 	fp=$(awk -F '\t' '$2 == "d5" { print $1 }' "$d/many.fp")
 	{ cat "$d/many.fp"; printf '%s\td6\n' "$fp"; } >"$d/dup.fp"
 	for f in bit:d382c2 dup:d6; do
@@ -266,6 +266,20 @@ setup() {
 	[ "$(grep -c . "$d/bout.1")" -gt 0 ]
 	cmp "$d/bout.1" "$d/bout.2"
 	cmp "$d/bout.1" "$d/bout.3"
+	# A last query of ID d6 with the fingerprint of d5: d6, a hit of
+	# the queries before, was cut and found right then; this query is
+	# checked all the same, after all the matches of those before.
+	grep 'c[23]$' "$d/many.fp" >"$d/new.fp"
+	sh-near -i "$d/ix" -v "$d/many" $F -k 16 "$d/new.fp" >"$d/iwant"
+	grep -q '	d6	' "$d/iwant"
+	fp=$(awk -F '\t' '$2 == "d5" { print $1 }' "$d/many.fp")
+	printf '%s\td6\n' "$fp" >>"$d/new.fp"
+	for j in 1 2 3; do
+		run -2 --separate-stderr sh-near -i "$d/ix" -v "$d/many" $F \
+		    -k 16 -j $j "$d/new.fp"
+		eq "$output" "$(cat "$d/iwant")"
+		eq "$stderr" "sh-near: $d/many: document d6: fingerprint is not the document's under these options"
+	done
 }
 
 @test "-u -i -v: a line goes when the index or a kept line before it is at or above t" {

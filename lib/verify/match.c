@@ -68,12 +68,10 @@ ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
 {
 	const char *id;
 	size_t i, len;
-	sh_fpval fp;
 
 	for (i = 0; i < n; i++)
-		if (sh_fpset_fp(s, e[i], &fp) == 0 &&
-		    sh_fpset_id(s, e[i], &id, &len) == 0)
-			sh_verify_queue(vf, id, len, &fp);
+		if (sh_fpset_id(s, e[i], &id, &len) == 0)
+			sh_verify_queue(vf, id, len);
 	sh_verify_ahead(vf);
 }
 
@@ -388,13 +386,13 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 	if (h->n == 0)
 		return 0;
 	id = sh_fplist_id(&q->q, i, &len);
-	sh_verify_queue(q->mt->vf, id, len, &q->q.fp[i]);
+	sh_verify_queue(q->mt->vf, id, len);
 	for (j = 0; j < h->n; j++) {
 		if ((e = sh_index_ids(q->ix, &h->v[j], &p, &plen,
 		    q->where)) != 0)
 			return e;
 		while (sh_ids_next(&p, &plen, &id, &len))
-			sh_verify_queue(q->mt->vf, id, len, &h->v[j].fp);
+			sh_verify_queue(q->mt->vf, id, len);
 	}
 	return 0;
 }

@@ -21,6 +21,8 @@ struct doc {
 	char *id;
 	size_t idlen, idcap;
 	int ok;
+	int hasfp;		/* fp is the document's fingerprint */
+	sh_fpval fp;
 	struct sh_fvec v;
 	uint64_t *buf;
 	size_t bufcap;
@@ -48,16 +50,16 @@ struct block {
 struct cached {
 	const char *id;
 	size_t idlen;
+	int hasfp;		/* as in struct doc */
+	sh_fpval fp;
 	struct sh_fset v;	/* a view into a block; h NULL: spilled */
 	off_t off;		/* where in the spill file */
 };
 
 /* A document to cut ahead (sh_verify_queue): its ID, in the queue's
- * buffer, and the fingerprint it must make when checked. */
+ * buffer. */
 struct adoc {
 	size_t id, idlen;
-	int checked;
-	sh_fpval fp;
 };
 
 /* A thread of sh_verify_ahead, reading with a map of its own (the first
@@ -74,6 +76,7 @@ struct cutter {
 	struct sh_fvec fv[STEP];
 	const struct adoc *d[STEP];
 	int ok[STEP];
+	sh_fpval fp[STEP];
 };
 
 struct sh_verify {
@@ -244,11 +247,12 @@ fail:
 	return -1;
 }
 
-/* Keep a copy of the features fs of document id[0..len): in memory within
- * the budget, else in the spill file (a miss costs only speed). */
+/* Keep a copy of the features fs of document id[0..len), and its
+ * fingerprint *fp (NULL: not known): in memory within the budget, else in
+ * the spill file (a miss costs only speed). */
 static void
 cache_put(struct sh_verify *v, const char *id, size_t len,
-    const struct sh_fset *fs)
+    const struct sh_fset *fs, const sh_fpval *fp)
 {
 	struct cached *c;
 	uint64_t *h, *w = NULL;
@@ -283,6 +287,8 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 	memcpy(p, id, len);
 	c->id = p;
 	c->idlen = len;
+	c->hasfp = fp != NULL;
+	c->fp = fp != NULL ? *fp : 0;
 	v->nent++;
 	return;
 fail:
@@ -318,8 +324,9 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
 /*
  * The features of document id[0..len) into *fv, a view that the next
  * load of d and the emptying of the cache end: from d when it holds them,
- * from the cache, or else read and cut into d (and the cache); a document
- * cut is checked to make fingerprint *fp when fp is not NULL.
+ * from the cache, or else read and cut into d (and the cache), its
+ * fingerprint kept with them when fp is not NULL; then checked to be *fp
+ * (fp not NULL), whichever pair cut it.
  */
 static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
@@ -327,37 +334,44 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 {
 	const struct cached *c;
 	struct sh_rec rec;
+	sh_fpval f;
 	char *p;
-	int r, bad;
+	int r, bad, hasfp;
 
 	if (d->ok && d->idlen == len && memcmp(d->id, id, len) == 0) {
 		*fv = d->v.set;
-		return 0;
+		hasfp = d->hasfp;
+		f = d->fp;
+	} else if ((c = cache_get(v, id, len)) != NULL) {
+		if ((r = cache_read(v, c, d, fv)) != 0)
+			return r;
+		hasfp = c->hasfp;
+		f = c->fp;
+	} else {
+		d->ok = 0;
+		if ((r = sh_docmap_get(v->m, id, len, &rec)) <= 0)
+			return r == 0 ? SH_ENODOC : r;
+		if ((r = sh_fvec_doc(&d->v, v->f, rec.text, rec.len,
+		    v->tokens, &bad, col)) != 0) {
+			/* token lists are "ID<TAB>LIST" */
+			*col += rec.idlen + 1;
+			return r;
+		}
+		if (d->idcap < len + 1) {
+			if ((p = realloc(d->id, len + 1)) == NULL)
+				return SH_ENOMEM;
+			d->id = p;
+			d->idcap = len + 1;
+		}
+		memcpy(d->id, id, len);
+		d->idlen = len;
+		d->ok = 1;
+		hasfp = d->hasfp = fp != NULL;
+		f = d->fp = fp != NULL ? sh_fvec_fp(&d->v) : 0;
+		*fv = d->v.set;
+		cache_put(v, id, len, &d->v.set, hasfp ? &f : NULL);
 	}
-	if ((c = cache_get(v, id, len)) != NULL)
-		return cache_read(v, c, d, fv);
-	d->ok = 0;
-	if ((r = sh_docmap_get(v->m, id, len, &rec)) <= 0)
-		return r == 0 ? SH_ENODOC : r;
-	if ((r = sh_fvec_doc(&d->v, v->f, rec.text, rec.len, v->tokens, &bad,
-	    col)) != 0) {
-		*col += rec.idlen + 1;	/* token lists are "ID<TAB>LIST" */
-		return r;
-	}
-	if (fp != NULL && sh_fvec_fp(&d->v) != *fp)
-		return SH_EFPDIFF;
-	if (d->idcap < len + 1) {
-		if ((p = realloc(d->id, len + 1)) == NULL)
-			return SH_ENOMEM;
-		d->id = p;
-		d->idcap = len + 1;
-	}
-	memcpy(d->id, id, len);
-	d->idlen = len;
-	d->ok = 1;
-	*fv = d->v.set;
-	cache_put(v, id, len, &d->v.set);
-	return 0;
+	return fp != NULL && hasfp && f != *fp ? SH_EFPDIFF : 0;
 }
 
 int
@@ -430,8 +444,8 @@ sh_verify_nthreads(const struct sh_verify *v)
 }
 
 /* A thread of sh_verify_ahead: the next STEP documents of the queue,
- * each read, cut and checked against its fingerprint, then those that
- * went well kept in the cache, until none is left. */
+ * each read, cut and fingerprinted, then those that went well kept in
+ * the cache, until none is left. */
 static void *
 cut_ahead(void *arg)
 {
@@ -446,7 +460,7 @@ cut_ahead(void *arg)
 		for (i = 0; i < n; i++)
 			if (c->ok[i])
 				cache_put(v, v->ids + c->d[i]->id,
-				    c->d[i]->idlen, &c->fv[i].set);
+				    c->d[i]->idlen, &c->fv[i].set, &c->fp[i]);
 			else
 				sh_hmap_put(&v->failed, sh_hash64(v->ids +
 				    c->d[i]->id, c->d[i]->idlen, 0), 1);
@@ -456,18 +470,16 @@ cut_ahead(void *arg)
 		if (n == 0)
 			return NULL;
 		for (i = 0; i < n; i++)
-			c->ok[i] = sh_docmap_get(c->m, v->ids + c->d[i]->id,
-			    c->d[i]->idlen, &rec) == 1 &&
+			if ((c->ok[i] = sh_docmap_get(c->m, v->ids +
+			    c->d[i]->id, c->d[i]->idlen, &rec) == 1 &&
 			    sh_fvec_doc(&c->fv[i], c->f, rec.text, rec.len,
-			    v->tokens, &bad, &col) == 0 &&
-			    (!c->d[i]->checked ||
-			    sh_fvec_fp(&c->fv[i]) == c->d[i]->fp);
+			    v->tokens, &bad, &col) == 0))
+				c->fp[i] = sh_fvec_fp(&c->fv[i]);
 	}
 }
 
 void
-sh_verify_queue(struct sh_verify *v, const char *id, size_t len,
-    const sh_fpval *fp)
+sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
 {
 	struct adoc *d;
 	uint32_t j;
@@ -487,8 +499,6 @@ sh_verify_queue(struct sh_verify *v, const char *id, size_t len,
 	d = &v->ad[v->nad++];
 	d->id = v->idused;
 	d->idlen = len;
-	d->checked = fp != NULL;
-	d->fp = fp != NULL ? *fp : 0;
 	memcpy(v->ids + v->idused, id, len);
 	v->idused += len;
 }

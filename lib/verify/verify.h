@@ -45,8 +45,11 @@ int sh_verify_line(struct sh_verify *v, const char *p, size_t len,
 /*
  * Similarity, in millionths, of the documents of IDs id[0] and id[1]
  * (lengths len[0], len[1]) into *sim.  With fp (else NULL), each document
- * cut is checked to make the fingerprint fp[i] under f's options, which
- * catches fingerprints made with other options.  Return 0, or SH_ENODOC,
+ * is checked to make the fingerprint fp[i] under f's options, which
+ * catches fingerprints made with other options: its fingerprint is kept
+ * with its features when it is cut, so the check is the same whichever
+ * pair, or thread, cut it (a document cut by sh_verify_line, without
+ * one, is not checked).  Return 0, or SH_ENODOC,
  * SH_EFPDIFF or an error of sh_verify_line with *which the index (0, 1)
  * of the document at fault.
  */
@@ -81,23 +84,18 @@ int sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o,
 int sh_verify_nthreads(const struct sh_verify *v);
 
 /*
- * Queue the document of ID id[0..len) to be cut ahead, and checked to
- * make fingerprint *fp when fp is not NULL (as sh_verify_ids checks it),
- * unless the cache or the queue holds that ID (or one that shares its
- * hash), or v has fewer than 2 threads, or the cache keeps no more.
- * sh_verify_ahead cuts the queued documents on the threads of
- * sh_verify_threads and keeps them in the cache, so that their pairs
+ * Queue the document of ID id[0..len) to be cut ahead, unless the cache
+ * or the queue holds that ID (or one that shares its hash), or v has
+ * fewer than 2 threads, or the cache keeps no more.  sh_verify_ahead
+ * cuts the queued documents on the threads of sh_verify_threads and
+ * keeps them in the cache with their fingerprints, so that their pairs
  * find them cut; so does a queue of 16384 documents before it takes
- * another.  A document that cannot be read, cut or checked is left to
+ * another.  A document that cannot be read or cut is left to
  * sh_verify_ids for good, which meets the error again in the pairs'
- * order: queue IDs in the order their pairs will be verified, so that
- * of an ID queued twice, the first is checked, as sh_verify_ids checks
- * the first document it cuts.  Memory: the IDs queued, the hashes of
- * those that failed, and per thread what sh_verify holds for 8
- * documents.
+ * order.  Memory: the IDs queued, the hashes of those that failed, and
+ * per thread what sh_verify holds for 8 documents.
  */
-void sh_verify_queue(struct sh_verify *v, const char *id, size_t len,
-    const sh_fpval *fp);
+void sh_verify_queue(struct sh_verify *v, const char *id, size_t len);
 void sh_verify_ahead(struct sh_verify *v);
 
 /*
