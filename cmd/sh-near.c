@@ -237,10 +237,8 @@ main(int argc, char *argv[])
 		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
 		    (size_t)budget : (size_t)256 << 20, input_stdin(argc, argv) &&
 		    (ix == NULL || mode == 'u'), &status);
-		/* Pairs and index matches have their documents cut on
-		 * the threads. */
-		if (mode != 'u' &&
-		    sh_verify_threads(vd.vf, &o.fp, (int)nthreads) != 0)
+		/* The threads cut the documents of pairs ahead. */
+		if (sh_verify_threads(vd.vf, &o.fp, (int)nthreads) != 0)
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
 		mt.vf = vd.vf;
 		mt.min = minsim;

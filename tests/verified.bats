@@ -164,7 +164,7 @@ setup() {
 	same_files "$d/want" "$d/got"
 }
 
-@test "-v -j: pairs, clusters and index matches over many batches, spilled or not, the same bytes on 1 to 3 threads" {
+@test "-v -j: pairs, clusters, the filter and index matches over many batches, spilled or not, the same bytes on 1 to 3 threads" {
 	local d="$BATS_TEST_TMPDIR" j
 	near_copies "$d/many" 400 7
 	sh-fp $F "$d/many" >"$d/many.fp"
@@ -175,7 +175,12 @@ setup() {
 	cut -f 1,2 "$d/want" | sh-dist -v "$d/many" $F | cmp - <(cut -f 1,2,4 "$d/want")
 	sh-near -g -v "$d/many" $F -a 0.8 -k 16 -j 1 "$d/many.fp" >"$d/gwant"
 	[ "$(cut -f 1 "$d/gwant" | sort -u | wc -l)" -gt 400 ]
+	sh-near -u -v "$d/many" $F -a 0.5 -k 16 -j 1 "$d/many.fp" >"$d/uwant"
+	[ "$(wc -l <"$d/uwant")" -gt 200 ]
+	[ "$(wc -l <"$d/uwant")" -lt 1200 ]
 	for j in 2 3; do
+		sh-near -u -v "$d/many" $F -a 0.5 -k 16 -j $j "$d/many.fp" |
+		    cmp - "$d/uwant"
 		sh-near -v "$d/many" $F -k 16 -j $j "$d/many.fp" | cmp - "$d/want"
 		# Past 1 MiB the features are spilled.
 		sh-near -v "$d/many" $F -k 16 -j $j -S 1M "$d/many.fp" |
@@ -212,6 +217,18 @@ setup() {
 	[ "$(grep -c . "$d/out.1")" -gt 12288 ]
 	eq "$(sort -u "$d/err.1")" "sh-near: no document d300c1 in $d/fewer"
 	[ "$(wc -l <"$d/err.1")" -gt 1 ]
+	for j in 2 3; do
+		cmp "$d/out.1" "$d/out.$j"
+		cmp "$d/err.1" "$d/err.$j"
+	done
+	for j in 1 2 3; do
+		run -2 --separate-stderr sh-near -u -v "$d/fewer" $F -a 0.5 \
+		    -k 16 -j $j "$d/many.fp"
+		printf '%s\n' "$output" >"$d/out.$j"
+		printf '%s\n' "$stderr" >"$d/err.$j"
+	done
+	eq "$(sort -u "$d/err.1")" "sh-near: no document d300c1 in $d/fewer"
+	[ "$(grep -c . "$d/out.1")" -gt 200 ]
 	for j in 2 3; do
 		cmp "$d/out.1" "$d/out.$j"
 		cmp "$d/err.1" "$d/err.$j"

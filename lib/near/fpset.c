@@ -325,11 +325,11 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 
 int
 sh_fpset_first(struct sh_fpset *s, uint8_t *kept, sh_fpset_fn *near,
-    void *ctx)
+    sh_fpset_ahead_fn *ahead, void *ctx)
 {
 	struct sh_pairs later = { NULL, 0, 0 };
 	uint32_t a, b;
-	size_t i, j;
+	size_t i, j, next = 0;
 	int e, dist;
 
 	/* The pairs by their later entry: b << 32 | a, sorted. */
@@ -344,6 +344,11 @@ sh_fpset_first(struct sh_fpset *s, uint8_t *kept, sh_fpset_fn *near,
 	for (i = 0; i < later.n; i = j) {
 		b = (uint32_t)(later.v[i] >> 32);
 		for (j = i; j < later.n && later.v[j] >> 32 == b; j++) {
+			if (ahead != NULL && j == next) {
+				next = j + (later.n - j < SH_FPSET_LOOKAHEAD ?
+				    later.n - j : SH_FPSET_LOOKAHEAD);
+				ahead(ctx, later.v + j, next - j, kept);
+			}
 			a = (uint32_t)later.v[j];
 			if (kept[b] && kept[a] && near(ctx, a, b, -1))
 				kept[b] = 0;

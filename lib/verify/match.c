@@ -158,6 +158,27 @@ sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s, uint32_t *rep)
 	return r < 0 ? r : e;
 }
 
+/* sh_fpset_first's look ahead: the documents of the pairs it may verify
+ * cut first. */
+static void
+ahead_first(void *ctx, const uint64_t *p, size_t n, const uint8_t *kept)
+{
+	struct asking *q = ctx;
+	const char *id;
+	size_t i, len;
+	uint32_t e[2];
+	int k;
+
+	for (i = 0; i < n; i++) {
+		e[0] = (uint32_t)p[i];
+		e[1] = (uint32_t)(p[i] >> 32);
+		for (k = 0; k < 2 && kept[e[0]] && kept[e[1]]; k++)
+			if (sh_fpset_id(q->s, e[k], &id, &len) == 0)
+				sh_verify_queue(q->mt->vf, id, len);
+	}
+	sh_verify_ahead(q->mt->vf);
+}
+
 int
 sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
     struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
@@ -182,7 +203,8 @@ sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 			return e;
 		kept[i] = e == 0;
 	}
-	e = sh_fpset_first(s, kept, matches, &q);
+	e = sh_fpset_first(s, kept, matches, mt->vf != NULL ? ahead_first :
+	    NULL, &q);
 	return e != 0 ? e : q.err;
 }
 
