@@ -164,77 +164,71 @@ setup() {
 	same_files "$d/want" "$d/got"
 }
 
+# on_threads STATUS ARG...: sh-near -j N ARG... for N = 1, 2 and 3, each
+# ending with STATUS, each with the same output and messages, which are
+# left in $d/out and $d/err.
+on_threads() {
+	local st=$1 j
+	shift
+	for j in 1 2 3; do
+		run -"$st" --separate-stderr sh-near -j $j "$@"
+		printf '%s\n' "$output" >"$d/out.$j"
+		printf '%s\n' "$stderr" >"$d/err.$j"
+	done
+	for j in 2 3; do
+		cmp "$d/out.1" "$d/out.$j"
+		cmp "$d/err.1" "$d/err.$j"
+	done
+	mv "$d/out.1" "$d/out"
+	mv "$d/err.1" "$d/err"
+}
+
 @test "-v -j: pairs, clusters, the filter and index matches over many batches, spilled or not, the same bytes on 1 to 3 threads" {
-	local d="$BATS_TEST_TMPDIR" j
+	local d="$BATS_TEST_TMPDIR"
 	near_copies "$d/many" 400 7
 	sh-fp $F "$d/many" >"$d/many.fp"
-	sh-near -v "$d/many" $F -k 16 -j 1 "$d/many.fp" >"$d/want"
+	on_threads 0 -v "$d/many" $F -k 16 "$d/many.fp"
 	# More pairs than three batches of sh-near's read-ahead (4096).
-	[ "$(wc -l <"$d/want")" -gt 12288 ]
+	[ "$(wc -l <"$d/out")" -gt 12288 ]
 	# Each with its similarity, as sh-dist gives it pair by pair.
-	cut -f 1,2 "$d/want" | sh-dist -v "$d/many" $F | cmp - <(cut -f 1,2,4 "$d/want")
-	sh-near -g -v "$d/many" $F -a 0.8 -k 16 -j 1 "$d/many.fp" >"$d/gwant"
-	[ "$(cut -f 1 "$d/gwant" | sort -u | wc -l)" -gt 400 ]
-	sh-near -u -v "$d/many" $F -a 0.5 -k 16 -j 1 "$d/many.fp" >"$d/uwant"
-	[ "$(wc -l <"$d/uwant")" -gt 200 ]
-	[ "$(wc -l <"$d/uwant")" -lt 1200 ]
-	for j in 2 3; do
-		sh-near -u -v "$d/many" $F -a 0.5 -k 16 -j $j "$d/many.fp" |
-		    cmp - "$d/uwant"
-		sh-near -v "$d/many" $F -k 16 -j $j "$d/many.fp" | cmp - "$d/want"
-		# Past 1 MiB the features are spilled.
-		sh-near -v "$d/many" $F -k 16 -j $j -S 1M "$d/many.fp" |
-		    cmp - "$d/want"
-		sh-near -g -v "$d/many" $F -a 0.8 -k 16 -j $j "$d/many.fp" |
-		    cmp - "$d/gwant"
-	done
+	cut -f 1,2 "$d/out" | sh-dist -v "$d/many" $F |
+	    cmp - <(cut -f 1,2,4 "$d/out")
+	# Past 1 MiB the features are spilled.
+	mv "$d/out" "$d/want"
+	on_threads 0 -v "$d/many" $F -k 16 -S 1M "$d/many.fp"
+	cmp "$d/out" "$d/want"
+	on_threads 0 -g -v "$d/many" $F -a 0.8 -k 16 "$d/many.fp"
+	[ "$(cut -f 1 "$d/out" | sort -u | wc -l)" -gt 400 ]
+	on_threads 0 -u -v "$d/many" $F -a 0.5 -k 16 "$d/many.fp"
+	[ "$(wc -l <"$d/out")" -gt 200 ]
+	[ "$(wc -l <"$d/out")" -lt 1200 ]
 	# Queries of an index, in batches of 16 and more, their documents
 	# and those of their hits cut ahead.
 	grep -v 'c[23]$' "$d/many.fp" >"$d/old.fp"
 	grep 'c[23]$' "$d/many.fp" >"$d/new.fp"
 	sh-index build "$d/ix" "$d/old.fp"
-	sh-near -i "$d/ix" -v "$d/many" $F -k 16 -j 1 "$d/new.fp" >"$d/iwant"
-	[ "$(wc -l <"$d/iwant")" -gt 4096 ]
-	cut -f 1,2 "$d/iwant" | sh-dist -v "$d/many" $F |
-	    cmp - <(cut -f 1,2,4 "$d/iwant")
-	for j in 2 3; do
-		sh-near -i "$d/ix" -v "$d/many" $F -k 16 -j $j "$d/new.fp" |
-		    cmp - "$d/iwant"
-	done
+	on_threads 0 -i "$d/ix" -v "$d/many" $F -k 16 "$d/new.fp"
+	[ "$(wc -l <"$d/out")" -gt 4096 ]
+	cut -f 1,2 "$d/out" | sh-dist -v "$d/many" $F |
+	    cmp - <(cut -f 1,2,4 "$d/out")
 }
 
 @test "-v -j: a document missing, a fingerprint not its document's: the same messages and matches on 1 to 3 threads" {
-	local d="$BATS_TEST_TMPDIR" j fp
+	local d="$BATS_TEST_TMPDIR" fp f m
 	near_copies "$d/many" 400 7
 	sh-fp $F "$d/many" >"$d/many.fp"
 	grep -v '^d300c1	' "$d/many" >"$d/fewer"
-	for j in 1 2 3; do
-		run -2 --separate-stderr sh-near -v "$d/fewer" $F -k 16 -j $j \
-		    "$d/many.fp"
-		printf '%s\n' "$output" >"$d/out.$j"
-		printf '%s\n' "$stderr" >"$d/err.$j"
+	for f in -g -u; do
+		on_threads 2 $f -v "$d/fewer" $F -a 0.5 -k 16 "$d/many.fp"
+		eq "$(sort -u "$d/err")" "sh-near: no document d300c1 in $d/fewer"
+		[ "$(wc -l <"$d/out")" -gt 200 ]
 	done
-	[ "$(grep -c . "$d/out.1")" -gt 12288 ]
-	eq "$(sort -u "$d/err.1")" "sh-near: no document d300c1 in $d/fewer"
-	[ "$(wc -l <"$d/err.1")" -gt 1 ]
-	for j in 2 3; do
-		cmp "$d/out.1" "$d/out.$j"
-		cmp "$d/err.1" "$d/err.$j"
-	done
-	for j in 1 2 3; do
-		run -2 --separate-stderr sh-near -u -v "$d/fewer" $F -a 0.5 \
-		    -k 16 -j $j "$d/many.fp"
-		printf '%s\n' "$output" >"$d/out.$j"
-		printf '%s\n' "$stderr" >"$d/err.$j"
-	done
-	eq "$(sort -u "$d/err.1")" "sh-near: no document d300c1 in $d/fewer"
-	[ "$(grep -c . "$d/out.1")" -gt 200 ]
-	for j in 2 3; do
-		cmp "$d/out.1" "$d/out.$j"
-		cmp "$d/err.1" "$d/err.$j"
-	done
-	# A fingerprint one bit off, met in the second batch of the read-ahead
-	# (4096 pairs): the pairs before it, then the error.
+	on_threads 2 -v "$d/fewer" $F -k 16 "$d/many.fp"
+	eq "$(sort -u "$d/err")" "sh-near: no document d300c1 in $d/fewer"
+	[ "$(wc -l <"$d/err")" -gt 1 ]
+	[ "$(wc -l <"$d/out")" -gt 12288 ]
+	# A fingerprint one bit off, met in the second batch of the
+	# read-ahead (4096 pairs): the pairs before it, then the error.
 	awk -F '\t' '$2 == "d382c2" { n = index("0123456789abcdef",
 	    substr($1, 16)); $1 = substr($1, 1, 15) \
 	    substr("1032547698badcfe", n, 1) } 1' OFS='\t' \
@@ -243,60 +237,34 @@ setup() {
 	# entry fails, whether d6 was cut before or not.
 	fp=$(awk -F '\t' '$2 == "d5" { print $1 }' "$d/many.fp")
 	{ cat "$d/many.fp"; printf '%s\td6\n' "$fp"; } >"$d/dup.fp"
-	for f in bit:d382c2 dup:d6; do
-		for j in 1 2 3; do
-			run -2 --separate-stderr sh-near -v "$d/many" $F -k 16 \
-			    -j $j "$d/${f%:*}.fp"
-			printf '%s\n' "$output" >"$d/out.$j"
-			eq "$stderr" "sh-near: $d/many: document ${f#*:}: fingerprint is not the document's under these options"
-		done
-		cmp "$d/out.1" "$d/out.2"
-		cmp "$d/out.1" "$d/out.3"
-		wc -l <"$d/out.1" >"$d/n.${f%:*}"
-	done
-	[ "$(cat "$d/n.bit")" -gt 4096 ]
-	[ "$(cat "$d/n.dup")" -gt 0 ]
+	m="fingerprint is not the document's under these options"
+	on_threads 2 -v "$d/many" $F -k 16 "$d/bit.fp"
+	eq "$(cat "$d/err")" "sh-near: $d/many: document d382c2: $m"
+	[ "$(wc -l <"$d/out")" -gt 4096 ]
+	on_threads 2 -v "$d/many" $F -k 16 "$d/dup.fp"
+	eq "$(cat "$d/err")" "sh-near: $d/many: document d6: $m"
 	# The same with index queries: d17, missing, is a hit of its
 	# copies; query d382c2 is one bit off.
 	grep -v 'c[23]$' "$d/many.fp" >"$d/old.fp"
 	sh-index build "$d/ix" "$d/old.fp"
 	grep 'c[23]$' "$d/many.fp" >"$d/new.fp"
 	grep -v '^d17	' "$d/many" >"$d/fewer"
-	for j in 1 2 3; do
-		run -2 --separate-stderr sh-near -i "$d/ix" -v "$d/fewer" $F \
-		    -k 16 -j $j "$d/new.fp"
-		printf '%s\n' "$output" >"$d/out.$j"
-		printf '%s\n' "$stderr" >"$d/err.$j"
-	done
-	eq "$(sort -u "$d/err.1")" "sh-near: no document d17 in $d/fewer"
-	[ "$(wc -l <"$d/err.1")" -gt 1 ]
-	[ "$(grep -c . "$d/out.1")" -gt 4096 ]
-	grep 'c[23]$' "$d/bit.fp" >"$d/new.fp"
-	for j in 1 2 3; do
-		cmp "$d/out.1" "$d/out.$j"
-		cmp "$d/err.1" "$d/err.$j"
-		run -2 --separate-stderr sh-near -i "$d/ix" -v "$d/many" $F \
-		    -k 16 -j $j "$d/new.fp"
-		printf '%s\n' "$output" >"$d/bout.$j"
-		eq "$stderr" "sh-near: $d/many: document d382c2: fingerprint is not the document's under these options"
-	done
-	[ "$(grep -c . "$d/bout.1")" -gt 0 ]
-	cmp "$d/bout.1" "$d/bout.2"
-	cmp "$d/bout.1" "$d/bout.3"
+	on_threads 2 -i "$d/ix" -v "$d/fewer" $F -k 16 "$d/new.fp"
+	eq "$(sort -u "$d/err")" "sh-near: no document d17 in $d/fewer"
+	[ "$(wc -l <"$d/err")" -gt 1 ]
+	[ "$(wc -l <"$d/out")" -gt 4096 ]
+	grep 'c[23]$' "$d/bit.fp" >"$d/bit.new"
+	on_threads 2 -i "$d/ix" -v "$d/many" $F -k 16 "$d/bit.new"
+	eq "$(cat "$d/err")" "sh-near: $d/many: document d382c2: $m"
 	# A last query of ID d6 with the fingerprint of d5: d6, a hit of
 	# the queries before, was cut and found right then; this query is
 	# checked all the same, after all the matches of those before.
-	grep 'c[23]$' "$d/many.fp" >"$d/new.fp"
-	sh-near -i "$d/ix" -v "$d/many" $F -k 16 "$d/new.fp" >"$d/iwant"
-	grep -q '	d6	' "$d/iwant"
-	fp=$(awk -F '\t' '$2 == "d5" { print $1 }' "$d/many.fp")
+	sh-near -i "$d/ix" -v "$d/many" $F -k 16 "$d/new.fp" >"$d/want"
+	grep -q '	d6	' "$d/want"
 	printf '%s\td6\n' "$fp" >>"$d/new.fp"
-	for j in 1 2 3; do
-		run -2 --separate-stderr sh-near -i "$d/ix" -v "$d/many" $F \
-		    -k 16 -j $j "$d/new.fp"
-		eq "$output" "$(cat "$d/iwant")"
-		eq "$stderr" "sh-near: $d/many: document d6: fingerprint is not the document's under these options"
-	done
+	on_threads 2 -i "$d/ix" -v "$d/many" $F -k 16 "$d/new.fp"
+	cmp "$d/out" "$d/want"
+	eq "$(cat "$d/err")" "sh-near: $d/many: document d6: $m"
 }
 
 @test "-u -i -v: a line goes when the index or a kept line before it is at or above t" {

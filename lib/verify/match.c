@@ -393,8 +393,7 @@ answer(void *ctx, size_t i, const struct sh_hits *h)
 
 /* sh_index_search_each, the first pass over a batch whose documents are
  * cut ahead: where query i's hits lie in q->hits, and the documents of
- * the query and of each ID of each hit queued in the order
- * sh_hitmatch_next verifies them. */
+ * the query and of each ID of each hit queued. */
 static int
 collect(void *ctx, size_t i, const struct sh_hits *h)
 {
@@ -435,8 +434,8 @@ answer_ahead(struct sh_ixqueue *q, char *where)
 	    collect, q, where);
 	sh_verify_ahead(q->mt->vf);
 	for (i = 0; e == 0 && i < q->q.n; i++) {
-		one.v = q->hits.v + q->at[2 * i];
 		one.n = one.cap = q->at[2 * i + 1];
+		one.v = one.n > 0 ? q->hits.v + q->at[2 * i] : NULL;
 		e = answer(q, i, &one);
 	}
 	return e;
