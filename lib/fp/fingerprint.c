@@ -328,6 +328,13 @@ sh_fp_weigh(const struct sh_fp *f, uint64_t h, uint64_t count)
 }
 
 uint64_t
+sh_fp_flat(const struct sh_fp *f)
+{
+	return f->o.weight == SH_W_BINARY && f->o.idf == NULL ?
+	    sh_weight(SH_W_BINARY, 1) : 0;
+}
+
+uint64_t
 sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e)
 {
 	return sh_fp_weigh(f, e->hash, e->count);

@@ -132,6 +132,10 @@ uint64_t sh_fp_weight(const struct sh_fp *f, const struct sh_bagent *e);
 /* The same for a feature of hash h seen count times. */
 uint64_t sh_fp_weigh(const struct sh_fp *f, uint64_t h, uint64_t count);
 
+/* The weight of every feature under f whatever its hash and count
+ * (binary weights without IDF), or 0 when weights differ. */
+uint64_t sh_fp_flat(const struct sh_fp *f);
+
 /*
  * The features of text p[0..len) by their hashes alone, every occurrence
  * in order, to fn in batches (sh_tok_hashes, feat/tokenize.h), for

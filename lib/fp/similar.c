@@ -262,27 +262,25 @@ bucket_sort(struct sh_fvec *v, const void *src, void *dst, size_t n,
 }
 
 /* The features of a text whose occurrences' hashes add_hashes put in h,
- * counted and weighed by f, into the entries.  Return 0 or SH_ENOMEM. */
+ * counted and weighed by f, into h and w (no entries).  Return 0 or
+ * SH_ENOMEM. */
 static int
 count_hashes(struct sh_fvec *v, struct sh_fp *f)
 {
-	const uint64_t *s = v->w;	/* the hashes sorted */
+	uint64_t *s = v->w;	/* the hashes sorted, then the weights */
 	size_t i, j, n = 0;
-	uint64_t w;
+	uint64_t w, flat = sh_fp_flat(f);
 
-	if ((v->cap < v->nocc && sh_grow(&v->e, &v->cap, v->nocc,
-	    sizeof(*v->e)) != 0) ||
-	    bucket_sort(v, v->h, v->w, v->nocc, sizeof(*v->h)) != 0)
+	if (bucket_sort(v, v->h, v->w, v->nocc, sizeof(*v->h)) != 0)
 		return SH_ENOMEM;
+	/* Feature n is written where occurrence i >= n was read. */
 	for (i = 0; i < v->nocc; i = j) {
 		for (j = i + 1; j < v->nocc && s[j] == s[i]; j++)
 			;
-		if ((w = sh_fp_weigh(f, s[i], j - i)) == 0)
+		if ((w = flat ? flat : sh_fp_weigh(f, s[i], j - i)) == 0)
 			continue;
-		v->e[n].hash = s[i];
-		v->e[n].w = w;
-		v->e[n].off = v->e[n].len = 0;
-		n++;
+		v->h[n] = s[i];
+		s[n++] = w;
 	}
 	v->n = n;
 	return 0;
@@ -330,32 +328,36 @@ sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
 		return r;
 	}
 	/* A token listed twice is one feature: weights add up, the first
-	 * text stays (count_hashes counted a text's features already). */
-	for (i = n = 0; !counted && i < v->n; i++) {
-		if (n > 0 && v->e[n - 1].hash == v->e[i].hash)
-			v->e[n - 1].w += v->e[i].w;
-		else
-			v->e[n++] = v->e[i];
-	}
-	if (!counted)
+	 * text stays; then the hashes and weights in h and w, where
+	 * count_hashes put a text's already. */
+	if (!counted) {
+		for (i = n = 0; i < v->n; i++) {
+			if (n > 0 && v->e[n - 1].hash == v->e[i].hash)
+				v->e[n - 1].w += v->e[i].w;
+			else
+				v->e[n++] = v->e[i];
+		}
+		if (room_hw(v, n) != 0) {
+			v->n = 0;
+			return SH_ENOMEM;
+		}
+		for (i = 0; i < n; i++) {
+			v->h[i] = v->e[i].hash;
+			v->w[i] = v->e[i].w;
+		}
 		v->n = n;
-	n = v->n;
-	if (room_hw(v, n) != 0) {
-		v->n = 0;
-		return SH_ENOMEM;
 	}
+	n = v->n;
 	for (i = 0; i < n; i++) {
-		v->sum += v->e[i].w;
-		v->h[i] = v->e[i].hash;
-		v->w[i] = v->e[i].w;
-		uniform &= v->e[i].w == v->e[0].w;
+		v->sum += v->w[i];
+		uniform &= v->w[i] == v->w[0];
 	}
 	/* Weights all alike (binary ones): the squares at once. */
-	if (n > 0 && uniform && v->e[0].w < (uint64_t)1 << 32)
-		mac(v->sq, v->e[0].w * v->e[0].w, n);
+	if (n > 0 && uniform && v->w[0] < (uint64_t)1 << 32)
+		mac(v->sq, v->w[0] * v->w[0], n);
 	else
 		for (i = 0; i < n; i++)
-			mac(v->sq, v->e[i].w, v->e[i].w);
+			mac(v->sq, v->w[i], v->w[i]);
 	v->set.h = v->h;
 	v->set.w = v->w;
 	v->set.n = n;
@@ -377,13 +379,13 @@ sh_fvec_fp(const struct sh_fvec *v)
 	 * (binary ones) are votes of 1 times that weight: the same signs,
 	 * from the fast additions. */
 	sh_simhash_init(&acc);
-	for (i = 1; i < v->n && v->e[i].w == v->e[0].w; i++)
+	for (i = 1; i < v->n && v->w[i] == v->w[0]; i++)
 		;
 	if (i == v->n && v->n > 0)
 		sh_simhash_add_many(&acc, v->h, v->n);
 	else
 		for (i = 0; i < v->n; i++)
-			sh_simhash_addw(&acc, v->e[i].hash, v->e[i].w);
+			sh_simhash_addw(&acc, v->h[i], v->w[i]);
 	return v->n ? sh_simhash_final(&acc) : 0;
 }
 

@@ -55,7 +55,8 @@ struct sh_fset {
 
 /* A document's features, sorted by hash once finished; set views them. */
 struct sh_fvec {
-	struct sh_fvent *e;
+	struct sh_fvent *e;	/* filled for token lists and kept texts
+				   only; h and w hold every document's */
 	size_t n, cap;
 	char *text;
 	size_t tlen, tcap;
@@ -65,7 +66,7 @@ struct sh_fvec {
 	size_t *bstart, bcap;	/* internal: the buckets of a sort */
 	uint64_t sum;		/* sum of the weights */
 	uint64_t sq[2];		/* sum of their squares, high and low word */
-	uint64_t *h, *w;	/* the hashes and weights of e, for set */
+	uint64_t *h, *w;	/* the hashes and weights, for set */
 	size_t hcap;
 	struct sh_fset set;
 };
