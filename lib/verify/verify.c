@@ -32,13 +32,14 @@ struct doc {
  * The cache: the features of every document cut so far (their hashes, and
  * their weights when the measure reads them; no text) and its ID, found
  * by the hash of the ID.  IDs and, within the budget, features lie in
- * blocks that never move; past the budget features go to the end of an
- * unnamed temporary file, from where a pair reads them back.  They reach
- * the file through a buffer of SPILLBUF bytes, written when full (a write
- * a document cost more than cutting it); a pair reads the features still
- * in it from there.
+ * blocks of BLOCK bytes that never move, in huge pages where the system
+ * gives them (faulting in 4 KiB pages cost a sixth of cutting); past the
+ * budget features go to the end of an unnamed temporary file, from where
+ * a pair reads them back.  They reach the file through a buffer of
+ * SPILLBUF bytes, written when full (a write a document cost more than
+ * cutting it); a pair reads the features still in it from there.
  */
-#define BLOCK (1 << 20)
+#define BLOCK (8 << 20)
 #define SPILLBUF (64 << 10)
 
 struct block {
@@ -182,6 +183,7 @@ cache_room(struct sh_verify *v, size_t n)
 		cap = n > BLOCK ? n : BLOCK;
 		if ((b = malloc(sizeof(*b) + cap)) == NULL)
 			return NULL;
+		sh_hugepages(b->data, cap);
 		b->next = v->blk;
 		b->used = 0;
 		b->cap = cap;
