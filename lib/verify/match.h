@@ -58,9 +58,10 @@ int sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 /*
  * sh_fpset_first over the matches of s: kept[i] (i below sh_fpset_n) as
  * it says, for the entries that, with an index ix, have no match within k
- * in it (sh_match_indexed; hits is scratch; ix NULL: all entries).
- * Return 0, an error of the set (where empty) or of the index (where
- * names the segment).
+ * in it (sh_match_indexed; hits is scratch; ix NULL: all entries).  The
+ * documents of the pairs it may verify are cut first on the verifier's
+ * threads, SH_FPSET_LOOKAHEAD pairs at a time.  Return 0, an error of the
+ * set (where empty) or of the index (where names the segment).
  */
 int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
     struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
@@ -70,9 +71,9 @@ int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
  * Write to out, as pair lines (near/pairline.h), the matches of s in the
  * set's order, verified as sh_match_clusters does; with clusters, a line
  * for each entry instead, in input order: the first entry of its cluster
- * (sh_match_clusters), then its own ID, no further field.  Return the matches written (0
- * with clusters), SH_EIO on a write error (out's error flag set),
- * SH_ENOMEM, or an error of the set.
+ * (sh_match_clusters), then its own ID, no further field.  Return the
+ * matches written (0 with clusters), SH_EIO on a write error (out's error
+ * flag set), SH_ENOMEM, or an error of the set.
  */
 long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
     int clusters, FILE *out);
@@ -141,7 +142,10 @@ typedef void sh_line_fn(void *ctx, const char *line, size_t len);
  * each next one as many as would hold about SH_IXQUEUE_HITS hits at the
  * rate of the one before, from SH_IXQUEUE_MIN to SH_IXQUEUE_BATCH and
  * at most 4 times the one before.  Memory: the batch's queries and their
- * hits (32 bytes each), and up to 48 MiB to sort their probes.
+ * hits (32 bytes each), and up to 48 MiB to sort their probes.  With a
+ * verifier on threads, a batch is searched first, the documents of its
+ * queries and hits cut on them (sh_verify_ahead), then its matches
+ * verified in order: 16 bytes more a query.
  */
 #define SH_IXQUEUE_BATCH 65536
 #define SH_IXQUEUE_FIRST 16

@@ -49,9 +49,9 @@ int sh_verify_line(struct sh_verify *v, const char *p, size_t len,
  * catches fingerprints made with other options: its fingerprint is kept
  * with its features when it is cut, so the check is the same whichever
  * pair, or thread, cut it (a document cut by sh_verify_line, without
- * one, is not checked).  Return 0, or SH_ENODOC,
- * SH_EFPDIFF or an error of sh_verify_line with *which the index (0, 1)
- * of the document at fault.
+ * one, is not checked).  Return 0, or SH_ENODOC, SH_EFPDIFF or an error
+ * of sh_verify_line with *which the index (0, 1) of the document at
+ * fault.
  */
 int sh_verify_ids(struct sh_verify *v, const char *const id[2],
     const size_t len[2], const sh_fpval *fp, uint32_t *sim, int *which,
