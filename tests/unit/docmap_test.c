@@ -1,8 +1,9 @@
 /*
- * The offset table: in every framing, each record read back by its ID is
- * the record a sequential read returns; the first of duplicate IDs wins;
- * a missing ID, a pipe, the file framing and a file changed under the map
- * are told apart.
+ * The offset table: in every framing, each record read back by its ID,
+ * through the map or a clone of it, is the record a sequential read
+ * returns; the first of duplicate IDs wins; a missing ID, a pipe, the
+ * file framing, a file changed under the map and a path that names
+ * another file when cloned are told apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
