@@ -187,12 +187,25 @@ emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
 }
 
 /* Emit feature p[0..n), hashed later: its bytes must stay until flush. */
+/* Feature p[0..n) pending as the np-th, the batch flushed first when
+ * full (np being t->npend's value, kept by the caller in a local).
+ * Return the features pending now. */
+static inline int
+pend(struct sh_tok *t, int np, const char *p, size_t n)
+{
+	if (np == SH_HASH_BATCH) {
+		t->npend = np;
+		flush(t);
+		np = 0;
+	}
+	sh_hashbatch_set(&t->pend, (size_t)np, p, n);
+	return np + 1;
+}
+
 static void
 emit(struct sh_tok *t, const char *p, size_t n)
 {
-	if (t->npend == SH_HASH_BATCH)
-		flush(t);
-	sh_hashbatch_set(&t->pend, (size_t)t->npend++, p, n);
+	t->npend = pend(t, t->npend, p, n);
 }
 
 /* Whether p[0..n), of hash h, is a stop word: one probe, only when a
@@ -308,13 +321,7 @@ window_full3(struct sh_tok *t, const size_t *base, const uint64_t *ends,
 			r0 = r1;
 			r1 = r2;
 			r2 = wbeg;
-			if (np == SH_HASH_BATCH) {
-				t->npend = np;
-				flush(t);
-				np = 0;
-			}
-			sh_hashbatch_set(&t->pend, (size_t)np++, sp + r0,
-			    u - r0);
+			np = pend(t, np, sp + r0, u - r0);
 			wbeg = u + 1;
 		}
 	t->sstart[head] = r0;
@@ -347,14 +354,8 @@ window_ring(struct sh_tok *t, size_t base, uint64_t ends)
 		}
 		t->sstart[(head + nw++) & (SH_TOK_MAX - 1)] = wbeg;
 		if (nw == w) {
-			if (np == SH_HASH_BATCH) {
-				t->npend = np;
-				flush(t);
-				np = 0;
-			}
 			first = t->sstart[head];
-			sh_hashbatch_set(&t->pend, (size_t)np++, t->s.p + first,
-			    u - first);
+			np = pend(t, np, t->s.p + first, u - first);
 			emitted = 1;
 		}
 		wbeg = u + 1;
