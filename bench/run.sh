@@ -5,7 +5,8 @@
 # from bench/gen into a temporary directory removed on exit.
 # Environment: BIN (directory of the tools, default bin), RUNS (timed
 # runs per case, default 5), DOCS (documents per kind, default 20000),
-# CPU (core to pin to, default 0), FPFLAGS (extra sh-fp options),
+# CPU (core to pin to; default: the fastest in a calibration at the
+# start, see pick_core), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
 # runs there), NEAR_MODES (the near rows: join, join1, S, dedup, k10: the
 # join at -k 10), QUERIES (queries per index run, default 1000000),
@@ -42,7 +43,7 @@ VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
-CPU=${CPU:-0}
+CPU=${CPU:-}
 FPFLAGS=${FPFLAGS:-}
 tmp=
 
@@ -148,6 +149,35 @@ timeit()
 		i=$((i + 1))
 	done
 	printf '%s\n' $times | median
+}
+
+# Pin to the core where bench/gen en 1000 runs fastest (median of 5, the
+# cores taken in turn), and say so.  On a shared machine another load
+# can halve one core for minutes: a figure taken there measures that
+# load, not the tools (bench/README).
+pick_core()
+{
+	c=0
+	n=$(cores)
+	is_count "$n" || n=1
+	CPU=
+	msg=
+	while [ "$c" -lt "$n" ]; do
+		if taskset -c "$c" true 2>/dev/null; then
+			t=$(RUNS=5 pin="taskset -c $c" timeit "$GEN" en 1000) ||
+			    exit 2
+			msg="$msg${msg:+, }core $c $t s"
+			if [ -z "$CPU" ] || awk -v a="$t" -v b="$best" \
+			    'BEGIN { exit !(a < b) }'; then
+				CPU=$c
+				best=$t
+			fi
+		fi
+		c=$((c + 1))
+	done
+	pin="taskset -c ${CPU:=0}"
+	echo
+	echo "calibrate $msg (bench/gen en 1000, median of 5): core $CPU"
 }
 
 # Peak resident memory of one run of "$@", in KiB, or - without
@@ -747,13 +777,17 @@ case $(date +%N) in
 *)
 	nsfmt= ;;
 esac
-if command -v taskset >/dev/null 2>&1 && taskset -c "$CPU" true 2>/dev/null
-then
+calibrate=
+if ! command -v taskset >/dev/null 2>&1 ||
+    ! taskset -c "${CPU:-0}" true 2>/dev/null; then
+	pin=
+	pinmsg="unpinned (taskset -c ${CPU:-0} unavailable)"
+elif [ -n "$CPU" ]; then
 	pin="taskset -c $CPU"
 	pinmsg="pinned with taskset -c $CPU"
 else
-	pin=
-	pinmsg="unpinned (taskset -c $CPU unavailable)"
+	calibrate=1
+	pinmsg="pinned with taskset to the core found fastest before each section"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/shbench.XXXXXX") ||
@@ -764,6 +798,7 @@ trap 'exit 143' TERM
 
 header
 for s; do
+	[ -z "$calibrate" ] || pick_core
 	"bench_$s"
 done
 if [ -r /proc/loadavg ]; then
