@@ -68,6 +68,10 @@ struct sh_tok {
 	 * are flushed before those bytes move or are written again. */
 	struct sh_hashbatch pend;
 	int npend;
+
+	/* With stop words: the words of the blocks packed, hashed together
+	 * to be told from the stop words. */
+	struct sh_hashbatch words;
 };
 
 /* ASCII fold: digits and letters, lowercased, are word bytes; every other
@@ -892,35 +896,66 @@ pack(const struct sh_tok *t, const unsigned char *p, size_t n, int *inword,
 }
 
 /*
- * window_add for the word that each '_' of ends (bit i: s.p[base + i])
- * ends, but a stop word is cut out of s with its '_', the bytes after it
- * moved down (fewer than 64: those of one block).
+ * window_add over nb packed blocks, but the stop words are cut out of s
+ * with their '_'.  The words are hashed together, SH_HASH_BATCH at a
+ * time; then each word kept moves down over those cut before it, and
+ * the word open after the last '_' too; then the kept words' '_' bytes,
+ * where they are now, join the window.
  */
 static void
-words_stopped(struct sh_tok *t, size_t base, uint64_t ends)
+words_stopped(struct sh_tok *t, const size_t *base, const uint64_t *ends,
+    int nb)
 {
-	size_t u, n, cut = 0;
+	size_t at[64 * PACKS], ub[PACKS], from, n, w = t->wbeg, u0 = 0;
+	uint64_t h[64 * PACKS], kept[PACKS], e;
+	int b, i, j, k, nw = 0, nk = 0;
 
-	for (; ends != 0; ends &= ends - 1) {
-		u = base + (size_t)__builtin_ctzll(ends) - cut;
-		n = u - t->wbeg;
-		if (!stopped(t, sh_hash64(t->s.p + t->wbeg, n, 0))) {
-			window_ring(t, u, 1);
-			continue;
+	for (b = 0; b < nb; b++)
+		for (e = ends[b]; e != 0; e &= e - 1)
+			at[nw++] = base[b] + (size_t)__builtin_ctzll(e);
+	for (i = 0; i < nw; i += k) {
+		k = nw - i < SH_HASH_BATCH ? nw - i : SH_HASH_BATCH;
+		for (j = i; j < i + k; j++) {
+			from = j == 0 ? t->wbeg : at[j - 1] + 1;
+			sh_hashbatch_set(&t->words, (size_t)(j - i),
+			    t->s.p + from, at[j] - from);
 		}
-		memmove(t->s.p + t->wbeg, t->s.p + u + 1, t->s.len - u - 1);
-		t->s.len -= n + 1;
-		cut += n + 1;
+		sh_hashbatch_run(&t->words, (size_t)k, h + i);
 	}
+	/* Bit i of kept[b]: a kept word's '_' at u0 + 64 b + i, u0 the
+	 * first one's; the words kept span fewer bytes than the blocks. */
+	memset(kept, 0, sizeof(kept));
+	for (i = 0; i < nw; i++) {
+		if (stopped(t, h[i]))
+			continue;
+		from = i == 0 ? t->wbeg : at[i - 1] + 1;
+		n = at[i] + 1 - from;
+		if (w != from)
+			memmove(t->s.p + w, t->s.p + from, n);
+		w += n;
+		if (nk++ == 0)
+			u0 = w - 1;
+		kept[(w - 1 - u0) / 64] |= (uint64_t)1 << (w - 1 - u0) % 64;
+	}
+	if (nw == 0)
+		return;
+	from = at[nw - 1] + 1;
+	if (w != from)
+		memmove(t->s.p + w, t->s.p + from, t->s.len - from);
+	t->s.len = w + (t->s.len - from);
+	if (nk == 0)
+		return;
+	for (b = 0; b <= (int)((w - 1 - u0) / 64); b++)
+		ub[b] = u0 + 64 * (size_t)b;
+	window_add(t, ub, kept, b);
 }
 
 /*
  * The ASCII bytes from p on, before end: packed into s, where each word
  * ended joins the window.  Up to PACKS blocks of 64 bytes are packed
  * before their words join, so that the packing of one block need not
- * wait for the window of the one before (with stop words, one block at
- * a time: cutting them moves the bytes after).  Return where the ASCII
- * bytes end.
+ * wait for the window of the one before.  Return where the ASCII bytes
+ * end.
  */
 static const unsigned char *
 ascii_words(struct sh_tok *t, const unsigned char *p,
@@ -928,14 +963,14 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 {
 	uint64_t ends[PACKS];
 	size_t base[PACKS], k, n = 0, used = 0;
-	int nb, most = t->o.stop != NULL ? 1 : PACKS, inword;
+	int nb, inword;
 
 	run_end(t);
 	inword = in_word(t);
 	while (p < end && used == n) {
-		if (s_room(t, 64 * (size_t)most) != 0)
+		if (s_room(t, 64 * PACKS) != 0)
 			return end;
-		for (nb = 0; nb < most && p < end && used == n; nb++) {
+		for (nb = 0; nb < PACKS && p < end && used == n; nb++) {
 			n = end - p < 64 ? (size_t)(end - p) : 64;
 			base[nb] = t->s.len;
 			used = pack(t, p, n, &inword, t->s.p + base[nb], &k,
@@ -944,7 +979,7 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 			p += used;
 		}
 		if (t->o.stop != NULL)
-			words_stopped(t, base[0], ends[0]);
+			words_stopped(t, base, ends, nb);
 		else
 			window_add(t, base, ends, nb);
 	}
