@@ -6,6 +6,9 @@
 #include "base/grow.h"
 #include "base/hmap.h"
 
+#define HMAP_HUGE (4 << 20)	/* bytes of slots from which to ask for
+				 * huge pages */
+
 /* Move the keys into nn slots, a power of two above twice their count. */
 static int
 resize(struct sh_hmap *m, size_t nn)
@@ -15,6 +18,10 @@ resize(struct sh_hmap *m, size_t nn)
 
 	if ((t.slot = calloc(nn, sizeof(*t.slot))) == NULL)
 		return SH_ENOMEM;
+	/* A large map is probed at random: 2 MiB pages spare a TLB miss a
+	 * probe. */
+	if (nn >= HMAP_HUGE / sizeof(*t.slot))
+		sh_hugepages(t.slot, nn * sizeof(*t.slot));
 	t.nslot = nn;
 	for (i = 0; i < m->nslot; i++)
 		if (m->slot[i].key != 0)
