@@ -5,8 +5,8 @@
 # from bench/gen into a temporary directory removed on exit.
 # Environment: BIN (directory of the tools, default bin), RUNS (timed
 # runs per case, default 5), DOCS (documents per kind, default 20000),
-# CPU (core to pin to; default: the fastest in a calibration at the
-# start, see pick_core), FPFLAGS (extra sh-fp options),
+# CPU (core to pin to; default: the fastest in a calibration before
+# each section, see pick_core), FPFLAGS (extra sh-fp options),
 # NEAR_SIZES (fingerprint counts for near and index), NEAR_RUNS (timed
 # runs there), NEAR_MODES (the near rows: join, join1, S, dedup, k10: the
 # join at -k 10), QUERIES (queries per index run, default 1000000),
