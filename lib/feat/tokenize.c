@@ -913,6 +913,8 @@ words_stopped(struct sh_tok *t, const size_t *base, const uint64_t *ends,
 	for (b = 0; b < nb; b++)
 		for (e = ends[b]; e != 0; e &= e - 1)
 			at[nw++] = base[b] + (size_t)__builtin_ctzll(e);
+	if (nw == 0)
+		return;
 	for (i = 0; i < nw; i += k) {
 		k = nw - i < SH_HASH_BATCH ? nw - i : SH_HASH_BATCH;
 		for (j = i; j < i + k; j++) {
@@ -937,8 +939,6 @@ words_stopped(struct sh_tok *t, const size_t *base, const uint64_t *ends,
 			u0 = w - 1;
 		kept[(w - 1 - u0) / 64] |= (uint64_t)1 << (w - 1 - u0) % 64;
 	}
-	if (nw == 0)
-		return;
 	from = at[nw - 1] + 1;
 	if (w != from)
 		memmove(t->s.p + w, t->s.p + from, t->s.len - from);
