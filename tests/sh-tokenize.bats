@@ -540,6 +540,17 @@ USAGE=$'usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] [-f format
 	eq "$output" $'b\t书^1 里^1\nc\t们^1 书^1'
 }
 
+@test "-s: a stop n-gram is dropped wherever it falls in a hashing batch" {
+	# 200 characters, 5 in turn: the n-grams fill several batches of 32,
+	# and each character falls at every place of one.
+	printf '的\n了\n' >"$BATS_TEST_TMPDIR/stop"
+	printf 'a\t%s\n' "$(printf '书的我了在%.0s' $(seq 40))" \
+	    >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize $V1 -s "$BATS_TEST_TMPDIR/stop" \
+	    -n 1 "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'a\t书^40 我^40 在^40'
+}
+
 @test "-s FILE: entries folded like text, comments, several lists add up" {
 	printf '# my list\nCAT  Ｍａｔ # fine is a comment\n书在\n' \
 	    >"$BATS_TEST_TMPDIR/stop"

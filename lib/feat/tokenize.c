@@ -68,6 +68,8 @@ struct sh_tok {
 	 * are flushed before those bytes move or are written again. */
 	struct sh_hashbatch pend;
 	int npend;
+	uint64_t pstop;		/* bit i: pending feature i is an n-gram,
+				 * dropped at flush when a stop word */
 
 	/* With stop words: the words of the blocks packed, hashed together
 	 * to be told from the stop words. */
@@ -159,6 +161,23 @@ sh_tok_free(struct sh_tok *t)
 
 /* Hash and emit the pending features, all at once (each readable for
  * SH_HASH_READ bytes from its start: s and g leave room). */
+/* The n pending features of hashes h without the n-grams that are stop
+ * words; return how many are left. */
+static int
+drop_stopped(struct sh_tok *t, uint64_t *h, int n)
+{
+	int i, k;
+
+	for (i = k = 0; i < n; i++)
+		if (!(t->pstop >> i & 1) || !sh_stop_has(t->o.stop, h[i])) {
+			h[k] = h[i];
+			t->pend.p[k] = t->pend.p[i];
+			t->pend.len[k++] = t->pend.len[i];
+		}
+	t->pstop = 0;
+	return k;
+}
+
 static void
 flush(struct sh_tok *t)
 {
@@ -168,6 +187,8 @@ flush(struct sh_tok *t)
 	if (n == 0)
 		return;
 	sh_hashbatch_run(&t->pend, (size_t)n, h);
+	if (t->pstop != 0)
+		n = drop_stopped(t, h, n);
 	if (t->hfn != NULL)
 		t->hfn(t->ctx, h, (size_t)n);
 	else
@@ -190,7 +211,6 @@ emit_h(struct sh_tok *t, const char *p, size_t n, uint64_t h)
 	t->nfeat++;
 }
 
-/* Emit feature p[0..n), hashed later: its bytes must stay until flush. */
 /* Feature p[0..n) pending as the np-th, the batch flushed first when
  * full (np being t->npend's value, kept by the caller in a local).
  * Return the features pending now. */
@@ -206,6 +226,7 @@ pend(struct sh_tok *t, int np, const char *p, size_t n)
 	return np + 1;
 }
 
+/* Emit feature p[0..n), hashed later: its bytes must stay until flush. */
 static void
 emit(struct sh_tok *t, const char *p, size_t n)
 {
@@ -220,18 +241,13 @@ stopped(const struct sh_tok *t, uint64_t h)
 	return t->o.stop != NULL && sh_stop_has(t->o.stop, h);
 }
 
+/* Emit the n-gram of the window, told from the stop words at flush. */
 static void
 emit_gram(struct sh_tok *t)
 {
-	uint64_t h;
-
-	if (t->o.stop == NULL) {
-		emit(t, t->g + t->gbeg, t->glen);
-		return;
-	}
-	h = sh_hash64(t->g + t->gbeg, t->glen, 0);
-	if (!stopped(t, h))
-		emit_h(t, t->g + t->gbeg, t->glen, h);
+	emit(t, t->g + t->gbeg, t->glen);
+	if (t->o.stop != NULL)
+		t->pstop |= (uint64_t)1 << (t->npend - 1);
 }
 
 /* Whether a word is open. */
@@ -1005,6 +1021,7 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 	/* A run cut short by SH_ENOMEM may have left words behind. */
 	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
 	t->shead = t->swords = t->semitted = t->gchars = t->npend = 0;
+	t->pstop = 0;
 	while (p < end) {
 		if (*p < 0x80) {
 			p = ascii_words(t, p, end);
