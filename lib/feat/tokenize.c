@@ -159,8 +159,6 @@ sh_tok_free(struct sh_tok *t)
 	free(t);
 }
 
-/* Hash and emit the pending features, all at once (each readable for
- * SH_HASH_READ bytes from its start: s and g leave room). */
 /* The n pending features of hashes h without the n-grams that are stop
  * words; return how many are left. */
 static int
@@ -178,6 +176,8 @@ drop_stopped(struct sh_tok *t, uint64_t *h, int n)
 	return k;
 }
 
+/* Hash and emit the pending features, all at once (each readable for
+ * SH_HASH_READ bytes from its start: s and g leave room). */
 static void
 flush(struct sh_tok *t)
 {
