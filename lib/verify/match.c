@@ -60,18 +60,27 @@ struct batch {
 	int end;		/* sh_fpset_next's last answer */
 };
 
-/* Cut ahead the documents of entries e[0..n) of s, those that can be
- * named (an error is met again when their pairs are verified). */
+/* Queue the document of entry e of s to be cut ahead, when it can be
+ * named (an error is met again when its pair is verified). */
+static void
+queue_entry(struct sh_verify *vf, struct sh_fpset *s, uint32_t e)
+{
+	const char *id;
+	size_t len;
+
+	if (sh_fpset_id(s, e, &id, &len) == 0)
+		sh_verify_queue(vf, id, len);
+}
+
+/* Cut ahead the documents of entries e[0..n) of s. */
 static void
 ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
     size_t n)
 {
-	const char *id;
-	size_t i, len;
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (sh_fpset_id(s, e[i], &id, &len) == 0)
-			sh_verify_queue(vf, id, len);
+		queue_entry(vf, s, e[i]);
 	sh_verify_ahead(vf);
 }
 
@@ -164,17 +173,16 @@ static void
 ahead_first(void *ctx, const uint64_t *p, size_t n, const uint8_t *kept)
 {
 	struct asking *q = ctx;
-	const char *id;
-	size_t i, len;
-	uint32_t e[2];
-	int k;
+	uint32_t a, b;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		e[0] = (uint32_t)p[i];
-		e[1] = (uint32_t)(p[i] >> 32);
-		for (k = 0; k < 2 && kept[e[0]] && kept[e[1]]; k++)
-			if (sh_fpset_id(q->s, e[k], &id, &len) == 0)
-				sh_verify_queue(q->mt->vf, id, len);
+		a = (uint32_t)p[i];
+		b = (uint32_t)(p[i] >> 32);
+		if (kept[a] && kept[b]) {
+			queue_entry(q->mt->vf, q->s, a);
+			queue_entry(q->mt->vf, q->s, b);
+		}
 	}
 	sh_verify_ahead(q->mt->vf);
 }

@@ -105,7 +105,7 @@ struct sh_verify {
 	size_t nad, adcap, next;
 	char *ids;
 	size_t idused, idcap;
-	struct sh_hmap seen;	/* hash of an ID queued -> its adoc */
+	struct sh_hmap seen;	/* hashes of the IDs queued */
 	struct sh_hmap failed;	/* hashes of the IDs that failed to be cut
 				   ahead: left to their pairs for good */
 	pthread_mutex_t mu;
@@ -484,7 +484,6 @@ void
 sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
 {
 	struct adoc *d;
-	uint32_t j;
 	uint64_t h;
 
 	if (v->nthreads < 2 || (v->nospill && v->bytes >= v->budget))
@@ -492,11 +491,11 @@ sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
 	if (v->nad == QUEUE)
 		sh_verify_ahead(v);
 	if (cache_get(v, id, len) != NULL ||
-	    sh_hmap_get(&v->seen, h = sh_hash64(id, len, 0), &j) ||
-	    sh_hmap_get(&v->failed, h, &j) ||
+	    sh_hmap_get(&v->seen, h = sh_hash64(id, len, 0), NULL) ||
+	    sh_hmap_get(&v->failed, h, NULL) ||
 	    sh_grow(&v->ad, &v->adcap, v->nad + 1, sizeof(*v->ad)) != 0 ||
 	    sh_grow(&v->ids, &v->idcap, v->idused + len + 1, 1) != 0 ||
-	    sh_hmap_put(&v->seen, h, (uint32_t)v->nad) != 0)
+	    sh_hmap_put(&v->seen, h, 0) != 0)
 		return;
 	d = &v->ad[v->nad++];
 	d->id = v->idused;
