@@ -15,16 +15,16 @@ SH_LIBS = -lm -lpthread
 # The library, layer by layer (lib/README).
 BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
-	lib/base/num.h lib/base/progress.h lib/base/shard.h lib/base/utf8.h \
-	lib/base/version.h lib/base/xsort.h
+	lib/base/num.h lib/base/progress.h lib/base/radix.h lib/base/shard.h \
+	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h
 TEXT_HDR = lib/text/charset.h lib/text/docmap.h lib/text/fold.h \
 	lib/text/html.h lib/text/json.h lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
-FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/simhash.h \
-	lib/fp/similar.h
-NEAR_HDR = lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
+FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
+	lib/fp/simhash.h lib/fp/similar.h
+NEAR_HDR = lib/near/bands.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/fpstore.h lib/near/join.h \
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
 INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
@@ -32,17 +32,17 @@ INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
 VERIFY_HDR = lib/verify/explain.h lib/verify/match.h lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
-	lib/base/num.o lib/base/shard.o lib/base/threads.o lib/base/utf8.o \
-	lib/base/xsort.o
+	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
+	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o
 TEXT_OBJ = lib/text/charset.o lib/text/docmap.o lib/text/fold.o \
 	lib/text/html.o lib/text/json.o lib/text/record.o lib/text/t2s.o \
 	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
 	lib/feat/toklist.o lib/feat/weight.o
-FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/simhash.o \
-	lib/fp/similar.o
-NEAR_OBJ = lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
+FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
+	lib/fp/simhash.o lib/fp/similar.o
+NEAR_OBJ = lib/near/bands.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \
@@ -66,7 +66,7 @@ EXAMPLES = tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
-	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/near_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
@@ -114,6 +114,7 @@ tests/unit/hmap_test: tests/unit/hmap_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
 tests/unit/lines_test: tests/unit/lines_test.c
+tests/unit/minhash_test: tests/unit/minhash_test.c
 tests/unit/near_test: tests/unit/near_test.c
 tests/unit/similar_test: tests/unit/similar_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c

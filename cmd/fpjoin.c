@@ -2,6 +2,8 @@
 #include <stdlib.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
+#include "near/fpline.h"
 #include "fpjoin.h"
 #include "input.h"
 
@@ -43,6 +45,63 @@ fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
 		    sh_fpset_files(s) : NULL, nthreads, status);
 	else
 		input_fps(n, name, collect, &rd, status);
+}
+
+struct banding {
+	struct reading rd;
+	const struct sh_bandplan *p;
+	uint64_t *keys;
+	size_t n, cap;
+	const char *name;	/* the first line without a sketch */
+	unsigned long long line;
+	int *status;
+};
+
+/* A line into the set, and its sketch's band keys into the keys while
+ * every line before had one. */
+static void
+band_line(void *ctx, const struct sh_fpline *f)
+{
+	struct banding *bd = ctx;
+	struct sh_sketch sk;
+	int e;
+
+	if (bd->name == NULL) {
+		e = sh_fpline_sketch(f->line, f->len, f->id, f->idlen, &sk);
+		if (e == SH_ENOSKETCH) {
+			bd->name = f->name;
+			bd->line = f->lineno;
+			free(bd->keys);
+			bd->keys = NULL;
+		} else if (e != 0) {
+			warnx("%s:%llu: %s", f->name, f->lineno,
+			    sh_strerror(e));
+			*bd->status = 2;
+			return;
+		} else {
+			if (sh_grow(&bd->keys, &bd->cap, bd->n + (size_t)bd->p->b,
+			    sizeof(*bd->keys)) != 0)
+				fpjoin_fail(bd->rd.s, SH_ENOMEM);
+			sh_bands_keys(bd->p, &sk, bd->keys + bd->n);
+			bd->n += (size_t)bd->p->b;
+		}
+	}
+	collect(&bd->rd, f);
+}
+
+int
+fpjoin_read_bands(struct sh_fpset *s, struct sh_fplist *lines,
+    const struct sh_bandplan *p, uint64_t **keys, int n,
+    char *const name[], int *status)
+{
+	struct banding bd = { { s, lines }, p, NULL, 0, 0, NULL, 0, status };
+
+	input_fps(n, name, band_line, &bd, status);
+	*keys = bd.keys;
+	if (bd.name != NULL)
+		warnx("%s:%llu: %s: the fingerprints are searched instead, "
+		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
+	return bd.name == NULL;
 }
 
 /* A line of the pairs given. */

@@ -7,6 +7,7 @@
 #ifndef FPJOIN_H
 #define FPJOIN_H
 
+#include "near/bands.h"
 #include "near/fpset.h"
 #include "near/fplist.h"
 
@@ -20,6 +21,19 @@
  */
 void fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
     char *const name[], int ids, int nthreads, int *status);
+
+/*
+ * fpjoin_read for the band route: the lines into s, in memory, each
+ * whole into lines too when not NULL, and the p->b band keys of each
+ * line's sketch (near/bands.h) appended to *keys (the caller's to free).
+ * Return 1 when every line had a sketch; else 0 with *keys NULL, after
+ * a warning that names the first line without one and says that the
+ * fingerprints are searched instead.  A sketch that is there but bad is
+ * reported and sets *status to 2, as a bad line is.
+ */
+int fpjoin_read_bands(struct sh_fpset *s, struct sh_fplist *lines,
+    const struct sh_bandplan *p, uint64_t **keys, int n,
+    char *const name[], int *status);
 
 /* The pairs of s: those of the file path (ID1<TAB>ID2... lines, "-" for
  * standard input), instead of a join. */

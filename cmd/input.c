@@ -87,6 +87,8 @@ fp_line(void *ctx, const char *p, size_t len, const char *name,
 	}
 	f.line = p;
 	f.len = len;
+	f.name = name;
+	f.lineno = line;
 	c->fn(c->ctx, &f);
 	return 0;
 }

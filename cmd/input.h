@@ -39,11 +39,13 @@ void input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
     int *status);
 
 /* A fingerprint line read (near/fpline.h): its value, its ID and the
- * line as it was (the hex digits in their case). */
+ * line as it was (the hex digits in their case), and where it was read. */
 struct sh_fpline {
 	sh_fpval fp;
 	const char *id, *line;
 	size_t idlen, len;
+	const char *name;		/* the operand as diagnostics show it */
+	unsigned long long lineno;
 };
 
 /* Called for each fingerprint line read. */

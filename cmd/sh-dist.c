@@ -1,6 +1,7 @@
 /*
  * sh-dist: Hamming distance (or similarity, 1 - d/64) between two
- * fingerprints or the first two fields of each input line; with -v, the
+ * fingerprints or the first two fields of each input line, or the
+ * Jaccard similarity two MinHash sketches estimate; with -v, the
  * exact similarity of candidate pairs of documents looked up in a file;
  * with -x, why two documents' fingerprints are close or far.
  */
@@ -13,6 +14,7 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/num.h"
+#include "base/sketch.h"
 #include "near/pairline.h"
 #include "verify/explain.h"
 #include "docopt.h"
@@ -34,6 +36,7 @@ static uint32_t minsim;
 
 static const char usage_text[] =
     "usage: sh-dist [-qR] [-k max] fingerprint fingerprint\n"
+    "       sh-dist [-q] sketch sketch\n"
     "       sh-dist -p [-qR] [-k max] [file ...]\n"
     "       sh-dist -v docs [-qt] [-a min] [-J measure] [-S size]\n"
     "               [document option ...] [file ...]\n"
@@ -104,6 +107,24 @@ doc_pair(void *status, const char *p, size_t len, const char *name,
 	return qflag;
 }
 
+/* Two sketches given as operands: the similarity they estimate. */
+static void
+two_sketches(char *argv[])
+{
+	struct sh_sketch s[2];
+	int i, e;
+
+	if (kmax >= 0)
+		errx(2, "-k: a distance between fingerprints, not sketches");
+	for (i = 0; i < 2; i++)
+		if ((e = sh_sketch_parse(argv[i], strlen(argv[i]),
+		    &s[i])) != 0)
+			errx(2, "%.20s...: %s", argv[i], sh_strerror(e));
+	rflag = 1;
+	put(NULL, 0, 0, sh_sketch_sim(sh_sketch_equal(&s[0], &s[1])));
+	found = 1;
+}
+
 /* Two fingerprints given as operands: their distance. */
 static void
 two(char *argv[])
@@ -111,6 +132,11 @@ two(char *argv[])
 	sh_fpval v[2];
 	int i, d;
 
+	if (sh_sketch_is(argv[0], strlen(argv[0])) ||
+	    sh_sketch_is(argv[1], strlen(argv[1]))) {
+		two_sketches(argv);
+		return;
+	}
 	for (i = 0; i < 2; i++)
 		if (sh_hex_parse(argv[i], strlen(argv[i]), &v[i]) != 0)
 			errx(2, "%s: %s", argv[i], sh_strerror(SH_EHEX));

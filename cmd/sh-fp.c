@@ -1,6 +1,6 @@
 /*
  * sh-fp: print the 64-bit simhash fingerprint of each document as
- * "HEX<TAB>ID".  Documents are ID<TAB>TEXT lines, numbered lines (-l),
+ * "HEX<TAB>ID", and with -B its MinHash sketch after the ID.  Documents are ID<TAB>TEXT lines, numbered lines (-l),
  * whole files (-F), or token lists such as sh-tokenize prints (-t).
  */
 #include <err.h>
@@ -19,7 +19,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n"
+    "usage: sh-fp [-ABceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n"
     "             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n"
     "             [-P shard/shards] [-s stopwords] [-T textfield] "
     "[-W weight]\n"
@@ -44,6 +44,7 @@ flush(struct run *rn, const char *shown, int *status)
 {
 	struct sh_fpbatch *b = &rn->batch;
 	const struct sh_fpdoc *d;
+	char sk[SH_SK_TEXT];
 	size_t i;
 	int r = 0;
 
@@ -77,6 +78,11 @@ flush(struct run *rn, const char *shown, int *status)
 		progress_items("documents", ++rn->ndocs);
 		rn->nshort += d->nfeat < (unsigned long long)rn->min;
 		sh_fpline_write(stdout, d->fp, sh_fpbatch_id(b, d), d->idlen);
+		if (b->sketch) {
+			sh_sketch_format(&d->sk, sk);
+			putchar('\t');
+			fwrite(sk, 1, sizeof(sk), stdout);
+		}
 		if (rn->count)
 			printf("\t%llu", d->nfeat);
 		putchar('\n');
@@ -139,7 +145,7 @@ main(int argc, char *argv[])
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "L:P:Vchj:m:t")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "BL:P:Vchj:m:t")) != -1) {
 		switch (ch = usage_option(ch, "mL")) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
@@ -156,6 +162,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			tokens = 1;
+			break;
+		case 'B':
+			o.fp.sketch = 1;
 			break;
 		case 'c':
 			rn.count = 1;

@@ -15,6 +15,7 @@
 #include "base/errors.h"
 #include "base/num.h"
 #include "index/index.h"
+#include "near/bands.h"
 #include "near/dedup.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
@@ -131,6 +132,8 @@ main(int argc, char *argv[])
 	struct sh_dedup *dedup = NULL;	/* -u: the lines passed */
 	struct sh_fplist lines;		/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
+	struct sh_bandplan bp;
+	uint64_t *keys = NULL;		/* the band route's keys */
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
@@ -140,7 +143,7 @@ main(int argc, char *argv[])
 	struct timespec t0;
 	long long nthreads, budget = 0;
 	int ch, e, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
-	    mode = 0, load = 0;
+	    mode = 0, load = 0, bands;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
@@ -227,6 +230,11 @@ main(int argc, char *argv[])
 			progress_took("index loaded", &t0);
 		ix = &index;
 	}
+	/* A threshold alone, below SH_BANDS_BELOW, in one process in
+	 * memory: the bands of the sketches, when the input has them. */
+	bands = aflag && k < 0 && ix == NULL && given == NULL &&
+	    shard.n == 0 && budget == 0 && minsim < SH_BANDS_BELOW &&
+	    sh_bandplan_init(&bp, minsim, SH_BANDS_RECALL) == 0;
 	k = sh_match_distance((int)k, aflag, minsim, ix);
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
@@ -264,11 +272,20 @@ main(int argc, char *argv[])
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */
 		sh_fplist_init(&lines);
-		fpjoin_read(&set, mode == 'u' ? &lines : NULL, argc, argv,
-		    !mode && !given, (int)nthreads, &status);
+		if (bands)
+			bands = fpjoin_read_bands(&set, mode == 'u' ? &lines :
+			    NULL, &bp, &keys, argc, argv, &status);
+		else
+			fpjoin_read(&set, mode == 'u' ? &lines : NULL, argc,
+			    argv, !mode && !given, (int)nthreads, &status);
 		if (given != NULL)
 			fpjoin_given(&set, given);
-		else {
+		else if (bands) {
+			if ((e = sh_bands_join(keys, sh_fpset_n(&set), &bp,
+			    (int)nthreads, progress_lib(), &set.pairs)) != 0)
+				fpjoin_fail(&set, e);
+			free(keys);
+		} else {
 			plan(&p, sh_fpset_n(&set), 1);
 			if ((e = sh_fpset_join(&set, &p, (int)nthreads,
 			    shard.n ? &shard : NULL, progress_lib())) != 0)

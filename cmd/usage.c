@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sketch.h"
 #include "base/version.h"
 #include "fp/fingerprint.h"
 #include "progress.h"
@@ -84,8 +85,8 @@ usage_help(void)
 void
 usage_version(void)
 {
-	printf("%s (sh) %s, fingerprint version %d\n", prog, SH_VERSION,
-	    SH_FP_VERSION);
+	printf("%s (sh) %s, fingerprint version %d, sketch version %d\n",
+	    prog, SH_VERSION, SH_FP_VERSION, SH_SK_VERSION);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(2, "stdout");
 	exit(0);

@@ -6,6 +6,7 @@
 load helper
 
 USAGE='usage: sh-dist [-qR] [-k max] fingerprint fingerprint
+       sh-dist [-q] sketch sketch
        sh-dist -p [-qR] [-k max] [file ...]
        sh-dist -v docs [-qt] [-a min] [-J measure] [-S size]
                [document option ...] [file ...]

@@ -6,7 +6,7 @@ load helper
 # The default features of fingerprint version 1, for tests of other rules.
 V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-W weight]\n             [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-ABceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-W weight]\n             [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -25,7 +25,7 @@ USAGE=$'usage: sh-fp [-AceFHltz] [-C charset] [-D idf] [-d dict] [-f format]\n  
 
 @test "-V: the toolkit and fingerprint versions" {
 	run -0 --separate-stderr sh-fp -V
-	eq "$output" "sh-fp (sh) 0.10.0, fingerprint version 2"
+	eq "$output" "sh-fp (sh) 0.11.0, fingerprint version 2, sketch version 1"
 	eq "$stderr" ""
 }
 

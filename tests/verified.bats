@@ -9,10 +9,16 @@ F='-w 3 -W binary'
 # The default features of fingerprint version 1, for tests of other rules.
 V1='-n 2 -w 1 -W tf'
 
+# The warning of -a below 0.95 over fingerprints without sketches.
+nosketch() {
+	printf 'sh-near: %s:1: no sketch after the ID (sh-fp -B makes them): the fingerprints are searched instead, slower' "$1"
+}
+
 setup() {
 	local d="$BATS_TEST_TMPDIR"
 	near_copies "$d/docs" 40 7
 	sh-fp $F "$d/docs" >"$d/fp"
+	sh-fp -B $F "$d/docs" >"$d/fpb"
 	all_pairs "$d/docs" >"$d/all"
 	# Every pair with its similarity and distance, by brute force.
 	sh-dist -v "$d/docs" $F "$d/all" >"$d/sim"
@@ -109,18 +115,23 @@ setup() {
 	sh-fp $V1 "$d/docs" >"$d/v1.fp"
 	run -2 --separate-stderr sh-near -v "$d/docs" -a 0.9 "$d/v1.fp"
 	eq "$output" ""
+	eq "$stderr" "$(nosketch "$d/v1.fp")
+sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
+	sh-fp -B $V1 "$d/docs" >"$d/v1.fpb"
+	run -2 --separate-stderr sh-near -v "$d/docs" -a 0.9 "$d/v1.fpb"
+	eq "$output" ""
 	eq "$stderr" "sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
-	run -2 --separate-stderr sh-near -u -v "$d/docs" $V1 -a 0.9 "$d/fp"
+	run -2 --separate-stderr sh-near -u -v "$d/docs" $V1 -a 0.9 "$d/fpb"
 	eq "$stderr" "sh-near: $d/docs: document d1: fingerprint is not the document's under these options"
 }
 
 @test "-v: a document missing is reported for each pair, the others are verified" {
 	local d="$BATS_TEST_TMPDIR" m
 	grep -v '^d2c1	' "$d/docs" >"$d/fewer"
-	run -2 --separate-stderr sh-near -v "$d/fewer" $F -a 0.5 "$d/fp"
+	run -2 --separate-stderr sh-near -v "$d/fewer" $F -a 0.5 "$d/fpb"
 	m="sh-near: no document d2c1 in $d/fewer"
 	eq "$stderr" "$(printf '%s\n%s\n%s' "$m" "$m" "$m")"
-	sh-near -v "$d/docs" $F -a 0.5 "$d/fp" | grep -v 'd2c1' >"$d/want"
+	sh-near -v "$d/docs" $F -a 0.5 "$d/fpb" | grep -v 'd2c1' >"$d/want"
 	[ -s "$d/want" ]
 	eq "$output" "$(cat "$d/want")"
 }
@@ -288,10 +299,10 @@ on_threads() {
 
 @test "-v: fingerprints on a pipe, drained while the documents are read, give the file's pairs" {
 	local d="$BATS_TEST_TMPDIR" i
-	sh-near -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/want"
+	sh-near -v "$d/docs" $F -a 0.8 "$d/fpb" >"$d/want"
 	[ -s "$d/want" ]
 	# 24 copies, more than a pipe holds.
-	for i in $(seq 24); do cat "$d/fp"; done >"$d/fp24"
+	for i in $(seq 24); do cat "$d/fpb"; done >"$d/fp24"
 	[ "$(wc -c <"$d/fp24")" -gt 65536 ]
 	cat "$d/fp24" |
 	    { sh-near -v "$d/docs" $F -a 0.8 >"$d/got" 2>"$d/err"; echo $?; } \
@@ -300,11 +311,11 @@ on_threads() {
 	eq "$(cat "$d/err")" ""
 	sh-near -v "$d/docs" $F -a 0.8 "$d/fp24" | cmp - "$d/got"
 	# Without room for the copy, the pipe is read as it comes.
-	cat "$d/fp" | TMPDIR="$d/none" sh-near -v "$d/docs" $F -a 0.8 |
+	cat "$d/fpb" | TMPDIR="$d/none" sh-near -v "$d/docs" $F -a 0.8 |
 	    cmp - "$d/want"
 	# From a file nothing changes; -u -v and -g -v read all their
 	# input first too.
-	sh-near -v "$d/docs" $F -a 0.8 <"$d/fp" | cmp - "$d/want"
+	sh-near -v "$d/docs" $F -a 0.8 <"$d/fpb" | cmp - "$d/want"
 	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp24" >"$d/u"
 	cat "$d/fp24" | sh-near -u -v "$d/docs" $F -a 0.8 | cmp - "$d/u"
 	sh-near -g -v "$d/docs" $F -a 0.8 "$d/fp24" >"$d/g"
@@ -313,7 +324,7 @@ on_threads() {
 
 @test "-v: a TMPDIR that fills while a pipe is drained: a warning, and the rest of the pipe read as it comes" {
 	local d="$BATS_TEST_TMPDIR" i
-	for i in $(seq 100); do cat "$d/fp"; done >"$d/fp100"
+	for i in $(seq 100); do cat "$d/fpb"; done >"$d/fp100"
 	[ "$(wc -c <"$d/fp100")" -gt 200000 ]
 	sh-near -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
 	[ -s "$d/want" ]

@@ -42,6 +42,9 @@ sh_strerror(int e)
 	case SH_EFPDIFF:
 		return "fingerprint is not the document's under these options";
 	case SH_ENODOC:		return "no such document";
+	case SH_ESKETCH:	return "not a sketch (m1: and 512 hex digits)";
+	case SH_ESKVERSION:	return "sketch of another version (this one reads m1)";
+	case SH_ENOSKETCH:	return "no sketch after the ID (sh-fp -B makes them)";
 	case SH_EGZIP:		return "gzip-compressed: decompress it first (zcat)";
 	}
 	return "unknown error";

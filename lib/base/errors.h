@@ -42,7 +42,10 @@ enum {
 	SH_ECHANGED = -32,	/* file changed while in use */
 	SH_ENODOC = -33,	/* no document with that ID */
 	SH_EGZIP = -34,		/* gzip-compressed input */
-	SH_EFPDIFF = -35	/* fingerprint not that of its document */
+	SH_EFPDIFF = -35,	/* fingerprint not that of its document */
+	SH_ESKETCH = -36,	/* field is not a sketch */
+	SH_ESKVERSION = -37,	/* sketch of another version */
+	SH_ENOSKETCH = -38	/* line has no sketch */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

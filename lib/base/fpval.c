@@ -1,8 +1,7 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 
-/* The value of each hex digit, 16 for any other byte. */
-static const unsigned char hexval[256] = {
+const unsigned char sh_hexval[256] = {
 #define X16 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16
 	X16, X16, X16,
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 16, 16, 16, 16, 16,
@@ -24,7 +23,7 @@ sh_hex_parse(const char *p, size_t n, sh_fpval *v)
 		return SH_EHEX;
 	/* Without a branch a digit: letters and digits come at random. */
 	for (i = 0; i < n; i++) {
-		d = hexval[(unsigned char)p[i]];
+		d = sh_hexval[(unsigned char)p[i]];
 		bad |= d;
 		x = x << 4 | (d & 15);
 	}

@@ -23,6 +23,9 @@ typedef uint64_t sh_fpval;
 
 #define SH_HEX_LEN (SH_FP_BITS / 4)
 
+/* The value of each hex digit, 16 for any other byte. */
+extern const unsigned char sh_hexval[256];
+
 /* Parse p[0..n) into *v; return 0, or SH_EHEX unless n == SH_HEX_LEN hex
  * digits. */
 int sh_hex_parse(const char *p, size_t n, sh_fpval *v);

@@ -12,6 +12,7 @@
 #include "feat/toklist.h"
 #include "feat/weight.h"
 #include "fp/fingerprint.h"
+#include "fp/minhash.h"
 #include "fp/simhash.h"
 
 struct sh_fp {
@@ -21,6 +22,7 @@ struct sh_fp {
 	struct sh_bag *set;	/* no text: the features of sh_fp_text */
 	struct sh_hset seen;	/* binary weights: the features voted */
 	struct sh_simhash acc;
+	struct sh_minhash mh;	/* o.sketch: the sketch's bins */
 	unsigned long long nfeat;	/* features of the last document */
 	uint64_t *hv;		/* -D: feature hashes of the document */
 	size_t nh, caph;
@@ -123,6 +125,8 @@ add_tf(void *ctx, const uint64_t *h, size_t n)
 	struct sh_fp *f = ctx;
 
 	sh_simhash_add_many(&f->acc, h, n);
+	if (f->o.sketch)
+		sh_minhash_add_many(&f->mh, h, n);
 }
 
 /* With IDF weights the hashes are kept, to be looked up together. */
@@ -171,6 +175,9 @@ add_tfidf(struct sh_fp *f, const char *p, size_t len, int *bad)
 			w[j] = sh_idf_get(f->o.idf, f->hv[i + j]);
 		for (j = 0; j < n; j++)
 			sh_simhash_addw(&f->acc, f->hv[i + j], w[j]);
+		for (j = 0; j < n && f->o.sketch; j++)
+			if (w[j] != 0)
+				sh_minhash_add(&f->mh, f->hv[i + j]);
 	}
 	return 0;
 }
@@ -192,6 +199,8 @@ add_once(void *ctx, const uint64_t *h, size_t n)
 		i = n < 64 ? n : 64;
 		k = sh_hset_add_many(&f->seen, h, i, fresh);
 		sh_simhash_add_many(&f->acc, fresh, k);
+		if (f->o.sketch)
+			sh_minhash_add_many(&f->mh, fresh, k);
 	}
 }
 
@@ -207,6 +216,16 @@ add_binary(struct sh_fp *f, const char *p, size_t len, int *bad)
 		return SH_ENOMEM;
 	f->nfeat = (unsigned long long)n;
 	return 0;
+}
+
+/* A feature of weight w votes; one of weight above 0 joins the sketch's
+ * set. */
+static void
+add_weighed(struct sh_fp *f, uint64_t h, uint64_t w)
+{
+	sh_simhash_addw(&f->acc, h, w);
+	if (f->o.sketch && w != 0)
+		sh_minhash_add(&f->mh, h);
 }
 
 struct collecting {
@@ -249,6 +268,7 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 	long long r;
 
 	sh_simhash_init(&f->acc);
+	sh_minhash_init(&f->mh);
 	if (f->o.weight == SH_W_TF) {
 		/* Summing tf votes of 1 is summing tf once: no bag needed.
 		 * Units differ from the bag path by the constant SH_W_UNIT,
@@ -271,8 +291,7 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 			return (int)r;
 		n = sh_bag_entries(f->set, &e);
 		for (i = 0; i < n; i++)
-			sh_simhash_addw(&f->acc, e[i].hash,
-			    sh_fp_weight(f, &e[i]));
+			add_weighed(f, e[i].hash, sh_fp_weight(f, &e[i]));
 	}
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
@@ -286,7 +305,7 @@ add_listed(void *ctx, uint64_t h, uint64_t w, const char *tok, size_t len)
 
 	(void)tok;
 	(void)len;
-	sh_simhash_addw(&f->acc, h, w);
+	add_weighed(f, h, w);
 	f->nfeat++;
 }
 
@@ -297,12 +316,19 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 	int r;
 
 	sh_simhash_init(&f->acc);
+	sh_minhash_init(&f->mh);
 	f->nfeat = 0;
 	if ((r = sh_toklist_parse(p, len, add_listed, f, col)) != 0)
 		return r;
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
 	return 0;
+}
+
+int
+sh_fp_sketch(const struct sh_fp *f, struct sh_sketch *s)
+{
+	return sh_minhash_final(&f->mh, s);
 }
 
 int

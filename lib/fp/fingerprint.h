@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
+#include "base/sketch.h"
 #include "feat/bag.h"
 #include "feat/idf.h"
 #include "feat/stopset.h"
@@ -45,6 +46,7 @@ struct sh_fpopt {
 				   is it */
 	struct sh_idf *idf;	/* NULL: none; owned */
 	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
+	int sketch;		/* make the MinHash sketch too (minhash.h) */
 };
 
 /* Options of n-gram size n, shingle size w and weight scheme, nothing
@@ -111,6 +113,14 @@ int sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
  */
 int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
     uint64_t *total, size_t *col);
+
+/*
+ * With o.sketch set, the MinHash sketch (fp/minhash.h) of the last
+ * document that sh_fp_text or sh_fp_tokens fingerprinted, into *s, made
+ * in the same pass from the same feature hashes: those of weight above
+ * 0.  Return 1, or 0 when it had none (as *total says).
+ */
+int sh_fp_sketch(const struct sh_fp *f, struct sh_sketch *s);
 
 /* The number of features (with repeats) or tokens of the last document
  * fingerprinted or counted, for telling short documents apart. */

@@ -26,6 +26,7 @@ sh_fpbatch_init(struct sh_fpbatch *b, const struct sh_fpopt *o,
 		return SH_ENOMEM;
 	b->nthreads = nthreads;
 	b->tokens = tokens;
+	b->sketch = o->sketch;
 	for (t = 0; t < nthreads; t++)
 		if ((b->fp[t] = sh_fp_new(o)) == NULL) {
 			sh_fpbatch_free(b);
@@ -122,6 +123,8 @@ doc_fp(const struct sh_fpbatch *b, struct sh_fp *fp, struct sh_fpdoc *d)
 		d->err = sh_fp_text(fp, text, d->len, &d->fp, &d->total,
 		    &d->bad);
 	d->nfeat = sh_fp_count(fp);
+	if (b->sketch && d->err == 0)
+		sh_fp_sketch(fp, &d->sk);
 }
 
 static void *

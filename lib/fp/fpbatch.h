@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
+#include "base/sketch.h"
 #include "fp/fingerprint.h"
 
 /* One document of a batch, or a record the reader refused. */
@@ -31,11 +32,13 @@ struct sh_fpdoc {
 	sh_fpval fp;
 	uint64_t total;		/* 0: no features */
 	unsigned long long nfeat;	/* sh_fp_count */
+	struct sh_sketch sk;	/* with the options' sketch: sh_fp_sketch */
 };
 
 struct sh_fpbatch {
 	struct sh_fp **fp;	/* one per thread */
 	int nthreads, tokens;
+	int sketch;		/* the options' sketch */
 	struct sh_fpdoc *doc;
 	size_t n, cap;
 	char *buf;
@@ -64,7 +67,8 @@ int sh_fpbatch_full(const struct sh_fpbatch *b);
 
 /*
  * Fingerprint every document of b (rerr 0), filling err, and fp, total,
- * nfeat, bad and col as sh_fp_text or sh_fp_tokens give them.  The
+ * nfeat, bad and col as sh_fp_text or sh_fp_tokens give them, and sk
+ * with the options' sketch (256 bytes a document more).  The
  * threads take the documents a few at a time, in order; a thread that
  * cannot be started leaves its share to the caller's.
  */

@@ -26,6 +26,19 @@ sh_fpline_parse(const char *p, size_t len, sh_fpval *fp, const char **id,
 }
 
 int
+sh_fpline_sketch(const char *p, size_t len, const char *id, size_t idlen,
+    struct sh_sketch *s)
+{
+	const char *f = id + idlen + 1, *end = p + len, *tab;
+
+	if (f > end || !sh_sketch_is(f, (size_t)(end - f)))
+		return SH_ENOSKETCH;
+	if ((tab = memchr(f, '\t', (size_t)(end - f))) != NULL)
+		end = tab;
+	return sh_sketch_parse(f, (size_t)(end - f), s);
+}
+
+int
 sh_fpline_write(FILE *out, sh_fpval fp, const char *id, size_t idlen)
 {
 	char hex[SH_HEX_LEN + 1];

@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/grow.h"
+#include "base/radix.h"
 #include "base/shard.h"
 #include "base/threads.h"
 #include "base/xsort.h"
@@ -44,41 +45,6 @@ width(uint64_t v)
 	return w;
 }
 
-/* LSD radix passes over bits [from, from + bits) of v[0..n), stable,
- * digits of at most maxw (<= 11) bits, through tmp; the result in *v
- * (the arrays may swap). */
-static void
-radix_bits(uint64_t **v, uint64_t **tmp, size_t n, int from, int bits,
-    int maxw)
-{
-	size_t count[1 << 11], i, sum, c;
-	uint64_t *a = *v, *b = *tmp, *t, mask;
-	int passes, w, p, shift;
-
-	if (bits == 0 || n < 2)
-		return;
-	passes = (bits + maxw - 1) / maxw;
-	w = (bits + passes - 1) / passes;
-	mask = ((uint64_t)1 << w) - 1;
-	for (p = 0, shift = from; p < passes; p++, shift += w) {
-		memset(count, 0, sizeof(count[0]) << w);
-		for (i = 0; i < n; i++)
-			count[a[i] >> shift & mask]++;
-		for (i = 0, sum = 0; i <= mask; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			b[count[a[i] >> shift & mask]++] = a[i];
-		t = a;
-		a = b;
-		b = t;
-	}
-	*v = a;
-	*tmp = b;
-}
-
 void
 sh_pairs_sort(struct sh_pairs *p)
 {
@@ -93,8 +59,8 @@ sh_pairs_sort(struct sh_pairs *p)
 	/* Only the bits the indexes use: j's, then i's. */
 	for (i = 0; i < p->n; i++)
 		all |= v[i];
-	radix_bits(&v, &tmp, p->n, 0, width(all & 0xFFFFFFFF), 11);
-	radix_bits(&v, &tmp, p->n, 32, width(all >> 32), 11);
+	sh_radix_bits(&v, &tmp, p->n, 0, width(all & 0xFFFFFFFF), 11);
+	sh_radix_bits(&v, &tmp, p->n, 32, width(all >> 32), 11);
 	if (v != p->v) {
 		memcpy(p->v, v, p->n * sizeof(*v));
 		tmp = v;
@@ -547,7 +513,7 @@ sort_buckets(struct worker *w)
 			}
 			s = tb->rec + lo;
 			buf = w->scratch;
-			radix_bits(&s, &buf, hi - lo, ks + 1, tb->low, LOWBITS);
+			sh_radix_bits(&s, &buf, hi - lo, ks + 1, tb->low, LOWBITS);
 			/* The fingerprints of long runs lie anywhere in fp:
 			 * asked for a bucket ahead, their misses overlap.
 			 * Where keys average fewer than 4 fingerprints, long

@@ -1,0 +1,290 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/grow.h"
+#include "base/radix.h"
+#include "base/threads.h"
+#include "near/bands.h"
+
+/* x^n by multiplications. */
+static double
+power(double x, int n)
+{
+	double y = 1;
+
+	while (n-- > 0)
+		y *= x;
+	return y;
+}
+
+static double
+prob(int b, int r, double t)
+{
+	return 1 - power(1 - power(t, r), b);
+}
+
+int
+sh_bandplan_init(struct sh_bandplan *p, uint32_t t, uint32_t recall)
+{
+	double x = t / 1e6, want = recall / 1e6;
+	int b, r;
+
+	for (r = SH_SK_K; r >= 1; r--)
+		for (b = 1; b * r <= SH_SK_K; b++)
+			if (prob(b, r, x) >= want) {
+				p->b = b;
+				p->r = r;
+				p->t = t;
+				return 0;
+			}
+	return SH_ERANGE;
+}
+
+double
+sh_bandplan_prob(const struct sh_bandplan *p, uint32_t sim)
+{
+	return prob(p->b, p->r, sim / 1e6);
+}
+
+/* One step of a band's hash: the splitmix64 finalizer over k ^ w. */
+static inline uint64_t
+fold(uint64_t k, uint64_t w)
+{
+	k ^= w;
+	k = (k ^ k >> 30) * 0xbf58476d1ce4e5b9ULL;
+	k = (k ^ k >> 27) * 0x94d049bb133111ebULL;
+	return k ^ k >> 31;
+}
+
+void
+sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
+    uint64_t *key)
+{
+	const uint16_t *v;
+	uint64_t k, w;
+	int j, i, q;
+
+	for (j = 0; j < p->b; j++) {
+		v = s->v + j * p->r;
+		k = (uint64_t)(j + 1) * 0x9e3779b97f4a7c15ULL;
+		for (i = 0; i < p->r; i += 4) {
+			for (w = 0, q = 0; q < 4 && i + q < p->r; q++)
+				w |= (uint64_t)v[i + q] << 16 * q;
+			k = fold(k, w);
+		}
+		key[j] = k;
+	}
+}
+
+/* What the threads share, and what each does. */
+struct shared {
+	const uint64_t *key;
+	size_t n;
+	int b;
+	const struct sh_progress *pg;
+	pthread_mutex_t lock;
+	int done;
+};
+
+struct worker {
+	struct shared *sh;
+	int first, step;
+	struct sh_pairs pairs;
+	struct kv {
+		uint64_t k;
+		uint32_t i;
+	} *kv;			/* a group's keys, when they differ */
+	uint64_t *members;	/* a group's entries */
+	size_t kvcap, mcap;
+	int err;
+};
+
+/* Whether entries a and b agree in a band before band j. */
+static int
+agreed(const struct shared *sh, uint64_t a, uint64_t b, int j)
+{
+	const uint64_t *ka = sh->key + a * (uint64_t)sh->b,
+	    *kb = sh->key + b * (uint64_t)sh->b;
+	int i;
+
+	for (i = 0; i < j; i++)
+		if (ka[i] == kb[i])
+			return 1;
+	return 0;
+}
+
+/* Whether all m entries of e agree in one band before band j: then
+ * that band gives all their pairs. */
+static int
+group_agreed(const struct shared *sh, const uint64_t *e, size_t m, int j)
+{
+	size_t x;
+	int i;
+
+	for (i = 0; i < j; i++) {
+		for (x = 1; x < m; x++)
+			if (sh->key[e[x] * sh->b + i] !=
+			    sh->key[e[0] * sh->b + i])
+				break;
+		if (x == m)
+			return 1;
+	}
+	return 0;
+}
+
+/* The pairs of the m entries e (ascending) of equal key j that band j
+ * owns. */
+static void
+emit(struct worker *w, const uint64_t *e, size_t m, int j)
+{
+	size_t x, y;
+
+	if (group_agreed(w->sh, e, m, j))
+		return;
+	for (x = 0; x < m && w->err == 0; x++)
+		for (y = x + 1; y < m; y++)
+			if (!agreed(w->sh, e[x], e[y], j) &&
+			    (w->err = sh_pairs_add(&w->pairs,
+			    e[x] << 32 | e[y])) != 0)
+				return;
+}
+
+static int
+cmp_kv(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The m entries e (ascending, each idx with its key's top 32 bits above
+ * it) whose keys of band j agree in their top 32 bits: their groups of
+ * equal keys, ascending.
+ */
+static void
+group(struct worker *w, const uint64_t *e, size_t m, int j)
+{
+	const struct shared *sh = w->sh;
+	size_t x, lo;
+	uint64_t k0 = sh->key[(e[0] & 0xFFFFFFFF) * sh->b + j];
+
+	if (sh_grow(&w->kv, &w->kvcap, m, sizeof(*w->kv)) != 0 ||
+	    sh_grow(&w->members, &w->mcap, m, sizeof(*w->members)) != 0) {
+		w->err = SH_ENOMEM;
+		return;
+	}
+	for (x = 0; x < m; x++) {
+		w->kv[x].i = (uint32_t)e[x];
+		w->kv[x].k = sh->key[(uint64_t)w->kv[x].i * sh->b + j];
+		w->members[x] = w->kv[x].i;
+	}
+	for (x = 1; x < m && w->kv[x].k == k0; x++)
+		;
+	if (x == m) {
+		emit(w, w->members, m, j);
+		return;
+	}
+	qsort(w->kv, m, sizeof(*w->kv), cmp_kv);
+	for (lo = 0; lo < m; lo = x) {
+		w->members[lo] = w->kv[lo].i;
+		for (x = lo + 1; x < m && w->kv[x].k == w->kv[lo].k; x++)
+			w->members[x] = w->kv[x].i;
+		if (x - lo > 1)
+			emit(w, w->members + lo, x - lo, j);
+	}
+}
+
+static void *
+work(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+	uint64_t *v, *tmp, top;
+	size_t i, lo;
+	int j;
+
+	v = malloc(sh->n * sizeof(*v));
+	tmp = malloc(sh->n * sizeof(*tmp));
+	if (v == NULL || tmp == NULL)
+		w->err = SH_ENOMEM;
+	for (j = w->first; j < sh->b && w->err == 0; j += w->step) {
+		for (i = 0; i < sh->n; i++)
+			v[i] = (sh->key[i * sh->b + j] >> 32) << 32 | i;
+		sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
+		for (lo = 0; lo < sh->n && w->err == 0; lo = i) {
+			top = v[lo] >> 32;
+			for (i = lo + 1; i < sh->n && v[i] >> 32 == top; i++)
+				;
+			if (i - lo > 1)
+				group(w, v + lo, i - lo, j);
+		}
+		pthread_mutex_lock(&sh->lock);
+		sh_progress(sh->pg, "band", (uint64_t)++sh->done,
+		    (uint64_t)sh->b);
+		pthread_mutex_unlock(&sh->lock);
+	}
+	free(v);
+	free(tmp);
+	return NULL;
+}
+
+int
+sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
+    int nthreads, const struct sh_progress *pg, struct sh_pairs *out)
+{
+	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };
+	struct worker w[SH_THREADS_MAX];
+	size_t total = 0;
+	int t, e = 0;
+
+	if (n >= 0xFFFFFFFF)
+		return SH_ERANGE;
+	if (nthreads > p->b)
+		nthreads = p->b;
+	if (nthreads > SH_THREADS_MAX)
+		nthreads = SH_THREADS_MAX;
+	if (nthreads < 1)
+		nthreads = 1;
+	memset(w, 0, sizeof(w));
+	for (t = 0; t < nthreads; t++) {
+		w[t].sh = &sh;
+		w[t].first = t;
+		w[t].step = nthreads;
+	}
+	if (n > 1)
+		sh_threads_run(w, sizeof(w[0]), nthreads, work);
+	for (t = 0; t < nthreads; t++) {
+		if (e == 0)
+			e = w[t].err;
+		total += w[t].pairs.n;
+	}
+	if (e == 0 && total > 0 && out->cap - out->n < total) {
+		void *q = realloc(out->v, (out->n + total) * sizeof(*out->v));
+
+		if (q == NULL)
+			e = SH_ENOMEM;
+		else {
+			out->v = q;
+			out->cap = out->n + total;
+		}
+	}
+	for (t = 0; t < nthreads; t++) {
+		if (e == 0 && w[t].pairs.n > 0) {
+			memcpy(out->v + out->n, w[t].pairs.v,
+			    w[t].pairs.n * sizeof(*out->v));
+			out->n += w[t].pairs.n;
+		}
+		free(w[t].pairs.v);
+		free(w[t].kv);
+		free(w[t].members);
+	}
+	if (e == 0)
+		sh_pairs_sort(out);
+	pthread_mutex_destroy(&sh.lock);
+	return e;
+}

@@ -1,0 +1,80 @@
+/*
+ * Pairs at a stated Jaccard similarity from MinHash sketches
+ * (base/sketch.h), by banding (Indyk and Motwani; Broder; Leskovec,
+ * Rajaraman and Ullman, "Mining of Massive Datasets", ch. 3): the
+ * SH_SK_K values of a sketch are cut into b bands of r rows (band j the
+ * values j r .. j r + r - 1; values past b r are left out), and two
+ * sketches are a candidate pair when all r values of some band agree.
+ *
+ * Each value agrees with probability J for documents of Jaccard
+ * similarity J, so a pair at J is a candidate with probability
+ *   P(J) = 1 - (1 - J^r)^b,
+ * the S-curve: near 1 above the threshold, near 0 well below it.  Two
+ * unrelated documents (J near 0) agree in a band with probability about
+ * 2^-16r (values of 16 bits agreeing by chance), so the candidates grow
+ * with the similar pairs, not with the square of the collection.
+ *
+ * The plan for threshold t and recall R: the largest r for which some b
+ * with b r <= SH_SK_K gives P(t) >= R, and the least such b.  The
+ * largest r is the steepest curve the sketch allows: the fewest pairs
+ * below t made candidates.  P is computed by multiplications alone, in
+ * double precision, so the plan is the same on every machine.
+ */
+#ifndef SH_BANDS_H
+#define SH_BANDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/progress.h"
+#include "base/sketch.h"
+#include "near/join.h"
+
+/* The recall sh-near plans the bands for: 0.99, in millionths. */
+#define SH_BANDS_RECALL 990000
+
+/* sh-near -a takes the bands for thresholds below this one, the
+ * fingerprints' search at and above it, where that costs less. */
+#define SH_BANDS_BELOW 950000
+
+struct sh_bandplan {
+	int b, r;
+	uint32_t t;		/* the threshold planned for, millionths */
+};
+
+/*
+ * The plan for threshold t and recall (both in millionths) into *p.
+ * Return 0, or SH_ERANGE when no plan reaches the recall (t below about
+ * 0.036 for a recall of 0.99: a single row in each of 128 bands is not
+ * enough).
+ */
+int sh_bandplan_init(struct sh_bandplan *p, uint32_t t, uint32_t recall);
+
+/* P(sim) of plan p: the probability that a pair of similarity sim
+ * (millionths) is a candidate. */
+double sh_bandplan_prob(const struct sh_bandplan *p, uint32_t sim);
+
+/*
+ * The b keys of sketch s under plan p into key[0..b): key j a 64-bit
+ * hash of band j's values and of j.  Two sketches with the same values
+ * in band j have the same key j; others, with probability 2^-64.
+ */
+void sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
+    uint64_t *key);
+
+/*
+ * Every pair i < j of the n sketches whose keys are key[i b .. i b + b)
+ * that shares a key under plan p (b keys each), each once, appended to
+ * *out (whose memory the caller frees), sorted by (i, j).  A pair is
+ * kept by the first band where it agrees: the bands before are compared
+ * for each pair a band gives.  n must be below 2^32.  The bands run on
+ * nthreads threads (>= 1), each done reported to pg ("band"; NULL:
+ * none); the result does not depend on them.  Time: per band a radix
+ * sort of n words (three passes), plus the pairs of each group of equal
+ * keys; memory: 16 bytes per sketch per thread, plus the pairs.  Return
+ * 0, SH_ENOMEM or SH_ERANGE (n too large).
+ */
+int sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
+    int nthreads, const struct sh_progress *pg, struct sh_pairs *out);
+
+#endif

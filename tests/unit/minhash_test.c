@@ -1,0 +1,245 @@
+/*
+ * The MinHash sketch (fp/minhash.h, base/sketch.h) and its bands
+ * (near/bands.h): pinned vectors of version 1, the text form, the
+ * estimate's bias over sets dense and sparse, the band plans, and the
+ * band join against brute force.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/hash.h"
+#include "fp/minhash.h"
+#include "near/bands.h"
+#include "rng.h"
+#include "tap.h"
+
+/* The sketch of the n hashes h. */
+static void
+sketch_of(const uint64_t *h, size_t n, struct sh_sketch *s)
+{
+	struct sh_minhash a;
+
+	sh_minhash_init(&a);
+	sh_minhash_add_many(&a, h, n);
+	sh_minhash_final(&a, s);
+}
+
+/* The hash of a sketch's text form, to pin it whole. */
+static uint64_t
+pin(const struct sh_sketch *s)
+{
+	char text[SH_SK_TEXT];
+
+	sh_sketch_format(s, text);
+	return sh_hash64(text, sizeof(text), 0);
+}
+
+static void
+vectors(void)
+{
+	static uint64_t h[1000];
+	struct sh_sketch s, t;
+	struct sh_minhash a;
+	char text[SH_SK_TEXT + 1];
+	size_t i;
+
+	rng_state = 1;
+	for (i = 0; i < 1000; i++)
+		h[i] = next();
+	/* One feature fills every bin with its value. */
+	sketch_of(h, 1, &s);
+	for (i = 0; i < SH_SK_K && s.v[i] == (uint16_t)h[0]; i++)
+		;
+	ok(i == SH_SK_K, "one feature: every value is its low 16 bits");
+	sketch_of(h, 20, &s);
+	sh_sketch_format(&s, text);
+	text[SH_SK_TEXT] = '\0';
+	ok(strncmp(text, "m1:", 3) == 0 && strlen(text) == SH_SK_TEXT,
+	    "text form: m1: and 512 digits");
+	ok(pin(&s) == 0x76a55b469be11cb4ULL,
+	    "20 features (sparse, densified): pinned");
+	sketch_of(h, 1000, &t);
+	ok(pin(&t) == 0x11af8424b0086251ULL, "1000 features: pinned");
+
+	/* Order and repeats do not count. */
+	sh_minhash_init(&a);
+	for (i = 1000; i-- > 0;) {
+		sh_minhash_add(&a, h[i]);
+		sh_minhash_add(&a, h[i / 2]);
+	}
+	sh_minhash_final(&a, &s);
+	ok(memcmp(&s, &t, sizeof(s)) == 0, "order and repeats do not count");
+	sh_minhash_init(&a);
+	ok(sh_minhash_final(&a, &s) == 0, "no feature: no sketch");
+}
+
+static void
+text(void)
+{
+	struct sh_sketch s, t;
+	char buf[SH_SK_TEXT];
+	size_t i;
+
+	for (i = 0; i < SH_SK_K; i++)
+		s.v[i] = (uint16_t)next();
+	sh_sketch_format(&s, buf);
+	ok(sh_sketch_parse(buf, sizeof(buf), &t) == 0 &&
+	    memcmp(&s, &t, sizeof(s)) == 0, "format then parse: the same");
+	for (i = 3; i < sizeof(buf); i++)
+		if (buf[i] >= 'a')
+			buf[i] -= 'a' - 'A';
+	ok(sh_sketch_parse(buf, sizeof(buf), &t) == 0 &&
+	    memcmp(&s, &t, sizeof(s)) == 0, "upper case reads");
+	ok(sh_sketch_parse(buf, sizeof(buf) - 1, &t) == SH_ESKETCH,
+	    "a digit short: not a sketch");
+	buf[100] = 'g';
+	ok(sh_sketch_parse(buf, sizeof(buf), &t) == SH_ESKETCH,
+	    "a bad digit: not a sketch");
+	buf[1] = '2';
+	ok(sh_sketch_parse(buf, sizeof(buf), &t) == SH_ESKVERSION,
+	    "m2: another version");
+	ok(sh_sketch_parse("xyz", 3, &t) == SH_ESKETCH, "xyz: not a sketch");
+	ok(sh_sketch_sim(SH_SK_K) == 1000000 && sh_sketch_sim(0) == 0 &&
+	    sh_sketch_sim(64) == 499992, "the estimate of 128, 0, 64 equal");
+}
+
+/*
+ * The mean estimate over trials pairs of sets of n features each at
+ * Jaccard similarity j: shared features s, with 2 n - s in the union.
+ */
+static double
+mean_estimate(size_t n, double j, int trials)
+{
+	uint64_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	struct sh_sketch x, y;
+	size_t s = (size_t)(2 * n * j / (1 + j) + 0.5), i;
+	double sum = 0;
+	int t;
+
+	for (t = 0; t < trials; t++) {
+		for (i = 0; i < n; i++) {
+			a[i] = next();
+			b[i] = i < s ? a[i] : next();
+		}
+		sketch_of(a, n, &x);
+		sketch_of(b, n, &y);
+		sum += sh_sketch_sim(sh_sketch_equal(&x, &y)) / 1e6;
+	}
+	free(a);
+	free(b);
+	return sum / trials;
+}
+
+static void
+bias(void)
+{
+	static const size_t sizes[] = { 10, 40, 500 };
+	static const double sims[] = { 0.2, 0.5, 0.8 };
+	double m, j;
+	size_t i, k, n;
+
+	for (i = 0; i < 3; i++)
+		for (k = 0; k < 3; k++) {
+			n = sizes[i];
+			/* The similarity the shared count really gives. */
+			j = (double)(size_t)(2 * n * sims[k] / (1 + sims[k]) +
+			    0.5);
+			j = j / (2 * n - j);
+			m = mean_estimate(n, sims[k], 2000);
+			ok(m > j - 0.01 && m < j + 0.01,
+			    "%zu features at J %.3f: mean estimate %.4f", n, j,
+			    m);
+		}
+}
+
+static void
+plans(void)
+{
+	static const struct {
+		uint32_t t;
+		int b, r;
+	} want[] = {
+		{ 500000, 35, 3 }, { 700000, 17, 4 }, { 800000, 16, 6 },
+		{ 900000, 11, 10 }, { 950000, 8, 16 }, { 1000000, 1, 128 },
+	};
+	struct sh_bandplan p;
+	size_t i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ok(sh_bandplan_init(&p, want[i].t, SH_BANDS_RECALL) == 0 &&
+		    p.b == want[i].b && p.r == want[i].r &&
+		    sh_bandplan_prob(&p, want[i].t) >= 0.99,
+		    "t %u: %d bands of %d rows (%d, %d)", want[i].t, want[i].b,
+		    want[i].r, p.b, p.r);
+	}
+	ok(sh_bandplan_init(&p, 30000, SH_BANDS_RECALL) == SH_ERANGE,
+	    "t 0.03: no plan reaches 0.99");
+}
+
+/* Brute force: whether sketches a and b agree in a band of p. */
+static int
+share(const struct sh_bandplan *p, const struct sh_sketch *a,
+    const struct sh_sketch *b)
+{
+	int j, i;
+
+	for (j = 0; j < p->b; j++) {
+		for (i = 0; i < p->r; i++)
+			if (a->v[j * p->r + i] != b->v[j * p->r + i])
+				break;
+		if (i == p->r)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+join(void)
+{
+	enum { N = 3000 };
+	static struct sh_sketch s[N];
+	static uint64_t key[N * SH_SK_K];
+	struct sh_bandplan p;
+	struct sh_pairs got = { NULL, 0, 0 };
+	size_t i, j, n, bad;
+	int t, v;
+
+	sh_bandplan_init(&p, 700000, SH_BANDS_RECALL);
+	/* Families: each sketch a copy of an earlier one with some values
+	 * changed, or new; values from a small alphabet so that unrelated
+	 * bands agree too, now and then. */
+	for (i = 0; i < N; i++) {
+		j = i > 0 && next() % 4 != 0 ? next() % i : i;
+		for (v = 0; v < SH_SK_K; v++)
+			s[i].v[v] = j < i && next() % 8 != 0 ? s[j].v[v] :
+			    (uint16_t)(next() % 8 ? next() : next() % 3);
+		sh_bands_keys(&p, &s[i], key + i * (size_t)p.b);
+	}
+	for (t = 1; t <= 3; t++) {
+		got.n = 0;
+		ok(sh_bands_join(key, N, &p, t, NULL, &got) == 0,
+		    "%d thread(s): joined", t);
+		n = bad = 0;
+		for (i = 0; i < N; i++)
+			for (j = i + 1; j < N; j++)
+				if (share(&p, &s[i], &s[j]))
+					bad += n >= got.n ||
+					    got.v[n++] != ((uint64_t)i << 32 | j);
+		ok(bad == 0 && n == got.n && n > 1000,
+		    "%d thread(s): the %zu pairs of brute force, each once, in "
+		    "order (%zu)", t, n, got.n);
+	}
+	free(got.v);
+}
+
+int
+main(void)
+{
+	vectors();
+	text();
+	bias();
+	plans();
+	join();
+	return tap_done();
+}
