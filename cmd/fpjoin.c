@@ -4,8 +4,18 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "near/fpline.h"
+#include "progress.h"
 #include "fpjoin.h"
 #include "input.h"
+
+void
+fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join)
+{
+	int e;
+
+	if ((e = (join ? sh_plan_join : sh_plan_init)(p, k, r, n)) != 0)
+		errx(2, "-k %d -r %d: %s", k, r, sh_strerror(e));
+}
 
 void
 fpjoin_fail(const struct sh_fpset *s, int e)
@@ -89,19 +99,49 @@ band_line(void *ctx, const struct sh_fpline *f)
 	collect(&bd->rd, f);
 }
 
-int
-fpjoin_read_bands(struct sh_fpset *s, struct sh_fplist *lines,
-    const struct sh_bandplan *p, uint64_t **keys, int n,
-    char *const name[], int *status)
+/* fpjoin_read for the band route, then its pairs: 1; or 0 after a
+ * warning, when a line has no sketch. */
+static int
+bands(struct sh_fpset *s, struct sh_fplist *lines,
+    const struct sh_bandplan *p, int n, char *const name[], int nthreads,
+    int *status)
 {
 	struct banding bd = { { s, lines }, p, NULL, 0, 0, NULL, 0, status };
+	int e;
 
 	input_fps(n, name, band_line, &bd, status);
-	*keys = bd.keys;
-	if (bd.name != NULL)
+	if (bd.name != NULL) {
 		warnx("%s:%llu: %s: the fingerprints are searched instead, "
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
-	return bd.name == NULL;
+		return 0;
+	}
+	if ((e = sh_bands_join(bd.keys, sh_fpset_n(s), p, nthreads,
+	    progress_lib(), &s->pairs)) != 0)
+		fpjoin_fail(s, e);
+	free(bd.keys);
+	return 1;
+}
+
+void
+fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
+    const struct sh_bandplan *bp, const char *given, int k, int r,
+    const struct sh_shard *shard, int n, char *const name[], int ids,
+    int nthreads, int *status)
+{
+	struct sh_plan p;
+	int e;
+
+	if (bp != NULL && bands(s, lines, bp, n, name, nthreads, status))
+		return;
+	if (bp == NULL)
+		fpjoin_read(s, lines, n, name, ids, nthreads, status);
+	if (given != NULL) {
+		fpjoin_given(s, given);
+		return;
+	}
+	fpjoin_plan(&p, k, r, sh_fpset_n(s), 1);
+	if ((e = sh_fpset_join(s, &p, nthreads, shard, progress_lib())) != 0)
+		fpjoin_fail(s, e);
 }
 
 /* A line of the pairs given. */

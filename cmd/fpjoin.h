@@ -9,6 +9,7 @@
 
 #include "near/bands.h"
 #include "near/fpset.h"
+#include "near/plan.h"
 #include "near/fplist.h"
 
 /*
@@ -22,18 +23,26 @@
 void fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
     char *const name[], int ids, int nthreads, int *status);
 
+/* The plan for n fingerprints at distance k, r key blocks (0: chosen):
+ * of the join (join != 0), or of the streaming filter; a bad one ends
+ * the program with status 2. */
+void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
+
 /*
- * fpjoin_read for the band route: the lines into s, in memory, each
- * whole into lines too when not NULL, and the p->b band keys of each
- * line's sketch (near/bands.h) appended to *keys (the caller's to free).
- * Return 1 when every line had a sketch; else 0 with *keys NULL, after
- * a warning that names the first line without one and says that the
- * fingerprints are searched instead.  A sketch that is there but bad is
- * reported and sets *status to 2, as a bad line is.
+ * sh-near's pairs: the n operands name[0..n) read into s (and whole into
+ * lines when not NULL), then the pairs of the band route with plan bp
+ * (else NULL), its lines read in memory, when every line has a sketch
+ * (near/bands.h, on nthreads threads); else, after a warning that names
+ * the first line without one, or without bp, as fpjoin_read reads them
+ * (ids as there), those given in the file given (not NULL,
+ * fpjoin_given) or those of the join within k (r key blocks, one shard
+ * when not NULL).  A sketch that is there but bad is reported and sets
+ * *status to 2, as a bad line is.
  */
-int fpjoin_read_bands(struct sh_fpset *s, struct sh_fplist *lines,
-    const struct sh_bandplan *p, uint64_t **keys, int n,
-    char *const name[], int *status);
+void fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
+    const struct sh_bandplan *bp, const char *given, int k, int r,
+    const struct sh_shard *shard, int n, char *const name[], int ids,
+    int nthreads, int *status);
 
 /* The pairs of s: those of the file path (ID1<TAB>ID2... lines, "-" for
  * standard input), instead of a join. */

@@ -56,17 +56,6 @@ put_ok(int e)
 		err(2, "stdout");
 }
 
-/* The plan for n fingerprints: of the join, or of the streaming filter. */
-static void
-plan(struct sh_plan *p, uint64_t n, int join)
-{
-	int e;
-
-	if ((e = (join ? sh_plan_join : sh_plan_init)(p, (int)k, (int)r,
-	    n)) != 0)
-		errx(2, "-k %lld -r %lld: %s", k, r, sh_strerror(e));
-}
-
 /* -v: a pair whose document cannot be verified. */
 static void
 bad_pair(void *ctx, int e, const char *id, size_t len, size_t col)
@@ -133,7 +122,6 @@ main(int argc, char *argv[])
 	struct sh_fplist lines;		/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
-	uint64_t *keys = NULL;		/* the band route's keys */
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
@@ -258,7 +246,7 @@ main(int argc, char *argv[])
 		sh_ixqueue_init(&queue, &mt, ix, (int)k, match_out, NULL);
 		if (mode == 'u') {
 			/* The kept set is unknown in advance: plan for 2^24. */
-			plan(&p, 1 << 24, 0);
+			fpjoin_plan(&p, (int)k, (int)r, 1 << 24, 0);
 			if ((dedup = sh_dedup_new(&p)) == NULL)
 				fpjoin_fail(&set, SH_ENOMEM);
 			sh_ixqueue_filter(&queue, dedup, put_line);
@@ -272,25 +260,9 @@ main(int argc, char *argv[])
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */
 		sh_fplist_init(&lines);
-		if (bands)
-			bands = fpjoin_read_bands(&set, mode == 'u' ? &lines :
-			    NULL, &bp, &keys, argc, argv, &status);
-		else
-			fpjoin_read(&set, mode == 'u' ? &lines : NULL, argc,
-			    argv, !mode && !given, (int)nthreads, &status);
-		if (given != NULL)
-			fpjoin_given(&set, given);
-		else if (bands) {
-			if ((e = sh_bands_join(keys, sh_fpset_n(&set), &bp,
-			    (int)nthreads, progress_lib(), &set.pairs)) != 0)
-				fpjoin_fail(&set, e);
-			free(keys);
-		} else {
-			plan(&p, sh_fpset_n(&set), 1);
-			if ((e = sh_fpset_join(&set, &p, (int)nthreads,
-			    shard.n ? &shard : NULL, progress_lib())) != 0)
-				fpjoin_fail(&set, e);
-		}
+		fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, bands ? &bp :
+		    NULL, given, (int)k, (int)r, shard.n ? &shard : NULL, argc,
+		    argv, !mode && !given, (int)nthreads, &status);
 		*where = '\0';
 		if (mode == 'u')
 			e = sh_match_write_firsts(&mt, &set, ix, (int)k, &hits,

@@ -1,0 +1,144 @@
+#!/usr/bin/env bats
+# The band route: sh-fp -B writes each document's MinHash sketch after
+# its ID, sh-dist estimates the similarity of two sketches, and sh-near
+# -v -a below 0.95 takes the candidate pairs from the sketches' bands and
+# verifies each: never a pair below t, and at least 0.99 of those at or
+# above it expected.
+
+load helper
+
+F='-w 3 -W binary'
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR"
+	near_copies "$d/docs" 60 11
+	sh-fp $F "$d/docs" >"$d/fp"
+	sh-fp -B $F "$d/docs" >"$d/fpb"
+	all_pairs "$d/docs" | sh-dist -v "$d/docs" $F >"$d/sim"
+}
+
+@test "-B: the sketch after the ID, m1: and 512 hex digits; the fingerprint as without it" {
+	local d="$BATS_FILE_TMPDIR"
+	cut -f 1,2 "$d/fpb" | cmp - "$d/fp"
+	awk -F '\t' 'NF != 3 || $3 !~ /^m1:[0-9a-f]+$/ || length($3) != 515 {
+	    print "bad: " $0; bad = 1 } END { exit bad }' "$d/fpb"
+	# -c: the count after the sketch.
+	sh-fp -B -c $F "$d/docs" | cut -f 1-3 | cmp - "$d/fpb"
+	sh-fp -c $F "$d/docs" | cut -f 3 >"$d/count"
+	sh-fp -B -c $F "$d/docs" | cut -f 4 | cmp - "$d/count"
+}
+
+@test "-B: the sketches of the test vectors, frozen (sketch version 1)" {
+	local d="$BATS_FILE_TMPDIR" i
+	sh-fp -B "$FIXTURES/vectors.in" 2>/dev/null |
+	    same_files "$FIXTURES/vectors-sketch.out" -
+	sh-fp -B -n 2 -w 1 -W tf "$FIXTURES/vectors.in" 2>/dev/null |
+	    same_files "$FIXTURES/vectors-v1-sketch.out" -
+	# Token lists give the sketch of the text they list; threads and
+	# shards change no byte.
+	sh-tokenize "$FIXTURES/vectors.in" 2>/dev/null | sh-fp -t -B |
+	    same_files "$FIXTURES/vectors-sketch.out" -
+	sh-fp -B -j 3 $F "$d/docs" | same_files "$d/fpb" -
+	for i in 0 1 2; do
+		sh-fp -B -P $i/3 $F "$d/docs"
+	done | same_files "$d/fpb" -
+}
+
+@test "sh-dist: the similarity two sketches estimate, near the exact one" {
+	local d="$BATS_FILE_TMPDIR" a b
+	a=$(awk -F '\t' '$2 == "d1" { print $3 }' "$d/fpb")
+	b=$(awk -F '\t' '$2 == "d1c1" { print $3 }' "$d/fpb")
+	run -0 sh-dist "$a" "$a"
+	eq "$output" "1.000000"
+	run -0 sh-dist "$a" "$b"
+	# Within four standard errors (0.035 at 0.8) of the exact value.
+	awk -v e="$output" -F '\t' '$1 == "d1" && $2 == "d1c1" {
+	    d = e - $3; exit !(d < 0.15 && d > -0.15) }' "$d/sim"
+	run -0 sh-dist -q "$a" "$b"
+	eq "$output" ""
+	run -2 sh-dist -k 3 "$a" "$b"
+	eq "$output" "sh-dist: -k: a distance between fingerprints, not sketches"
+	run -2 sh-dist "$a" "m2:${b#m1:}"
+	eq "$output" "sh-dist: m2:${b:3:17}...: sketch of another version (this one reads m1)"
+	run -2 sh-dist "$a" "${b}0"
+	eq "$output" "sh-dist: ${b:0:20}...: not a sketch (m1: and 512 hex digits)"
+}
+
+@test "sh-near -a: every pair printed at or above t, at least 0.97 of those, at 0.5, 0.7, 0.8 and 0.9" {
+	local d="$BATS_FILE_TMPDIR" t want got
+	for t in 0.5 0.7 0.8 0.9; do
+		awk -F '\t' -v t="$t" '$3 >= t { print $1 "\t" $2 "\t" $3 }' \
+		    "$d/sim" >"$d/want"
+		run -0 --separate-stderr sh-near -v "$d/docs" $F -a "$t" \
+		    "$d/fpb"
+		eq "$stderr" ""
+		printf '%s\n' "$output" | cut -f 1,2,4 >"$d/got"
+		# Each pair printed is true, with its exact similarity.
+		awk -F '\t' 'NR == FNR { w[$0] = 1; next }
+		    !($0 in w) { print "not true: " $0; bad = 1 }
+		    END { exit bad }' "$d/want" "$d/got"
+		want=$(wc -l <"$d/want")
+		got=$(wc -l <"$d/got")
+		echo "t $t: $got of $want"
+		[ "$want" -gt 30 ]
+		[ $((got * 100)) -ge $((want * 97)) ]
+	done
+}
+
+@test "sh-near -a: clusters and first copies of the verified band pairs" {
+	local d="$BATS_FILE_TMPDIR"
+	sh-near -v "$d/docs" $F -a 0.7 "$d/fpb" >"$d/pairs"
+	# The clusters of exactly those pairs, and the first copies.
+	sh-near -g -m "$d/pairs" "$d/fpb" >"$d/want"
+	sh-near -g -v "$d/docs" $F -a 0.7 "$d/fpb" | same_files "$d/want" -
+	# A line goes when a kept line before it makes a pair with it.
+	awk -F '\t' 'NR == FNR { pre[$2] = pre[$2] " " $1; next }
+	    { n = split(pre[$2], a, " "); for (i = 1; i <= n; i++)
+		if (a[i] in kept) next
+	      kept[$2] = 1; print }' "$d/pairs" "$d/fpb" >"$d/firsts"
+	sh-near -u -v "$d/docs" $F -a 0.7 "$d/fpb" | same_files "$d/firsts" -
+}
+
+@test "sh-near -a: the same bytes on 1 to 3 threads, and from a pipe" {
+	local d="$BATS_FILE_TMPDIR" j
+	sh-near -v "$d/docs" $F -a 0.6 -j 1 "$d/fpb" >"$d/want"
+	[ -s "$d/want" ]
+	for j in 2 3; do
+		sh-near -v "$d/docs" $F -a 0.6 -j $j "$d/fpb" |
+		    same_files "$d/want" -
+	done
+	sh-fp -B $F "$d/docs" | sh-near -v "$d/docs" $F -a 0.6 |
+	    same_files "$d/want" -
+}
+
+@test "sh-near -a: the fingerprints searched at and above 0.95, or when a line has no sketch, with a warning" {
+	local d="$BATS_FILE_TMPDIR"
+	# At 0.95 both inputs give the fingerprints' search, silently.
+	sh-near -v "$d/docs" $F -a 0.95 "$d/fp" >"$d/want"
+	run -0 --separate-stderr sh-near -v "$d/docs" $F -a 0.95 "$d/fpb"
+	eq "$stderr" ""
+	eq "$output" "$(cat "$d/want")"
+	# Below, a line without a sketch: its place named, then the
+	# fingerprints' search.
+	sh-near -v "$d/docs" $F -a 0.8 -k 15 "$d/fp" >"$d/want"
+	{ head -n 5 "$d/fpb"; cut -f 1,2 "$d/fpb" | sed -n '6p'
+	    tail -n +7 "$d/fpb"; } >"$d/mixed"
+	run -0 --separate-stderr sh-near -v "$d/docs" $F -a 0.8 "$d/mixed"
+	eq "$stderr" "sh-near: $d/mixed:6: no sketch after the ID (sh-fp -B makes them): the fingerprints are searched instead, slower"
+	eq "$output" "$(cat "$d/want")"
+	# -k chooses the fingerprints' search, without a word.
+	run -0 --separate-stderr sh-near -v "$d/docs" $F -a 0.8 -k 15 \
+	    "$d/fpb"
+	eq "$stderr" ""
+	eq "$output" "$(cat "$d/want")"
+}
+
+@test "sh-near -a: a bad sketch is reported with its line, the others go on" {
+	local d="$BATS_FILE_TMPDIR"
+	{ head -n 3 "$d/fpb"; sed -n '4s/m1:./m1:g/p' "$d/fpb"
+	    sed -n '5s/m1:/m7:/p' "$d/fpb"; tail -n +6 "$d/fpb"; } >"$d/bad"
+	run -2 --separate-stderr sh-near -v "$d/docs" $F -a 0.8 "$d/bad"
+	eq "$stderr" "sh-near: $d/bad:4: not a sketch (m1: and 512 hex digits)
+sh-near: $d/bad:5: sketch of another version (this one reads m1)"
+	[ -n "$output" ]
+}
