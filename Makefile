@@ -29,7 +29,8 @@ NEAR_HDR = lib/near/bands.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
 INDEX_HDR = lib/index/index.h lib/index/ixfile.h lib/index/segment.h \
 	lib/index/writer.h
-VERIFY_HDR = lib/verify/explain.h lib/verify/match.h lib/verify/verify.h
+VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/match.h \
+	lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
@@ -47,7 +48,8 @@ NEAR_OBJ = lib/near/bands.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \
 	lib/index/writer.o
-VERIFY_OBJ = lib/verify/explain.o lib/verify/match.o lib/verify/verify.o
+VERIFY_OBJ = lib/verify/explain.o lib/verify/groups.o lib/verify/match.o \
+	lib/verify/verify.o
 HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)
 LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \

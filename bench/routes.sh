@@ -8,7 +8,10 @@
 #   fp     sh-fp OPTS | sh-near -k K: the fingerprint alone, for K in KS;
 #   verify sh-fp OPTS | sh-near -v CORPUS OPTS -a t: candidates within the
 #          model's distance for t, verified by exact Jaccard over the
-#          features of OPTS.
+#          features of OPTS;
+#   bands  sh-fp -B OPTS | sh-near -B -v CORPUS OPTS -a t: candidates from
+#          the bands of the MinHash sketches, verified the same way, for
+#          t in BTS.
 #
 # for every option set of SETS ("name:options" words, options joined by
 # commas): by default the defaults (fingerprint version 2: -n 5 -w 3
@@ -18,8 +21,9 @@
 # usage: bench/routes.sh [corpus.txt ...]
 # Without operands: en, api, zh, fortune and zhshort of bench/corpus.sh in
 # ${TMPDIR:-/tmp}/sh-eval, built first if missing.
-# environment: BIN (bin), BENCH (bench), TS ("0.8 0.9 0.95"), KS ("3 6"),
-# SETS (see below), ROUTES ("fp verify").
+# environment: BIN (bin), BENCH (bench), TS ("0.8 0.9 0.95"), BTS ("0.5
+# 0.7 0.8 0.9 0.95"), KS ("3 6"), SETS (see below), ROUTES ("fp verify
+# bands").
 
 set -eu
 
@@ -27,8 +31,11 @@ prog=routes.sh
 bin=${BIN:-bin}
 bench=${BENCH:-bench}
 ts=${TS:-0.8 0.9 0.95}
+bts=${BTS:-0.5 0.7 0.8 0.9 0.95}
 ks=${KS:-3 6}
-routes=${ROUTES:-fp verify}
+routes=${ROUTES:-fp verify bands}
+# The thresholds of the truth: those of every route, once each.
+allts=$(printf '%s\n' $ts $bts | sort -n -u | tr '\n' ' ')
 sets=${SETS:-default: v1:-n,2,-w,1,-W,tf w1:-w,1 w2:-w,2 n2:-n,2 n3:-n,3 \
 tf:-W,tf}
 
@@ -85,7 +92,7 @@ for corpus; do
 	echo "== $name: $(wc -l <"$corpus" | tr -d ' ') documents," \
 	    "$(($(wc -c <"$corpus") / 1000000)) MB"
 	printf 'truth (pairs at or above t):'
-	for t in $ts; do
+	for t in $allts; do
 		"$bench/jaccard" -t "$t" "$corpus" >"$work/truth.$t" ||
 		    die "$corpus: jaccard failed"
 		printf ' %s: %s' "$t" "$(wc -l <"$work/truth.$t" | tr -d ' ')"
@@ -117,6 +124,17 @@ for corpus; do
 					    "$bin/sh-near" -v "$corpus" $opts \
 					    -a "$t" >"$work/pairs" || true
 					row verify "$t" "$label" model "$s" \
+					    "$(now)" "$work/pairs"
+				done ;;
+			bands)
+				for t in $bts; do
+					s=$(now)
+					# shellcheck disable=SC2086
+					"$bin/sh-fp" -B $opts "$corpus" \
+					    2>/dev/null | "$bin/sh-near" -B \
+					    -v "$corpus" $opts -a "$t" \
+					    >"$work/pairs" || true
+					row bands "$t" "$label" bands "$s" \
 					    "$(now)" "$work/pairs"
 				done ;;
 			esac

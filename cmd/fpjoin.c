@@ -5,6 +5,7 @@
 #include "base/grow.h"
 #include "near/fpline.h"
 #include "progress.h"
+#include "usage.h"
 #include "fpjoin.h"
 #include "input.h"
 
@@ -15,6 +16,22 @@ fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join)
 
 	if ((e = (join ? sh_plan_join : sh_plan_init)(p, k, r, n)) != 0)
 		errx(2, "-k %d -r %d: %s", k, r, sh_strerror(e));
+}
+
+const struct sh_bandplan *
+fpjoin_route(struct sh_bandplan *p, int force, const char *threshold,
+    uint32_t t, int alone)
+{
+	if (force && threshold == NULL)
+		usage_only('B', "-a");
+	if (!force && (threshold == NULL || !alone || t >= SH_BANDS_BELOW))
+		return NULL;
+	if (sh_bandplan_init(p, t, SH_BANDS_RECALL) == 0)
+		return p;
+	if (force)
+		errx(2, "-B: no bands hold 0.99 of the pairs at -a %s",
+		    threshold);
+	return NULL;
 }
 
 void
@@ -64,6 +81,7 @@ struct banding {
 	size_t n, cap;
 	const char *name;	/* the first line without a sketch */
 	unsigned long long line;
+	int must;		/* every line must have one */
 	int *status;
 };
 
@@ -78,6 +96,9 @@ band_line(void *ctx, const struct sh_fpline *f)
 
 	if (bd->name == NULL) {
 		e = sh_fpline_sketch(f->line, f->len, f->id, f->idlen, &sk);
+		if (e == SH_ENOSKETCH && bd->must)
+			errx(2, "%s:%llu: %s", f->name, f->lineno,
+			    sh_strerror(e));
 		if (e == SH_ENOSKETCH) {
 			bd->name = f->name;
 			bd->line = f->lineno;
@@ -99,14 +120,14 @@ band_line(void *ctx, const struct sh_fpline *f)
 	collect(&bd->rd, f);
 }
 
-/* fpjoin_read for the band route, then its pairs: 1; or 0 after a
- * warning, when a line has no sketch. */
+/* fpjoin_read for the band route, then its pairs or groups: 1; or 0
+ * after a warning, when a line has no sketch. */
 static int
 bands(struct sh_fpset *s, struct sh_fplist *lines,
-    const struct sh_bandplan *p, int n, char *const name[], int nthreads,
-    int *status)
+    const struct fpjoin_opt *o, int n, char *const name[], int *status)
 {
-	struct banding bd = { { s, lines }, p, NULL, 0, 0, NULL, 0, status };
+	struct banding bd = { { s, lines }, o->bp, NULL, 0, 0, NULL, 0,
+	    o->must, status };
 	int e;
 
 	input_fps(n, name, band_line, &bd, status);
@@ -115,33 +136,35 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
 		return 0;
 	}
-	if ((e = sh_bands_join(bd.keys, sh_fpset_n(s), p, nthreads,
-	    progress_lib(), &s->pairs)) != 0)
+	e = o->groups != NULL ? sh_bands_groups(bd.keys, sh_fpset_n(s), o->bp,
+	    o->nthreads, progress_lib(), o->groups) : sh_bands_join(bd.keys,
+	    sh_fpset_n(s), o->bp, o->nthreads, progress_lib(), &s->pairs);
+	if (e != 0)
 		fpjoin_fail(s, e);
 	free(bd.keys);
 	return 1;
 }
 
-void
+int
 fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
-    const struct sh_bandplan *bp, const char *given, int k, int r,
-    const struct sh_shard *shard, int n, char *const name[], int ids,
-    int nthreads, int *status)
+    const struct fpjoin_opt *o, int n, char *const name[], int *status)
 {
 	struct sh_plan p;
 	int e;
 
-	if (bp != NULL && bands(s, lines, bp, n, name, nthreads, status))
-		return;
-	if (bp == NULL)
-		fpjoin_read(s, lines, n, name, ids, nthreads, status);
-	if (given != NULL) {
-		fpjoin_given(s, given);
-		return;
+	if (o->bp != NULL && bands(s, lines, o, n, name, status))
+		return 1;
+	if (o->bp == NULL)
+		fpjoin_read(s, lines, n, name, o->ids, o->nthreads, status);
+	if (o->given != NULL) {
+		fpjoin_given(s, o->given);
+		return 0;
 	}
-	fpjoin_plan(&p, k, r, sh_fpset_n(s), 1);
-	if ((e = sh_fpset_join(s, &p, nthreads, shard, progress_lib())) != 0)
+	fpjoin_plan(&p, o->k, o->r, sh_fpset_n(s), 1);
+	if ((e = sh_fpset_join(s, &p, o->nthreads, o->shard,
+	    progress_lib())) != 0)
 		fpjoin_fail(s, e);
+	return 0;
 }
 
 /* A line of the pairs given. */

@@ -29,20 +29,42 @@ void fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
 void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
 
 /*
- * sh-near's pairs: the n operands name[0..n) read into s (and whole into
- * lines when not NULL), then the pairs of the band route with plan bp
- * (else NULL), its lines read in memory, when every line has a sketch
- * (near/bands.h, on nthreads threads); else, after a warning that names
- * the first line without one, or without bp, as fpjoin_read reads them
- * (ids as there), those given in the file given (not NULL,
- * fpjoin_given) or those of the join within k (r key blocks, one shard
- * when not NULL).  A sketch that is there but bad is reported and sets
- * *status to 2, as a bad line is.
+ * The band route of sh-near: forced (-B), or chosen for a threshold
+ * alone (alone: without -k, -i, -m, -P or -S) below SH_BANDS_BELOW: its
+ * plan for threshold t (the text of -a, NULL when not given) into *p,
+ * and p returned; else NULL.  -B without -a, or at a threshold that no
+ * plan holds, ends the program with status 2.
  */
-void fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
-    const struct sh_bandplan *bp, const char *given, int k, int r,
-    const struct sh_shard *shard, int n, char *const name[], int ids,
-    int nthreads, int *status);
+const struct sh_bandplan *fpjoin_route(struct sh_bandplan *p, int force,
+    const char *threshold, uint32_t t, int alone);
+
+/* How sh-near's pairs are made (fpjoin_pairs). */
+struct fpjoin_opt {
+	const struct sh_bandplan *bp;	/* the band route's plan, or NULL */
+	int must;		/* -B: every line must have a sketch */
+	struct sh_bandgroups *groups;	/* the band route's groups instead
+					   of its pairs, or NULL */
+	const char *given;	/* -m: the pairs' file, or NULL */
+	int k, r;		/* the join's distance and key blocks */
+	const struct sh_shard *shard;	/* -P, or NULL */
+	int ids;		/* IDs may be left in the files */
+	int nthreads;
+};
+
+/*
+ * sh-near's pairs: the n operands name[0..n) read into s (and whole into
+ * lines when not NULL), then, with o->bp, the band route (near/bands.h,
+ * on o->nthreads threads), its lines read in memory, when every line has
+ * a sketch: its pairs into s, or its groups into *o->groups; return 1.
+ * Else, after a warning that names the first line without a sketch
+ * (with o->must, an error that ends the program with status 2 instead),
+ * or without o->bp, as fpjoin_read reads them: the pairs given in the
+ * file o->given (fpjoin_given), or those of the join within o->k (o->r
+ * key blocks, o->shard); return 0.  A sketch that is there but bad is
+ * reported and sets *status to 2, as a bad line is.
+ */
+int fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
+    const struct fpjoin_opt *o, int n, char *const name[], int *status);
 
 /* The pairs of s: those of the file path (ID1<TAB>ID2... lines, "-" for
  * standard input), instead of a join. */

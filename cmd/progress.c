@@ -52,6 +52,13 @@ progress_items(const char *what, unsigned long long n)
 }
 
 void
+progress_total(const char *what, unsigned long long n)
+{
+	if (progress_on)
+		warnx("%llu %s", n, what);
+}
+
+void
 progress_clock(struct timespec *t)
 {
 	clock_gettime(CLOCK_MONOTONIC, t);

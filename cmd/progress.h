@@ -18,6 +18,9 @@ extern int progress_on;
  * cheap enough to call for each. */
 void progress_items(const char *what, unsigned long long n);
 
+/* With --progress, a line "PROGRAM: n what" at the end of a run. */
+void progress_total(const char *what, unsigned long long n);
+
 /* With --progress, a line "PROGRAM: what in 1.234 s", what having begun
  * at *t, which progress_clock set. */
 void progress_clock(struct timespec *t);

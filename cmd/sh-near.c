@@ -19,6 +19,7 @@
 #include "near/dedup.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
+#include "verify/groups.h"
 #include "verify/match.h"
 #include "docopt.h"
 #include "fpjoin.h"
@@ -33,7 +34,7 @@ static const char usage_text[] =
     "usage: sh-near [-g | -u] [-i index [-K]] [-j threads] [-k max] "
     "[-m pairs]\n"
     "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
-    "       sh-near -v docs [-t] [-a min] [-J measure] [sh-near option ...]\n"
+    "       sh-near -v docs [-Bt] [-a min] [-J measure] [sh-near option ...]\n"
     "               [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
@@ -122,22 +123,25 @@ main(int argc, char *argv[])
 	struct sh_fplist lines;		/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
+	struct sh_bandgroups groups = { NULL, 0, 0, NULL, 0, 0 };
+	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0 };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
+	    "Bk", "Bi", "Bm", "BP", "BS",
 	    "Su", "Si", "ig", "im", "mu", NULL };
-	const char *ipath = NULL, *docs = NULL, *q;
+	const char *ipath = NULL, *docs = NULL, *athreshold = NULL, *q;
 	char *given = NULL;
 	struct timespec t0;
 	long long nthreads, budget = 0;
 	int ch, e, tflag = 0, measure = SH_SIM_JACCARD, aflag = 0,
-	    mode = 0, load = 0, bands;
+	    mode = 0, load = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "J:KP:S:Va:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "BJ:KP:S:Va:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
@@ -149,7 +153,7 @@ main(int argc, char *argv[])
 		case 'V':
 			usage_version();
 		case 'a':
-			e = sh_sim_parse(optarg, &minsim);
+			e = sh_sim_parse(athreshold = optarg, &minsim);
 			aflag = 1;
 			break;
 		case 'i':
@@ -157,6 +161,9 @@ main(int argc, char *argv[])
 			break;
 		case 'K':
 			load = 1;
+			break;
+		case 'B':
+			jo.must = 1;
 			break;
 		case 'J':
 			e = (measure = sh_sim_measure(optarg)) < 0 ? measure : 0;
@@ -200,7 +207,7 @@ main(int argc, char *argv[])
 	usage_pairs(excl);
 	/* The letters of verification need -v. */
 	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
-		if (strchr(DOCOPTS "Ja", *q) != NULL)
+		if (strchr(DOCOPTS "BJa", *q) != NULL)
 			usage_only(*q, "-v");
 	if (load && ipath == NULL)
 		usage_only('K', "-i");
@@ -218,11 +225,8 @@ main(int argc, char *argv[])
 			progress_took("index loaded", &t0);
 		ix = &index;
 	}
-	/* A threshold alone, below SH_BANDS_BELOW, in one process in
-	 * memory: the bands of the sketches, when the input has them. */
-	bands = aflag && k < 0 && ix == NULL && given == NULL &&
-	    shard.n == 0 && budget == 0 && minsim < SH_BANDS_BELOW &&
-	    sh_bandplan_init(&bp, minsim, SH_BANDS_RECALL) == 0;
+	jo.bp = fpjoin_route(&bp, jo.must, aflag ? athreshold : NULL, minsim,
+	    k < 0 && !ix && !given && !shard.n && !budget);
 	k = sh_match_distance((int)k, aflag, minsim, ix);
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
@@ -236,10 +240,8 @@ main(int argc, char *argv[])
 		/* The threads cut the documents of pairs ahead. */
 		if (sh_verify_threads(vd.vf, &o.fp, (int)nthreads) != 0)
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
-		mt.vf = vd.vf;
-		mt.min = minsim;
-		mt.bad = bad_pair;
-		mt.pg = progress_lib();
+		mt = (struct sh_matcher){ vd.vf, minsim, bad_pair, NULL,
+		    progress_lib(), 0 };
 	}
 
 	if ((mode == 'u' && vd.vf == NULL) || (ix != NULL && mode != 'u')) {
@@ -259,12 +261,20 @@ main(int argc, char *argv[])
 	} else {
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */
+		jo.groups = mode ? &groups : NULL;
+		jo.given = given;
+		jo.k = (int)k;
+		jo.r = (int)r;
+		jo.shard = shard.n ? &shard : NULL;
+		jo.ids = !mode && !given;
+		jo.nthreads = (int)nthreads;
 		sh_fplist_init(&lines);
-		fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, bands ? &bp :
-		    NULL, given, (int)k, (int)r, shard.n ? &shard : NULL, argc,
-		    argv, !mode && !given, (int)nthreads, &status);
 		*where = '\0';
-		if (mode == 'u')
+		if (fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, &jo, argc,
+		    argv, &status) && mode)
+			e = sh_groups_write(&mt, &set, &groups, mode == 'g',
+			    &lines, stdout);
+		else if (mode == 'u')
 			e = sh_match_write_firsts(&mt, &set, ix, (int)k, &hits,
 			    &lines, stdout, where);
 		else if ((e = sh_match_write(&mt, &set, mode == 'g',
@@ -273,7 +283,10 @@ main(int argc, char *argv[])
 		if (e < 0)
 			put_fail(e, where);
 		sh_fplist_free(&lines);
+		sh_bandgroups_free(&groups);
 	}
+	if (vd.vf != NULL)
+		progress_total("pairs verified", mt.nverified);
 	if (ix != NULL) {
 		sh_index_close(ix);
 		free(hits.v);

@@ -85,18 +85,22 @@ setup_file() {
 	done
 }
 
-@test "sh-near -a: clusters and first copies of the verified band pairs" {
-	local d="$BATS_FILE_TMPDIR"
-	sh-near -v "$d/docs" $F -a 0.7 "$d/fpb" >"$d/pairs"
-	# The clusters of exactly those pairs, and the first copies.
-	sh-near -g -m "$d/pairs" "$d/fpb" >"$d/want"
-	sh-near -g -v "$d/docs" $F -a 0.7 "$d/fpb" | same_files "$d/want" -
-	# A line goes when a kept line before it makes a pair with it.
-	awk -F '\t' 'NR == FNR { pre[$2] = pre[$2] " " $1; next }
-	    { n = split(pre[$2], a, " "); for (i = 1; i <= n; i++)
-		if (a[i] in kept) next
-	      kept[$2] = 1; print }' "$d/pairs" "$d/fpb" >"$d/firsts"
-	sh-near -u -v "$d/docs" $F -a 0.7 "$d/fpb" | same_files "$d/firsts" -
+@test "sh-near -a: clusters and first copies of the verified band pairs, from the bands' groups" {
+	local d="$BATS_FILE_TMPDIR" t
+	for t in 0.5 0.7 0.9; do
+		sh-near -v "$d/docs" $F -a $t "$d/fpb" >"$d/pairs"
+		# The clusters of exactly those pairs.
+		sh-near -g -m "$d/pairs" "$d/fpb" >"$d/want"
+		sh-near -g -v "$d/docs" $F -a $t "$d/fpb" |
+		    same_files "$d/want" -
+		# A line goes when a kept line before it makes a pair with it.
+		awk -F '\t' 'NR == FNR { pre[$2] = pre[$2] " " $1; next }
+		    { n = split(pre[$2], a, " "); for (i = 1; i <= n; i++)
+			if (a[i] in kept) next
+		      kept[$2] = 1; print }' "$d/pairs" "$d/fpb" >"$d/firsts"
+		sh-near -u -v "$d/docs" $F -a $t "$d/fpb" |
+		    same_files "$d/firsts" -
+	done
 }
 
 @test "sh-near -a: the same bytes on 1 to 3 threads, and from a pipe" {
@@ -141,4 +145,24 @@ setup_file() {
 	eq "$stderr" "sh-near: $d/bad:4: not a sketch (m1: and 512 hex digits)
 sh-near: $d/bad:5: sketch of another version (this one reads m1)"
 	[ -n "$output" ]
+}
+
+@test "sh-near -a: a family of 2000 copies costs 1999 verifications for clusters and first copies, not 2 million" {
+	local d="$BATS_TEST_TMPDIR"
+	awk 'BEGIN { for (i = 1; i <= 2000; i++)
+	    print "c" i "\tone text copied again and again, word for word, " \
+		"into every line of this file" }' >"$d/fam"
+	printf 'other\tnothing like the others at all in any of its words\n' \
+	    >>"$d/fam"
+	sh-fp -B "$d/fam" >"$d/fam.fp"
+	run -0 --separate-stderr sh-near --progress -g -v "$d/fam" -a 0.8 \
+	    "$d/fam.fp"
+	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
+	eq "$(printf '%s\n' "$output" | cut -f 1 | sort | uniq -c |
+	    awk '{ print $1 }' | sort -n | tr '\n' ' ')" "1 2000 "
+	run -0 --separate-stderr sh-near --progress -u -v "$d/fam" -a 0.8 \
+	    "$d/fam.fp"
+	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
+	eq "$(printf '%s\n' "$output" | cut -f 2)" "c1
+other"
 }

@@ -92,6 +92,9 @@ struct worker {
 	struct shared *sh;
 	int first, step;
 	struct sh_pairs pairs;
+	struct sh_bandgroups groups;	/* with grouping, instead of pairs */
+	int grouping;
+	size_t start[SH_SK_K];	/* the groups of band j from start[j] */
 	struct kv {
 		uint64_t k;
 		uint32_t i;
@@ -134,15 +137,30 @@ group_agreed(const struct shared *sh, const uint64_t *e, size_t m, int j)
 	return 0;
 }
 
-/* The pairs of the m entries e (ascending) of equal key j that band j
+/* The group of the m entries e (ascending) of equal key j, unless a
+ * band before gave it whole: as a group, or as the pairs that band j
  * owns. */
 static void
 emit(struct worker *w, const uint64_t *e, size_t m, int j)
 {
+	struct sh_bandgroups *g = &w->groups;
 	size_t x, y;
 
 	if (group_agreed(w->sh, e, m, j))
 		return;
+	if (w->grouping) {
+		if (sh_grow(&g->e, &g->cap, g->n + m, sizeof(*g->e)) != 0 ||
+		    sh_grow(&g->at, &g->atcap, g->ng + 2,
+		    sizeof(*g->at)) != 0) {
+			w->err = SH_ENOMEM;
+			return;
+		}
+		for (x = 0; x < m; x++)
+			g->e[g->n++] = (uint32_t)e[x];
+		g->at[g->ng] = g->n - m;
+		g->at[++g->ng] = g->n;
+		return;
+	}
 	for (x = 0; x < m && w->err == 0; x++)
 		for (y = x + 1; y < m; y++)
 			if (!agreed(w->sh, e[x], e[y], j) &&
@@ -213,6 +231,7 @@ work(void *arg)
 	if (v == NULL || tmp == NULL)
 		w->err = SH_ENOMEM;
 	for (j = w->first; j < sh->b && w->err == 0; j += w->step) {
+		w->start[j] = w->groups.ng;
 		for (i = 0; i < sh->n; i++)
 			v[i] = (sh->key[i * sh->b + j] >> 32) << 32 | i;
 		sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
@@ -233,6 +252,41 @@ work(void *arg)
 	return NULL;
 }
 
+/* The bands of p over the n entries of key on nthreads threads, into
+ * w[0..*nw): their pairs, or their groups.  Return 0 or an error. */
+static int
+run(struct shared *sh, int nthreads, int grouping, struct worker *w,
+    int *nw)
+{
+	int t, e = 0;
+
+	if (sh->n >= 0xFFFFFFFF)
+		return SH_ERANGE;
+	if (nthreads > sh->b)
+		nthreads = sh->b;
+	if (nthreads > SH_THREADS_MAX)
+		nthreads = SH_THREADS_MAX;
+	if (nthreads < 1)
+		nthreads = 1;
+	memset(w, 0, (size_t)nthreads * sizeof(*w));
+	for (t = 0; t < nthreads; t++) {
+		w[t].sh = sh;
+		w[t].first = t;
+		w[t].step = nthreads;
+		w[t].grouping = grouping;
+	}
+	if (sh->n > 1)
+		sh_threads_run(w, sizeof(w[0]), nthreads, work);
+	for (t = 0; t < nthreads; t++) {
+		if (e == 0)
+			e = w[t].err;
+		free(w[t].kv);
+		free(w[t].members);
+	}
+	*nw = nthreads;
+	return e;
+}
+
 int
 sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
     int nthreads, const struct sh_progress *pg, struct sh_pairs *out)
@@ -240,51 +294,73 @@ sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
 	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	size_t total = 0;
-	int t, e = 0;
+	int t, nw, e;
 
-	if (n >= 0xFFFFFFFF)
-		return SH_ERANGE;
-	if (nthreads > p->b)
-		nthreads = p->b;
-	if (nthreads > SH_THREADS_MAX)
-		nthreads = SH_THREADS_MAX;
-	if (nthreads < 1)
-		nthreads = 1;
-	memset(w, 0, sizeof(w));
-	for (t = 0; t < nthreads; t++) {
-		w[t].sh = &sh;
-		w[t].first = t;
-		w[t].step = nthreads;
-	}
-	if (n > 1)
-		sh_threads_run(w, sizeof(w[0]), nthreads, work);
-	for (t = 0; t < nthreads; t++) {
-		if (e == 0)
-			e = w[t].err;
+	e = run(&sh, nthreads, 0, w, &nw);
+	for (t = 0; t < nw; t++)
 		total += w[t].pairs.n;
-	}
-	if (e == 0 && total > 0 && out->cap - out->n < total) {
-		void *q = realloc(out->v, (out->n + total) * sizeof(*out->v));
-
-		if (q == NULL)
-			e = SH_ENOMEM;
-		else {
-			out->v = q;
-			out->cap = out->n + total;
-		}
-	}
-	for (t = 0; t < nthreads; t++) {
+	if (e == 0 && sh_grow(&out->v, &out->cap, out->n + total,
+	    sizeof(*out->v)) != 0)
+		e = SH_ENOMEM;
+	for (t = 0; t < nw; t++) {
 		if (e == 0 && w[t].pairs.n > 0) {
 			memcpy(out->v + out->n, w[t].pairs.v,
 			    w[t].pairs.n * sizeof(*out->v));
 			out->n += w[t].pairs.n;
 		}
 		free(w[t].pairs.v);
-		free(w[t].kv);
-		free(w[t].members);
 	}
 	if (e == 0)
 		sh_pairs_sort(out);
 	pthread_mutex_destroy(&sh.lock);
 	return e;
+}
+
+int
+sh_bands_groups(const uint64_t *key, size_t n, const struct sh_bandplan *p,
+    int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out)
+{
+	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };
+	struct worker w[SH_THREADS_MAX];
+	const struct sh_bandgroups *g;
+	size_t i, from, to, ng = 0, ne = 0;
+	int t, nw, j, e;
+
+	memset(out, 0, sizeof(*out));
+	e = run(&sh, nthreads, 1, w, &nw);
+	for (t = 0; t < nw; t++) {
+		ng += w[t].groups.ng;
+		ne += w[t].groups.n;
+	}
+	if (e == 0 && (sh_grow(&out->e, &out->cap, ne, sizeof(*out->e)) != 0 ||
+	    sh_grow(&out->at, &out->atcap, ng + 1, sizeof(*out->at)) != 0))
+		e = SH_ENOMEM;
+	/* Band by band, each from the worker that ran it. */
+	for (j = 0; e == 0 && j < p->b; j++) {
+		g = &w[j % nw].groups;
+		from = w[j % nw].start[j];
+		to = j + nw < p->b ? w[j % nw].start[j + nw] : g->ng;
+		for (i = from; i < to; i++) {
+			out->at[out->ng++] = out->n;
+			memcpy(out->e + out->n, g->e + g->at[i],
+			    (g->at[i + 1] - g->at[i]) * sizeof(*out->e));
+			out->n += g->at[i + 1] - g->at[i];
+		}
+	}
+	if (out->atcap > 0)
+		out->at[out->ng] = out->n;
+	for (t = 0; t < nw; t++)
+		sh_bandgroups_free(&w[t].groups);
+	if (e != 0)
+		sh_bandgroups_free(out);
+	pthread_mutex_destroy(&sh.lock);
+	return e;
+}
+
+void
+sh_bandgroups_free(struct sh_bandgroups *g)
+{
+	free(g->e);
+	free(g->at);
+	memset(g, 0, sizeof(*g));
 }

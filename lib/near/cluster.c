@@ -1,7 +1,7 @@
 #include "near/cluster.h"
 
-static uint32_t
-find(uint32_t *up, uint32_t i)
+uint32_t
+sh_cluster_find(uint32_t *up, uint32_t i)
 {
 	while (up[i] != i) {
 		up[i] = up[up[i]];
@@ -22,8 +22,8 @@ sh_cluster_start(size_t n, uint32_t *rep)
 void
 sh_cluster_union(uint32_t *rep, uint32_t a, uint32_t b)
 {
-	a = find(rep, a);
-	b = find(rep, b);
+	a = sh_cluster_find(rep, a);
+	b = sh_cluster_find(rep, b);
 	/* The smaller root survives: roots are component minima. */
 	if (a < b)
 		rep[b] = a;
@@ -37,5 +37,5 @@ sh_cluster_finish(size_t n, uint32_t *rep)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		rep[i] = find(rep, (uint32_t)i);
+		rep[i] = sh_cluster_find(rep, (uint32_t)i);
 }

@@ -16,4 +16,7 @@ void sh_cluster_start(size_t n, uint32_t *rep);
 void sh_cluster_union(uint32_t *rep, uint32_t a, uint32_t b);
 void sh_cluster_finish(size_t n, uint32_t *rep);
 
+/* The root of i's component so far (between start and finish). */
+uint32_t sh_cluster_find(uint32_t *rep, uint32_t i);
+
 #endif

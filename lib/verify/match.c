@@ -28,11 +28,9 @@ judged(struct sh_matcher *mt, int e, uint32_t sim, const char *const id[2],
 	return sim >= mt->min;
 }
 
-/* Entries a and b of s into *m: 1 when they match, 0 when not, or an
- * error of the set. */
-static int
-entries(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a, uint32_t b,
-    struct sh_match *m)
+int
+sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
+    uint32_t b, struct sh_match *m)
 {
 	uint32_t sim;
 	size_t col;
@@ -72,9 +70,8 @@ queue_entry(struct sh_verify *vf, struct sh_fpset *s, uint32_t e)
 		sh_verify_queue(vf, id, len);
 }
 
-/* Cut ahead the documents of entries e[0..n) of s. */
-static void
-ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
+void
+sh_match_ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
     size_t n)
 {
 	size_t i;
@@ -101,7 +98,7 @@ batch_next(struct sh_matcher *mt, struct sh_fpset *s, struct batch *q,
 		if (q->n == 0)
 			return q->end;
 		if (mt->vf != NULL)
-			ahead(mt->vf, s, q->e, 2 * q->n);
+			sh_match_ahead(mt->vf, s, q->e, 2 * q->n);
 	}
 	*a = q->e[2 * q->i];
 	*b = q->e[2 * q->i + 1];
@@ -140,7 +137,7 @@ matches(void *ctx, uint32_t a, uint32_t b, int dist)
 	(void)dist;
 	if (q->err != 0)
 		return 0;
-	if ((r = entries(q->mt, q->s, a, b, &m)) < 0) {
+	if ((r = sh_match_pair(q->mt, q->s, a, b, &m)) < 0) {
 		q->err = r;
 		return 0;
 	}
@@ -159,7 +156,7 @@ sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s, uint32_t *rep)
 		return SH_ENOMEM;
 	sh_cluster_start(sh_fpset_n(s), rep);
 	while ((e = batch_next(mt, s, q, &a, &b, &m.dist)) > 0 &&
-	    (r = mt->vf == NULL ? 1 : entries(mt, s, a, b, &m)) >= 0)
+	    (r = mt->vf == NULL ? 1 : sh_match_pair(mt, s, a, b, &m)) >= 0)
 		if (r > 0)
 			sh_cluster_union(rep, a, b);
 	sh_cluster_finish(sh_fpset_n(s), rep);
@@ -222,9 +219,8 @@ sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
 {
 	struct sh_match m;
 	struct batch *q;
-	const char *id[2];
 	uint32_t *rep, a, b;
-	size_t i, n = sh_fpset_n(s), len[2];
+	size_t n = sh_fpset_n(s);
 	long long found = 0;
 	int e;
 
@@ -232,7 +228,7 @@ sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
 		if ((q = batch_new()) == NULL)
 			return SH_ENOMEM;
 		while ((e = batch_next(mt, s, q, &a, &b, &m.dist)) > 0) {
-			if ((e = entries(mt, s, a, b, &m)) < 0)
+			if ((e = sh_match_pair(mt, s, a, b, &m)) < 0)
 				break;
 			if (e > 0 && sh_pairline_write(out, m.id[0], m.len[0],
 			    m.id[1], m.len[1], m.dist, m.sim) != 0) {
@@ -246,14 +242,42 @@ sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
 	}
 	if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
 		return SH_ENOMEM;
-	e = sh_match_clusters(mt, s, rep);
+	if ((e = sh_match_clusters(mt, s, rep)) == 0)
+		e = sh_match_write_clusters(s, rep, out);
+	free(rep);
+	return e;
+}
+
+int
+sh_match_write_clusters(struct sh_fpset *s, const uint32_t *rep, FILE *out)
+{
+	const char *id[2];
+	size_t i, n = sh_fpset_n(s), len[2];
+	int e = 0;
+
 	for (i = 0; e == 0 && i < n; i++)
 		if ((e = sh_fpset_ids(s, rep[i], i, id, len)) == 0 &&
 		    sh_pairline_write(out, id[0], len[0], id[1], len[1], -1,
 		    -1) != 0)
 			e = SH_EIO;
-	free(rep);
 	return e;
+}
+
+int
+sh_match_write_kept(const struct sh_fplist *lines, const uint8_t *kept,
+    FILE *out)
+{
+	const char *p;
+	size_t i, len;
+
+	for (i = 0; i < lines->n; i++)
+		if (kept[i]) {
+			p = sh_fplist_id(lines, i, &len);
+			if (fwrite(p, 1, len, out) != len ||
+			    putc('\n', out) == EOF)
+				return SH_EIO;
+		}
+	return 0;
 }
 
 int
@@ -261,22 +285,14 @@ sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
     struct sh_index *ix, int k, struct sh_hits *hits,
     const struct sh_fplist *lines, FILE *out, char *where)
 {
-	const char *p;
 	uint8_t *keep;
-	size_t i, n = sh_fpset_n(s), len;
 	int e;
 
 	*where = '\0';
-	if ((keep = malloc(n + 1)) == NULL)
+	if ((keep = malloc(sh_fpset_n(s) + 1)) == NULL)
 		return SH_ENOMEM;
-	e = sh_match_firsts(mt, s, ix, k, hits, keep, where);
-	for (i = 0; e == 0 && i < n; i++)
-		if (keep[i]) {
-			p = sh_fplist_id(lines, i, &len);
-			if (fwrite(p, 1, len, out) != len ||
-			    putc('\n', out) == EOF)
-				e = SH_EIO;
-		}
+	if ((e = sh_match_firsts(mt, s, ix, k, hits, keep, where)) == 0)
+		e = sh_match_write_kept(lines, keep, out);
 	free(keep);
 	return e;
 }

@@ -88,6 +88,28 @@ int sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
     struct sh_index *ix, int k, struct sh_hits *hits,
     const struct sh_fplist *lines, FILE *out, char *where);
 
+/* Entries a and b (a < b) of s, verified with mt->vf, into *m: 1 when
+ * they match, 0 when not (or when reported to mt->bad), or an error of
+ * the set. */
+int sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
+    uint32_t b, struct sh_match *m);
+
+/* Queue the documents of entries e[0..n) of s to be cut ahead by vf
+ * (sh_verify_queue), and cut them (sh_verify_ahead). */
+void sh_match_ahead(struct sh_verify *vf, struct sh_fpset *s,
+    const uint32_t *e, size_t n);
+
+/* Write to out the clusters rep of the entries of s, a line for each
+ * entry in input order: the ID of rep[i], then its own.  Return 0,
+ * SH_EIO (out's error flag set) or an error of the set. */
+int sh_match_write_clusters(struct sh_fpset *s, const uint32_t *rep,
+    FILE *out);
+
+/* Write to out, each with a '\n', the lines of lines (entry i the whole
+ * line of entry i) that kept[i] keeps.  Return 0 or SH_EIO. */
+int sh_match_write_kept(const struct sh_fplist *lines, const uint8_t *kept,
+    FILE *out);
+
 /* The matches of one query in the hits of an index lookup. */
 struct sh_hitmatch {
 	struct sh_index *ix;
