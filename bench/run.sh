@@ -38,7 +38,8 @@ INDEX_PLANS=${INDEX_PLANS:-auto lean}
 INDEX_BUDGET=${INDEX_BUDGET:-}
 PAR_DOCS=${PAR_DOCS:-500000}
 ROUTE_DOCS=${ROUTE_DOCS:-200000}
-ROUTE_T=${ROUTE_T:-0.9}
+ROUTE_T=${ROUTE_T:-0.8 0.9}
+ROUTE_FP=${ROUTE_FP:-yes}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -709,11 +710,13 @@ bench_verify()
 	done
 }
 
-# The verified route against sh-fp alone: ROUTE_DOCS English documents,
+# The verified routes against sh-fp alone: ROUTE_DOCS English documents,
 # a tenth of them followed by a copy with one word in 100 replaced
-# (Jaccard about 0.94 over 3-shingles); sh-fp alone on one core, then the whole
-# route, sh-fp | sh-near -v DOCS -a ROUTE_T (both cores, unpinned), and
-# its parts.
+# (Jaccard about 0.94 over 3-shingles); sh-fp alone and sh-fp -B on one
+# core, then for each t of ROUTE_T the whole routes (both cores,
+# unpinned), each with its pairs: the fingerprints', sh-fp | sh-near -v
+# DOCS -a t (unless ROUTE_FP is not "yes"), and the bands', sh-fp -B |
+# sh-near -B -v DOCS -a t, and after each its part after sh-fp.
 bench_route()
 {
 	f=$tmp/route.tsv
@@ -732,28 +735,54 @@ bench_route()
 	n=$(wc -l <"$f")
 	b=$(wc -c <"$f")
 	"$BIN/sh-fp" "$f" >"$tmp/route.fp" || die "sh-fp $f failed"
+	"$BIN/sh-fp" -B "$f" >"$tmp/route.fpb" || die "sh-fp -B $f failed"
 	echo
 	echo "route: $n documents," \
 	    "$(awk -v b="$b" 'BEGIN { printf "%.1f MB", b / 1e6 }')," \
-	    "t = $ROUTE_T, median of $NEAR_RUNS runs"
-	printf '%-44s %9s %7s\n' run 'median s' ratio
+	    "median of $NEAR_RUNS runs"
+	printf '%-50s %9s %7s %9s\n' run 'median s' ratio pairs
 	fp=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-fp" "$f") || exit 2
-	printf '%-44s %9.3f %7.2f\n' 'sh-fp (one core)' "$fp" 1
-	for c in route verify; do
-		case $c in
-		route)	label="sh-fp | sh-near -v DOCS -a $ROUTE_T"
-			set -- sh -c '"$1" "$2" | "$3" -v "$2" -a "$4"' sh \
-			    "$BIN/sh-fp" "$f" "$BIN/sh-near" "$ROUTE_T" ;;
-		verify)	label="  sh-near -v DOCS -a $ROUTE_T (join, verify)"
-			set -- "$BIN/sh-near" -v "$f" -a "$ROUTE_T" \
-			    "$tmp/route.fp" ;;
-		esac
-		s=$(RUNS=$NEAR_RUNS pin= timeit "$@") || exit 2
-		printf '%-44s %9.3f %7.2f\n' "$label" "$s" \
-		    "$(awk -v s="$s" -v f="$fp" 'BEGIN { print s / f }')"
+	route_row 'sh-fp (one core)' "$fp" ''
+	s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-fp" -B "$f") || exit 2
+	route_row 'sh-fp -B (one core)' "$s" ''
+	for t in $ROUTE_T; do
+		for c in fp fpverify bands verify; do
+			pairs=
+			case $c in
+			fp)	[ "$ROUTE_FP" = yes ] || continue
+				label="sh-fp | sh-near -v DOCS -a $t"
+				set -- sh -c '"$1" "$2" | "$3" -v "$2" -a "$4" \
+				    2>/dev/null' sh "$BIN/sh-fp" "$f" \
+				    "$BIN/sh-near" "$t"
+				pairs=$("$BIN/sh-near" -v "$f" -a "$t" \
+				    "$tmp/route.fp" 2>/dev/null | wc -l) ;;
+			fpverify)
+				[ "$ROUTE_FP" = yes ] || continue
+				label="  sh-near -v DOCS -a $t (join, verify)"
+				set -- sh -c '"$1" -v "$2" -a "$3" "$4" 2>/dev/null' \
+				    sh "$BIN/sh-near" "$f" "$t" "$tmp/route.fp" ;;
+			bands)	label="sh-fp -B | sh-near -B -v DOCS -a $t"
+				set -- sh -c '"$1" -B "$2" | "$3" -B -v "$2" -a "$4"' \
+				    sh "$BIN/sh-fp" "$f" "$BIN/sh-near" "$t"
+				pairs=$("$BIN/sh-near" -B -v "$f" -a "$t" \
+				    "$tmp/route.fpb" | wc -l) ;;
+			verify)	label="  sh-near -B -v DOCS -a $t (bands, verify)"
+				set -- "$BIN/sh-near" -B -v "$f" -a "$t" \
+				    "$tmp/route.fpb" ;;
+			esac
+			s=$(RUNS=$NEAR_RUNS pin= timeit "$@") || exit 2
+			route_row "$label" "$s" "$pairs"
+		done
 	done
-	echo "pairs found: $("$BIN/sh-near" -v "$f" -a "$ROUTE_T" \
-	    "$tmp/route.fp" | wc -l) (copies made: $((n / 11)))"
+	echo "(copies made: $((n / 11)))"
+}
+
+# One row of the route table: label $1, seconds $2 and their ratio to
+# sh-fp alone ($fp), pairs $3.
+route_row()
+{
+	printf '%-50s %9.3f %7.2f %9s\n' "$1" "$2" \
+	    "$(awk -v s="$2" -v f="$fp" 'BEGIN { print s / f }')" "$3"
 }
 
 for s; do
