@@ -77,7 +77,7 @@ fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
 struct banding {
 	struct reading rd;
 	const struct sh_bandplan *p;
-	uint64_t *keys;
+	uint64_t *keys[SH_SK_K];	/* band j's keys, line after line */
 	size_t n, cap;
 	const char *name;	/* the first line without a sketch */
 	unsigned long long line;
@@ -92,7 +92,9 @@ band_line(void *ctx, const struct sh_fpline *f)
 {
 	struct banding *bd = ctx;
 	struct sh_sketch sk;
-	int e;
+	uint64_t key[SH_SK_K];
+	size_t cap;
+	int e, j;
 
 	if (bd->name == NULL) {
 		e = sh_fpline_sketch(f->line, f->len, f->id, f->idlen, &sk);
@@ -102,19 +104,25 @@ band_line(void *ctx, const struct sh_fpline *f)
 		if (e == SH_ENOSKETCH) {
 			bd->name = f->name;
 			bd->line = f->lineno;
-			free(bd->keys);
-			bd->keys = NULL;
 		} else if (e != 0) {
 			warnx("%s:%llu: %s", f->name, f->lineno,
 			    sh_strerror(e));
 			*bd->status = 2;
 			return;
 		} else {
-			if (sh_grow(&bd->keys, &bd->cap, bd->n + (size_t)bd->p->b,
-			    sizeof(*bd->keys)) != 0)
-				fpjoin_fail(bd->rd.s, SH_ENOMEM);
-			sh_bands_keys(bd->p, &sk, bd->keys + bd->n);
-			bd->n += (size_t)bd->p->b;
+			/* The arrays grow alike. */
+			for (cap = bd->cap, j = 0; bd->n == bd->cap &&
+			    j < bd->p->b; j++) {
+				cap = bd->cap;
+				if (sh_grow(&bd->keys[j], &cap, bd->n + 1,
+				    sizeof(*key)) != 0)
+					fpjoin_fail(bd->rd.s, SH_ENOMEM);
+			}
+			bd->cap = cap;
+			sh_bands_keys(bd->p, &sk, key);
+			for (j = 0; j < bd->p->b; j++)
+				bd->keys[j][bd->n] = key[j];
+			bd->n++;
 		}
 	}
 	collect(&bd->rd, f);
@@ -126,23 +134,26 @@ static int
 bands(struct sh_fpset *s, struct sh_fplist *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
 {
-	struct banding bd = { { s, lines }, o->bp, NULL, 0, 0, NULL, 0,
+	struct banding bd = { { s, lines }, o->bp, { NULL }, 0, 0, NULL, 0,
 	    o->must, status };
-	int e;
+	const uint64_t *const *key = (const uint64_t *const *)bd.keys;
+	int e = 0, j;
 
 	input_fps(n, name, band_line, &bd, status);
-	if (bd.name != NULL) {
+	if (bd.name != NULL)
 		warnx("%s:%llu: %s: the fingerprints are searched instead, "
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
-		return 0;
-	}
-	e = o->groups != NULL ? sh_bands_groups(bd.keys, sh_fpset_n(s), o->bp,
-	    o->nthreads, progress_lib(), o->groups) : sh_bands_join(bd.keys,
-	    sh_fpset_n(s), o->bp, o->nthreads, progress_lib(), &s->pairs);
+	else if (o->groups != NULL)
+		e = sh_bands_groups(key, bd.n, o->bp, o->nthreads,
+		    progress_lib(), o->groups);
+	else
+		e = sh_bands_join(key, bd.n, o->bp, o->nthreads, progress_lib(),
+		    &s->pairs);
+	for (j = 0; j < o->bp->b; j++)
+		free(bd.keys[j]);
 	if (e != 0)
 		fpjoin_fail(s, e);
-	free(bd.keys);
-	return 1;
+	return bd.name == NULL;
 }
 
 int

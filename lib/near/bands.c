@@ -64,13 +64,16 @@ sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
 {
 	const uint16_t *v;
 	uint64_t k, w;
-	int j, i, q;
+	int j, i, q, r = p->r;
 
 	for (j = 0; j < p->b; j++) {
-		v = s->v + j * p->r;
+		v = s->v + j * r;
 		k = (uint64_t)(j + 1) * 0x9e3779b97f4a7c15ULL;
-		for (i = 0; i < p->r; i += 4) {
-			for (w = 0, q = 0; q < 4 && i + q < p->r; q++)
+		for (i = 0; i + 4 <= r; i += 4)
+			k = fold(k, (uint64_t)v[i] | (uint64_t)v[i + 1] << 16 |
+			    (uint64_t)v[i + 2] << 32 | (uint64_t)v[i + 3] << 48);
+		if (i < r) {
+			for (w = 0, q = 0; i + q < r; q++)
 				w |= (uint64_t)v[i + q] << 16 * q;
 			k = fold(k, w);
 		}
@@ -80,7 +83,7 @@ sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
 
 /* What the threads share, and what each does. */
 struct shared {
-	const uint64_t *key;
+	const uint64_t *const *key;
 	size_t n;
 	int b;
 	const struct sh_progress *pg;
@@ -108,12 +111,10 @@ struct worker {
 static int
 agreed(const struct shared *sh, uint64_t a, uint64_t b, int j)
 {
-	const uint64_t *ka = sh->key + a * (uint64_t)sh->b,
-	    *kb = sh->key + b * (uint64_t)sh->b;
 	int i;
 
 	for (i = 0; i < j; i++)
-		if (ka[i] == kb[i])
+		if (sh->key[i][a] == sh->key[i][b])
 			return 1;
 	return 0;
 }
@@ -128,8 +129,7 @@ group_agreed(const struct shared *sh, const uint64_t *e, size_t m, int j)
 
 	for (i = 0; i < j; i++) {
 		for (x = 1; x < m; x++)
-			if (sh->key[e[x] * sh->b + i] !=
-			    sh->key[e[0] * sh->b + i])
+			if (sh->key[i][e[x]] != sh->key[i][e[0]])
 				break;
 		if (x == m)
 			return 1;
@@ -189,7 +189,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 {
 	const struct shared *sh = w->sh;
 	size_t x, lo;
-	uint64_t k0 = sh->key[(e[0] & 0xFFFFFFFF) * sh->b + j];
+	uint64_t k0 = sh->key[j][e[0] & 0xFFFFFFFF];
 
 	if (sh_grow(&w->kv, &w->kvcap, m, sizeof(*w->kv)) != 0 ||
 	    sh_grow(&w->members, &w->mcap, m, sizeof(*w->members)) != 0) {
@@ -198,7 +198,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 	}
 	for (x = 0; x < m; x++) {
 		w->kv[x].i = (uint32_t)e[x];
-		w->kv[x].k = sh->key[(uint64_t)w->kv[x].i * sh->b + j];
+		w->kv[x].k = sh->key[j][w->kv[x].i];
 		w->members[x] = w->kv[x].i;
 	}
 	for (x = 1; x < m && w->kv[x].k == k0; x++)
@@ -233,7 +233,7 @@ work(void *arg)
 	for (j = w->first; j < sh->b && w->err == 0; j += w->step) {
 		w->start[j] = w->groups.ng;
 		for (i = 0; i < sh->n; i++)
-			v[i] = (sh->key[i * sh->b + j] >> 32) << 32 | i;
+			v[i] = (sh->key[j][i] >> 32) << 32 | i;
 		sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
 		for (lo = 0; lo < sh->n && w->err == 0; lo = i) {
 			top = v[lo] >> 32;
@@ -288,7 +288,7 @@ run(struct shared *sh, int nthreads, int grouping, struct worker *w,
 }
 
 int
-sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
+sh_bands_join(const uint64_t *const *key, size_t n, const struct sh_bandplan *p,
     int nthreads, const struct sh_progress *pg, struct sh_pairs *out)
 {
 	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };
@@ -317,7 +317,7 @@ sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
 }
 
 int
-sh_bands_groups(const uint64_t *key, size_t n, const struct sh_bandplan *p,
+sh_bands_groups(const uint64_t *const *key, size_t n, const struct sh_bandplan *p,
     int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out)
 {
 	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };

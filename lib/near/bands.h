@@ -63,8 +63,8 @@ void sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
     uint64_t *key);
 
 /*
- * Every pair i < j of the n sketches whose keys are key[i b .. i b + b)
- * that shares a key under plan p (b keys each), each once, appended to
+ * Every pair i < j of the n sketches that shares a key under plan p,
+ * key[k][i] being key k of sketch i (b arrays of n), each once, appended to
  * *out (whose memory the caller frees), sorted by (i, j).  A pair is
  * kept by the first band where it agrees: the bands before are compared
  * for each pair a band gives.  n must be below 2^32.  The bands run on
@@ -74,8 +74,9 @@ void sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
  * keys; memory: 16 bytes per sketch per thread, plus the pairs.  Return
  * 0, SH_ENOMEM or SH_ERANGE (n too large).
  */
-int sh_bands_join(const uint64_t *key, size_t n, const struct sh_bandplan *p,
-    int nthreads, const struct sh_progress *pg, struct sh_pairs *out);
+int sh_bands_join(const uint64_t *const *key, size_t n,
+    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg,
+    struct sh_pairs *out);
 
 /*
  * The groups of entries that share a key: group g is e[at[g] ..
@@ -98,8 +99,8 @@ struct sh_bandgroups {
  * one group of m, not m (m - 1) / 2 pairs.  Return 0, SH_ENOMEM or
  * SH_ERANGE (out is then empty).
  */
-int sh_bands_groups(const uint64_t *key, size_t n, const struct sh_bandplan *p,
-    int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out);
+int sh_bands_groups(const uint64_t *const *key, size_t n,
+    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out);
 void sh_bandgroups_free(struct sh_bandgroups *g);
 
 #endif

@@ -199,7 +199,8 @@ join(void)
 {
 	enum { N = 3000 };
 	static struct sh_sketch s[N];
-	static uint64_t key[N * SH_SK_K];
+	static uint64_t keys[SH_SK_K][N];
+	uint64_t *key[SH_SK_K], k[SH_SK_K];
 	struct sh_bandplan p;
 	struct sh_pairs got = { NULL, 0, 0 };
 	size_t i, j, n, bad;
@@ -214,11 +215,16 @@ join(void)
 		for (v = 0; v < SH_SK_K; v++)
 			s[i].v[v] = j < i && next() % 8 != 0 ? s[j].v[v] :
 			    (uint16_t)(next() % 8 ? next() : next() % 3);
-		sh_bands_keys(&p, &s[i], key + i * (size_t)p.b);
+		sh_bands_keys(&p, &s[i], k);
+		for (v = 0; v < p.b; v++)
+			keys[v][i] = k[v];
 	}
+	for (v = 0; v < p.b; v++)
+		key[v] = keys[v];
 	for (t = 1; t <= 3; t++) {
 		got.n = 0;
-		ok(sh_bands_join(key, N, &p, t, NULL, &got) == 0,
+		ok(sh_bands_join((const uint64_t *const *)key, N, &p, t, NULL,
+		    &got) == 0,
 		    "%d thread(s): joined", t);
 		n = bad = 0;
 		for (i = 0; i < N; i++)
