@@ -147,8 +147,8 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 		e = sh_bands_groups(key, bd.n, o->bp, o->nthreads,
 		    progress_lib(), o->groups);
 	else
-		e = sh_bands_join(key, bd.n, o->bp, o->nthreads, progress_lib(),
-		    &s->pairs);
+		e = sh_bands_join(key, bd.n, o->bp, o->nthreads, o->shard,
+		    progress_lib(), &s->pairs);
 	for (j = 0; j < o->bp->b; j++)
 		free(bd.keys[j]);
 	if (e != 0)

@@ -30,7 +30,7 @@ void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
 
 /*
  * The band route of sh-near: forced (-B), or chosen for a threshold
- * alone (alone: without -k, -i, -m, -P or -S) below SH_BANDS_BELOW: its
+ * alone (alone: without -k, -i, -m or -S) below SH_BANDS_BELOW: its
  * plan for threshold t (the text of -a, NULL when not given) into *p,
  * and p returned; else NULL.  -B without -a, or at a threshold that no
  * plan holds, ends the program with status 2.

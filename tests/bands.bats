@@ -115,6 +115,16 @@ setup_file() {
 	    same_files "$d/want" -
 }
 
+@test "sh-near -a -P: the shards' pairs together are those of one process" {
+	local d="$BATS_FILE_TMPDIR" i
+	sh-near -v "$d/docs" $F -a 0.6 "$d/fpb" | LC_ALL=C sort >"$d/want"
+	for n in 3 40; do
+		for i in $(seq 0 $((n - 1))); do
+			sh-near -P $i/$n -v "$d/docs" $F -a 0.6 "$d/fpb" || true
+		done | LC_ALL=C sort | same_files "$d/want" -
+	done
+}
+
 @test "sh-near -a: the fingerprints searched at and above 0.95, or when a line has no sketch, with a warning" {
 	local d="$BATS_FILE_TMPDIR"
 	# At 0.95 both inputs give the fingerprints' search, silently.

@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/radix.h"
+#include "base/shard.h"
 #include "base/threads.h"
 #include "near/bands.h"
 
@@ -86,6 +87,7 @@ struct shared {
 	const uint64_t *const *key;
 	size_t n;
 	int b;
+	const struct sh_shard *shard;	/* NULL: all */
 	const struct sh_progress *pg;
 	pthread_mutex_t lock;
 	int done;
@@ -141,12 +143,15 @@ group_agreed(const struct shared *sh, const uint64_t *e, size_t m, int j)
  * band before gave it whole: as a group, or as the pairs that band j
  * owns. */
 static void
-emit(struct worker *w, const uint64_t *e, size_t m, int j)
+emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 {
 	struct sh_bandgroups *g = &w->groups;
+	const struct shared *sh = w->sh;
 	size_t x, y;
 
-	if (group_agreed(w->sh, e, m, j))
+	if ((sh->shard != NULL &&
+	    sh_shard_run(sh->shard, j, sh->b, key) != sh->shard->i) ||
+	    group_agreed(sh, e, m, j))
 		return;
 	if (w->grouping) {
 		if (sh_grow(&g->e, &g->cap, g->n + m, sizeof(*g->e)) != 0 ||
@@ -204,7 +209,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 	for (x = 1; x < m && w->kv[x].k == k0; x++)
 		;
 	if (x == m) {
-		emit(w, w->members, m, j);
+		emit(w, w->members, m, j, k0);
 		return;
 	}
 	qsort(w->kv, m, sizeof(*w->kv), cmp_kv);
@@ -213,7 +218,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 		for (x = lo + 1; x < m && w->kv[x].k == w->kv[lo].k; x++)
 			w->members[x] = w->kv[x].i;
 		if (x - lo > 1)
-			emit(w, w->members + lo, x - lo, j);
+			emit(w, w->members + lo, x - lo, j, w->kv[lo].k);
 	}
 }
 
@@ -232,6 +237,8 @@ work(void *arg)
 		w->err = SH_ENOMEM;
 	for (j = w->first; j < sh->b && w->err == 0; j += w->step) {
 		w->start[j] = w->groups.ng;
+		if (sh->shard != NULL && !sh_shard_table(sh->shard, j, sh->b))
+			continue;
 		for (i = 0; i < sh->n; i++)
 			v[i] = (sh->key[j][i] >> 32) << 32 | i;
 		sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
@@ -288,10 +295,12 @@ run(struct shared *sh, int nthreads, int grouping, struct worker *w,
 }
 
 int
-sh_bands_join(const uint64_t *const *key, size_t n, const struct sh_bandplan *p,
-    int nthreads, const struct sh_progress *pg, struct sh_pairs *out)
+sh_bands_join(const uint64_t *const *key, size_t n,
+    const struct sh_bandplan *p, int nthreads, const struct sh_shard *shard,
+    const struct sh_progress *pg, struct sh_pairs *out)
 {
-	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };
+	struct shared sh = { key, n, p->b, shard, pg,
+	    PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	size_t total = 0;
 	int t, nw, e;
@@ -320,7 +329,8 @@ int
 sh_bands_groups(const uint64_t *const *key, size_t n, const struct sh_bandplan *p,
     int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out)
 {
-	struct shared sh = { key, n, p->b, pg, PTHREAD_MUTEX_INITIALIZER, 0 };
+	struct shared sh = { key, n, p->b, NULL, pg,
+	    PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	const struct sh_bandgroups *g;
 	size_t i, from, to, ng = 0, ne = 0;

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "base/progress.h"
+#include "base/shard.h"
 #include "base/sketch.h"
 #include "near/join.h"
 
@@ -67,7 +68,10 @@ void sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
  * key[k][i] being key k of sketch i (b arrays of n), each once, appended to
  * *out (whose memory the caller frees), sorted by (i, j).  A pair is
  * kept by the first band where it agrees: the bands before are compared
- * for each pair a band gives.  n must be below 2^32.  The bands run on
+ * for each pair a band gives.  With a shard (else NULL), only the pairs
+ * of its groups, a band being a table and a group a run of equal key
+ * (base/shard.h): the shards' pairs together are those of one join, each
+ * once.  n must be below 2^32.  The bands run on
  * nthreads threads (>= 1), each done reported to pg ("band"; NULL:
  * none); the result does not depend on them.  Time: per band a radix
  * sort of n words (three passes), plus the pairs of each group of equal
@@ -75,8 +79,8 @@ void sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
  * 0, SH_ENOMEM or SH_ERANGE (n too large).
  */
 int sh_bands_join(const uint64_t *const *key, size_t n,
-    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg,
-    struct sh_pairs *out);
+    const struct sh_bandplan *p, int nthreads, const struct sh_shard *shard,
+    const struct sh_progress *pg, struct sh_pairs *out);
 
 /*
  * The groups of entries that share a key: group g is e[at[g] ..

@@ -9,6 +9,7 @@
 
 #include "base/errors.h"
 #include "base/hash.h"
+#include "base/shard.h"
 #include "fp/minhash.h"
 #include "near/bands.h"
 #include "rng.h"
@@ -224,7 +225,7 @@ join(void)
 	for (t = 1; t <= 3; t++) {
 		got.n = 0;
 		ok(sh_bands_join((const uint64_t *const *)key, N, &p, t, NULL,
-		    &got) == 0,
+		    NULL, &got) == 0,
 		    "%d thread(s): joined", t);
 		n = bad = 0;
 		for (i = 0; i < N; i++)
@@ -235,6 +236,22 @@ join(void)
 		ok(bad == 0 && n == got.n && n > 1000,
 		    "%d thread(s): the %zu pairs of brute force, each once, in "
 		    "order (%zu)", t, n, got.n);
+	}
+	/* Shards: together the pairs of one join, each once. */
+	for (t = 0; t < 3; t++) {
+		static const uint32_t nshards[] = { 2, 5, 40 };
+		struct sh_pairs all = { NULL, 0, 0 };
+		struct sh_shard sd;
+
+		sd.n = nshards[t];
+		for (sd.i = 0; sd.i < sd.n; sd.i++)
+			sh_bands_join((const uint64_t *const *)key, N, &p, 2,
+			    &sd, NULL, &all);
+		sh_pairs_sort(&all);
+		ok(all.n == got.n && memcmp(all.v, got.v, all.n *
+		    sizeof(*all.v)) == 0, "%u shards: the pairs of one join",
+		    sd.n);
+		free(all.v);
 	}
 	free(got.v);
 }
