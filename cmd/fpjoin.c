@@ -79,22 +79,46 @@ struct banding {
 	const struct sh_bandplan *p;
 	uint64_t *keys[SH_SK_K];	/* band j's keys, line after line */
 	size_t n, cap;
+	struct sh_bandsort *x;	/* within a budget, instead */
 	const char *name;	/* the first line without a sketch */
 	unsigned long long line;
 	int must;		/* every line must have one */
 	int *status;
 };
 
-/* A line into the set, and its sketch's band keys into the keys while
- * every line before had one. */
+/* The band keys of the next line: to the sort within a budget, else to
+ * the arrays, which grow alike. */
+static void
+keep(struct banding *bd, const uint64_t *key)
+{
+	size_t cap;
+	int e, j;
+
+	if (bd->x != NULL) {
+		if ((e = sh_bandsort_add(bd->x, key)) != 0)
+			fpjoin_fail(bd->rd.s, e);
+		return;
+	}
+	for (cap = bd->cap, j = 0; bd->n == bd->cap && j < bd->p->b; j++) {
+		cap = bd->cap;
+		if (sh_grow(&bd->keys[j], &cap, bd->n + 1, sizeof(*key)) != 0)
+			fpjoin_fail(bd->rd.s, SH_ENOMEM);
+	}
+	bd->cap = cap;
+	for (j = 0; j < bd->p->b; j++)
+		bd->keys[j][bd->n] = key[j];
+	bd->n++;
+}
+
+/* A line into the set, and its sketch's band keys kept while every line
+ * before had one. */
 static void
 band_line(void *ctx, const struct sh_fpline *f)
 {
 	struct banding *bd = ctx;
 	struct sh_sketch sk;
 	uint64_t key[SH_SK_K];
-	size_t cap;
-	int e, j;
+	int e;
 
 	if (bd->name == NULL) {
 		e = sh_fpline_sketch(f->line, f->len, f->id, f->idlen, &sk);
@@ -110,39 +134,42 @@ band_line(void *ctx, const struct sh_fpline *f)
 			*bd->status = 2;
 			return;
 		} else {
-			/* The arrays grow alike. */
-			for (cap = bd->cap, j = 0; bd->n == bd->cap &&
-			    j < bd->p->b; j++) {
-				cap = bd->cap;
-				if (sh_grow(&bd->keys[j], &cap, bd->n + 1,
-				    sizeof(*key)) != 0)
-					fpjoin_fail(bd->rd.s, SH_ENOMEM);
-			}
-			bd->cap = cap;
 			sh_bands_keys(bd->p, &sk, key);
-			for (j = 0; j < bd->p->b; j++)
-				bd->keys[j][bd->n] = key[j];
-			bd->n++;
+			keep(bd, key);
 		}
 	}
 	collect(&bd->rd, f);
 }
 
-/* fpjoin_read for the band route, then its pairs or groups: 1; or 0
- * after a warning, when a line has no sketch. */
+/* A pair of the band sort into the set. */
+static int
+band_pair(void *ctx, uint32_t a, uint32_t b)
+{
+	return sh_fpset_pair(ctx, a, b);
+}
+
+/* fpjoin_read for the band route, then its pairs, or its groups in
+ * memory with o->groups: 1, or 2 with groups; or 0 after a warning, when
+ * a line has no sketch. */
 static int
 bands(struct sh_fpset *s, struct sh_fplist *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
 {
-	struct banding bd = { { s, lines }, o->bp, { NULL }, 0, 0, NULL, 0,
-	    o->must, status };
+	struct banding bd = { { s, lines }, o->bp, { NULL }, 0, 0, NULL, NULL,
+	    0, o->must, status };
 	const uint64_t *const *key = (const uint64_t *const *)bd.keys;
 	int e = 0, j;
 
+	if (s->budget && (bd.x = sh_bandsort_new(o->bp, s->budget / 2,
+	    s->tmpdir)) == NULL)
+		fpjoin_fail(s, SH_ENOMEM);
 	input_fps(n, name, band_line, &bd, status);
 	if (bd.name != NULL)
 		warnx("%s:%llu: %s: the fingerprints are searched instead, "
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
+	else if (bd.x != NULL)
+		e = sh_bandsort_run(bd.x, o->shard, progress_lib(), band_pair,
+		    s);
 	else if (o->groups != NULL)
 		e = sh_bands_groups(key, bd.n, o->bp, o->nthreads,
 		    progress_lib(), o->groups);
@@ -151,9 +178,10 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 		    progress_lib(), &s->pairs);
 	for (j = 0; j < o->bp->b; j++)
 		free(bd.keys[j]);
+	sh_bandsort_free(bd.x);
 	if (e != 0)
 		fpjoin_fail(s, e);
-	return bd.name == NULL;
+	return bd.name != NULL ? 0 : bd.x == NULL && o->groups != NULL ? 2 : 1;
 }
 
 int
@@ -163,8 +191,8 @@ fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
 	struct sh_plan p;
 	int e;
 
-	if (o->bp != NULL && bands(s, lines, o, n, name, status))
-		return 1;
+	if (o->bp != NULL && (e = bands(s, lines, o, n, name, status)) > 0)
+		return e - 1;
 	if (o->bp == NULL)
 		fpjoin_read(s, lines, n, name, o->ids, o->nthreads, status);
 	if (o->given != NULL) {

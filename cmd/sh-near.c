@@ -128,7 +128,7 @@ main(int argc, char *argv[])
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
-	    "Bk", "Bi", "Bm", "BS",
+	    "Bk", "Bi", "Bm",
 	    "Su", "Si", "ig", "im", "mu", NULL };
 	const char *ipath = NULL, *docs = NULL, *athreshold = NULL, *q;
 	char *given = NULL;
@@ -226,7 +226,7 @@ main(int argc, char *argv[])
 		ix = &index;
 	}
 	jo.bp = fpjoin_route(&bp, jo.must, aflag ? athreshold : NULL, minsim,
-	    k < 0 && !ix && !given && !budget);
+	    k < 0 && !ix && !given);
 	k = sh_match_distance((int)k, aflag, minsim, ix);
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);

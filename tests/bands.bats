@@ -176,3 +176,23 @@ sh-near: $d/bad:5: sketch of another version (this one reads m1)"
 	eq "$(printf '%s\n' "$output" | cut -f 2)" "c1
 other"
 }
+
+@test "sh-near -a -S: the band route within a budget, spilled to TMPDIR, the same bytes" {
+	local d="$BATS_TEST_TMPDIR"
+	# Enough sketches that 16 sorts of 1 MiB / 2 / 16 each spill.
+	near_copies "$d/big" 2500 3
+	sh-fp -B $F "$d/big" >"$d/big.fp"
+	sh-near -v "$d/big" $F -a 0.7 "$d/big.fp" >"$d/want"
+	[ "$(wc -l <"$d/want")" -gt 5000 ]
+	mkdir "$d/tmp"
+	TMPDIR="$d/tmp" sh-near -S 1M -v "$d/big" $F -a 0.7 "$d/big.fp" |
+	    same_files "$d/want" -
+	sh-near -g -v "$d/big" $F -a 0.7 "$d/big.fp" >"$d/want"
+	TMPDIR="$d/tmp" sh-near -g -S 1M -v "$d/big" $F -a 0.7 "$d/big.fp" |
+	    same_files "$d/want" -
+	[ -z "$(ls -A "$d/tmp")" ]
+	# A TMPDIR that cannot be written: the error, exit 2.
+	run -2 --separate-stderr env TMPDIR="$d/none" sh-near -S 1M \
+	    -v "$d/big" $F -a 0.7 "$d/big.fp"
+	eq "$stderr" "sh-near: temporary file: No such file or directory"
+}

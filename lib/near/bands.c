@@ -374,3 +374,112 @@ sh_bandgroups_free(struct sh_bandgroups *g)
 	free(g->at);
 	memset(g, 0, sizeof(*g));
 }
+
+struct sh_bandsort {
+	int b;
+	struct sh_xsort *x[SH_SK_K];
+	uint64_t n;
+};
+
+struct sh_bandsort *
+sh_bandsort_new(const struct sh_bandplan *p, size_t budget,
+    const char *tmpdir)
+{
+	struct sh_bandsort *x;
+	int j;
+
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		return NULL;
+	x->b = p->b;
+	for (j = 0; j < p->b; j++)
+		if ((x->x[j] = sh_xsort_new(budget / (size_t)p->b,
+		    tmpdir)) == NULL) {
+			sh_bandsort_free(x);
+			return NULL;
+		}
+	return x;
+}
+
+void
+sh_bandsort_free(struct sh_bandsort *x)
+{
+	int j;
+
+	if (x == NULL)
+		return;
+	for (j = 0; j < x->b; j++)
+		sh_xsort_free(x->x[j]);
+	free(x);
+}
+
+int
+sh_bandsort_add(struct sh_bandsort *x, const uint64_t *key)
+{
+	int j, e;
+
+	if (x->n >= 0xFFFFFFFF)
+		return SH_ERANGE;
+	for (j = 0; j < x->b; j++)
+		if ((e = sh_xsort_add(x->x[j], key[j], x->n)) != 0)
+			return e;
+	x->n++;
+	return 0;
+}
+
+/* The pairs of the m entries e of one group to fn. */
+static int
+tell(const uint32_t *e, size_t m, sh_bandpair_fn *fn, void *ctx)
+{
+	size_t i, k;
+	int r;
+
+	for (i = 0; i < m; i++)
+		for (k = i + 1; k < m; k++)
+			if ((r = fn(ctx, e[i], e[k])) != 0)
+				return r;
+	return 0;
+}
+
+int
+sh_bandsort_run(struct sh_bandsort *x, const struct sh_shard *shard,
+    const struct sh_progress *pg, sh_bandpair_fn *fn, void *ctx)
+{
+	struct sh_xrec r;
+	uint32_t *e = NULL;
+	uint64_t key = 0;
+	size_t m = 0, cap = 0;
+	int j, got, err = 0;
+
+	for (j = 0; j < x->b && err == 0; j++) {
+		if (shard != NULL && !sh_shard_table(shard, j, x->b)) {
+			sh_progress(pg, "band", (uint64_t)j + 1, (uint64_t)x->b);
+			continue;
+		}
+		m = 0;
+		do {
+			if ((got = sh_xsort_next(x->x[j], &r)) < 0) {
+				err = got;
+				break;
+			}
+			if (m > 0 && (got == 0 || r.a != key)) {
+				if (m > 1 && (shard == NULL || sh_shard_run(shard,
+				    j, x->b, key) == shard->i))
+					err = tell(e, m, fn, ctx);
+				m = 0;
+			}
+			if (got == 0 || err != 0)
+				break;
+			if (sh_grow(&e, &cap, m + 1, sizeof(*e)) != 0) {
+				err = SH_ENOMEM;
+				break;
+			}
+			key = r.a;
+			e[m++] = (uint32_t)r.b;
+		} while (got > 0);
+		sh_xsort_free(x->x[j]);
+		x->x[j] = NULL;
+		sh_progress(pg, "band", (uint64_t)j + 1, (uint64_t)x->b);
+	}
+	free(e);
+	return err;
+}

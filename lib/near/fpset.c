@@ -229,7 +229,7 @@ int
 sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
     const char *b, size_t blen)
 {
-	uint64_t i, j, t, fi, fj;
+	uint64_t i, j, t;
 	int e = 0;
 
 	if (s->map == NULL) {
@@ -256,12 +256,26 @@ sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
 		i = j;
 		j = t;
 	}
+	return sh_fpset_pair(s, (uint32_t)i, (uint32_t)j);
+}
+
+int
+sh_fpset_pair(struct sh_fpset *s, uint32_t a, uint32_t b)
+{
+	sh_fpval fa, fb;
+	int e = 0;
+
+	s->unsorted = 1;
 	if (!s->budget)
-		return sh_pairs_add(&s->pairs, i << 32 | j);
-	if ((e = sh_fpstore_fp(&s->store, i, &fi)) != 0 ||
-	    (e = sh_fpstore_fp(&s->store, j, &fj)) != 0)
+		return sh_pairs_add(&s->pairs, (uint64_t)a << 32 | b);
+	if (s->x == NULL && ((e = sh_fpstore_rewind(&s->store)) != 0 ||
+	    (s->x = sh_xsort_new(s->budget / 2, s->tmpdir)) == NULL))
+		return e != 0 ? e : SH_ENOMEM;
+	if ((e = sh_fpstore_fp(&s->store, a, &fa)) != 0 ||
+	    (e = sh_fpstore_fp(&s->store, b, &fb)) != 0)
 		return e;
-	return sh_xsort_add(s->x, i << 32 | j, (uint64_t)sh_hamming(fi, fj));
+	return sh_xsort_add(s->x, (uint64_t)a << 32 | b,
+	    (uint64_t)sh_hamming(fa, fb));
 }
 
 /* The next pair of the external sort, read AHEAD at a time so that the
@@ -295,7 +309,7 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 	uint32_t j;
 	int e = 0;
 
-	if (s->at == 0 && s->last == 0 && !s->budget && s->map != NULL)
+	if (s->at == 0 && s->last == 0 && !s->budget && s->unsorted)
 		sh_pairs_sort(&s->pairs);
 	do {
 		if (!s->budget) {

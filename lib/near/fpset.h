@@ -46,6 +46,7 @@ struct sh_fpset {
 	char *buf, *buf2;	/* IDs read from the store */
 	size_t bufcap, buf2cap;
 	const char *failed;	/* the file of an error of sh_fpset_join */
+	int unsorted;		/* pairs added one by one, in any order */
 };
 
 /* Open an empty set; budget 0 keeps everything in memory, else the bytes
@@ -105,6 +106,12 @@ int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
  */
 int sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
     const char *b, size_t blen);
+
+/* After the last add, instead of the join: the pair of entries a < b,
+ * found elsewhere (the band route), in any order, repeats left out when
+ * read; within a budget, into an external sort of half of it.  Return 0,
+ * SH_ENOMEM or SH_EIO. */
+int sh_fpset_pair(struct sh_fpset *s, uint32_t a, uint32_t b);
 
 /* sh_fpset_given for the pair line p[0..len) (near/pairline.h).  Return
  * as sh_fpset_given, or an error of sh_pairline_parse. */
