@@ -326,8 +326,9 @@ timez()
 	echo "$(printf '%s\n' $ta | median) $(printf '%s\n' $tb | median)"
 }
 
-# The cost of each option on sh-fp: against plain sh-fp, -n 1 (the
-# short-text features), -c (the feature count column), -z, the built-in
+# The cost of each option on sh-fp: against plain sh-fp, -B (the MinHash
+# sketch), -n 1 (the short-text features), -c (the feature count
+# column), -z, the built-in
 # stop words of the kind's language, a DF file counted from the same
 # documents, both, and -d with DICT on Chinese text when it exists; then
 # the counting itself (sh-tokenize -c), which is not sh-fp.
@@ -350,7 +351,7 @@ bench_options()
 		"$BIN/sh-tokenize" -c "$data" >"$tmp/$k.df" </dev/null ||
 		    die "sh-tokenize -c $k: failed"
 		base=
-		for o in '' '-n 1' -c -z "$stop" "-D $tmp/$k.df" \
+		for o in '' -B '-n 1' -c -z "$stop" "-D $tmp/$k.df" \
 		    "$stop -D $tmp/$k.df" "$dict" count; do
 			case $o in
 			'')	[ -z "$base" ] || continue

@@ -99,12 +99,15 @@ keep(struct banding *bd, const uint64_t *key)
 			fpjoin_fail(bd->rd.s, e);
 		return;
 	}
-	for (cap = bd->cap, j = 0; bd->n == bd->cap && j < bd->p->b; j++) {
-		cap = bd->cap;
-		if (sh_grow(&bd->keys[j], &cap, bd->n + 1, sizeof(*key)) != 0)
-			fpjoin_fail(bd->rd.s, SH_ENOMEM);
+	if (bd->n == bd->cap) {
+		for (cap = bd->cap, j = 0; j < bd->p->b; j++) {
+			cap = bd->cap;
+			if (sh_grow(&bd->keys[j], &cap, bd->n + 1,
+			    sizeof(*key)) != 0)
+				fpjoin_fail(bd->rd.s, SH_ENOMEM);
+		}
+		bd->cap = cap;
 	}
-	bd->cap = cap;
 	for (j = 0; j < bd->p->b; j++)
 		bd->keys[j][bd->n] = key[j];
 	bd->n++;

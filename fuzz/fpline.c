@@ -2,15 +2,36 @@
  * Fuzz target: fingerprint lines (near/fpline.h).  The input is lines;
  * each that parses is written back with sh_fpline_write and must parse
  * again to the same fingerprint and ID, its hex the lowercase of the
- * line's.
+ * line's; a sketch after the ID (base/sketch.h) that parses is written
+ * back with sh_sketch_format and must parse again to the same values.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/errors.h"
 #include "base/fpval.h"
+#include "base/sketch.h"
 #include "near/fpline.h"
 #include "util.h"
+
+/* The sketch after the ID of line p[0..len), if any. */
+static void
+sketch(const char *p, size_t len, const char *id, size_t idlen)
+{
+	struct sh_sketch s, s2;
+	char text[SH_SK_TEXT];
+	int r;
+
+	r = sh_fpline_sketch(p, len, id, idlen, &s);
+	FZ_CHECK(r == 0 || r == SH_ENOSKETCH || r == SH_ESKETCH ||
+	    r == SH_ESKVERSION);
+	if (r != 0)
+		return;
+	sh_sketch_format(&s, text);
+	FZ_CHECK(sh_sketch_parse(text, sizeof(text), &s2) == 0 &&
+	    memcmp(&s, &s2, sizeof(s)) == 0);
+	FZ_CHECK(sh_sketch_sim(sh_sketch_equal(&s, &s2)) == 1000000);
+}
 
 static void
 line(const char *p, size_t len)
@@ -39,6 +60,7 @@ line(const char *p, size_t len)
 	FZ_CHECK(fp2 == fp && idlen2 == idlen &&
 	    memcmp(id2, id, idlen) == 0);
 	free(buf);
+	sketch(p, len, id, idlen);
 }
 
 int
