@@ -163,16 +163,15 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 	const uint64_t *const *key = (const uint64_t *const *)bd.keys;
 	int e = 0, j;
 
-	if (s->budget && (bd.x = sh_bandsort_new(o->bp, s->budget / 2,
-	    s->tmpdir)) == NULL)
-		fpjoin_fail(s, SH_ENOMEM);
+	if (s->budget && (e = sh_bandsort_new(&bd.x, o->bp, o->shard,
+	    s->budget / 2, s->tmpdir)) != 0)
+		fpjoin_fail(s, e);
 	input_fps(n, name, band_line, &bd, status);
 	if (bd.name != NULL)
 		warnx("%s:%llu: %s: the fingerprints are searched instead, "
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
 	else if (bd.x != NULL)
-		e = sh_bandsort_run(bd.x, o->shard, progress_lib(), band_pair,
-		    s);
+		e = sh_bandsort_run(bd.x, progress_lib(), band_pair, s);
 	else if (o->groups != NULL)
 		e = sh_bands_groups(key, bd.n, o->bp, o->nthreads,
 		    progress_lib(), o->groups);

@@ -1,9 +1,13 @@
+#include <sys/mman.h>
+
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/errors.h"
 #include "base/grow.h"
+#include "base/io.h"
 #include "base/radix.h"
 #include "base/shard.h"
 #include "base/threads.h"
@@ -82,9 +86,54 @@ sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
 	}
 }
 
+/* The keys of the entries: band j's in an array of their own, key j of
+ * entry i at band[j][i]; or entry by entry, at row[i b + j]. */
+struct keys {
+	const uint64_t *const *band;
+	const uint64_t *row;
+	int b;
+};
+
+static inline uint64_t
+keyof(const struct keys *k, uint64_t i, int j)
+{
+	return k->band != NULL ? k->band[j][i] : k->row[i * (uint64_t)k->b +
+	    (uint64_t)j];
+}
+
+/* Whether entries a and b agree in a band before band j. */
+static int
+agreed(const struct keys *k, uint64_t a, uint64_t b, int j)
+{
+	int i;
+
+	for (i = 0; i < j; i++)
+		if (keyof(k, a, i) == keyof(k, b, i))
+			return 1;
+	return 0;
+}
+
+/* Whether all m entries of e agree in one band before band j: then
+ * that band gives all their pairs. */
+static int
+group_agreed(const struct keys *k, const uint64_t *e, size_t m, int j)
+{
+	size_t x;
+	int i;
+
+	for (i = 0; i < j; i++) {
+		for (x = 1; x < m; x++)
+			if (keyof(k, e[x], i) != keyof(k, e[0], i))
+				break;
+		if (x == m)
+			return 1;
+	}
+	return 0;
+}
+
 /* What the threads share, and what each does. */
 struct shared {
-	const uint64_t *const *key;
+	struct keys k;
 	size_t n;
 	int b;
 	const struct sh_shard *shard;	/* NULL: all */
@@ -109,36 +158,6 @@ struct worker {
 	int err;
 };
 
-/* Whether entries a and b agree in a band before band j. */
-static int
-agreed(const struct shared *sh, uint64_t a, uint64_t b, int j)
-{
-	int i;
-
-	for (i = 0; i < j; i++)
-		if (sh->key[i][a] == sh->key[i][b])
-			return 1;
-	return 0;
-}
-
-/* Whether all m entries of e agree in one band before band j: then
- * that band gives all their pairs. */
-static int
-group_agreed(const struct shared *sh, const uint64_t *e, size_t m, int j)
-{
-	size_t x;
-	int i;
-
-	for (i = 0; i < j; i++) {
-		for (x = 1; x < m; x++)
-			if (sh->key[i][e[x]] != sh->key[i][e[0]])
-				break;
-		if (x == m)
-			return 1;
-	}
-	return 0;
-}
-
 /* The group of the m entries e (ascending) of equal key j, unless a
  * band before gave it whole: as a group, or as the pairs that band j
  * owns. */
@@ -151,7 +170,7 @@ emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 
 	if ((sh->shard != NULL &&
 	    sh_shard_run(sh->shard, j, sh->b, key) != sh->shard->i) ||
-	    group_agreed(sh, e, m, j))
+	    group_agreed(&sh->k, e, m, j))
 		return;
 	if (w->grouping) {
 		if (sh_grow(&g->e, &g->cap, g->n + m, sizeof(*g->e)) != 0 ||
@@ -168,7 +187,7 @@ emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 	}
 	for (x = 0; x < m && w->err == 0; x++)
 		for (y = x + 1; y < m; y++)
-			if (!agreed(w->sh, e[x], e[y], j) &&
+			if (!agreed(&sh->k, e[x], e[y], j) &&
 			    (w->err = sh_pairs_add(&w->pairs,
 			    e[x] << 32 | e[y])) != 0)
 				return;
@@ -194,7 +213,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 {
 	const struct shared *sh = w->sh;
 	size_t x, lo;
-	uint64_t k0 = sh->key[j][e[0] & 0xFFFFFFFF];
+	uint64_t k0 = sh->k.band[j][e[0] & 0xFFFFFFFF];
 
 	if (sh_grow(&w->kv, &w->kvcap, m, sizeof(*w->kv)) != 0 ||
 	    sh_grow(&w->members, &w->mcap, m, sizeof(*w->members)) != 0) {
@@ -203,7 +222,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 	}
 	for (x = 0; x < m; x++) {
 		w->kv[x].i = (uint32_t)e[x];
-		w->kv[x].k = sh->key[j][w->kv[x].i];
+		w->kv[x].k = sh->k.band[j][w->kv[x].i];
 		w->members[x] = w->kv[x].i;
 	}
 	for (x = 1; x < m && w->kv[x].k == k0; x++)
@@ -240,7 +259,7 @@ work(void *arg)
 		if (sh->shard != NULL && !sh_shard_table(sh->shard, j, sh->b))
 			continue;
 		for (i = 0; i < sh->n; i++)
-			v[i] = (sh->key[j][i] >> 32) << 32 | i;
+			v[i] = (sh->k.band[j][i] >> 32) << 32 | i;
 		sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
 		for (lo = 0; lo < sh->n && w->err == 0; lo = i) {
 			top = v[lo] >> 32;
@@ -299,7 +318,7 @@ sh_bands_join(const uint64_t *const *key, size_t n,
     const struct sh_bandplan *p, int nthreads, const struct sh_shard *shard,
     const struct sh_progress *pg, struct sh_pairs *out)
 {
-	struct shared sh = { key, n, p->b, shard, pg,
+	struct shared sh = { { key, NULL, p->b }, n, p->b, shard, pg,
 	    PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	size_t total = 0;
@@ -329,7 +348,7 @@ int
 sh_bands_groups(const uint64_t *const *key, size_t n, const struct sh_bandplan *p,
     int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out)
 {
-	struct shared sh = { key, n, p->b, NULL, pg,
+	struct shared sh = { { key, NULL, p->b }, n, p->b, NULL, pg,
 	    PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	const struct sh_bandgroups *g;
@@ -377,27 +396,35 @@ sh_bandgroups_free(struct sh_bandgroups *g)
 
 struct sh_bandsort {
 	int b;
-	struct sh_xsort *x[SH_SK_K];
+	struct sh_xsort *x[SH_SK_K];	/* NULL: a band of another shard */
+	const struct sh_shard *shard;
 	uint64_t n;
+	FILE *rows;		/* every key, entry by entry */
+	void *map;		/* the rows mapped, for the bands' pairs */
+	size_t maplen;
 };
 
-struct sh_bandsort *
-sh_bandsort_new(const struct sh_bandplan *p, size_t budget,
-    const char *tmpdir)
+int
+sh_bandsort_new(struct sh_bandsort **xp, const struct sh_bandplan *p,
+    const struct sh_shard *shard, size_t budget, const char *tmpdir)
 {
 	struct sh_bandsort *x;
-	int j;
+	int j, n = 0, e;
 
-	if ((x = calloc(1, sizeof(*x))) == NULL)
-		return NULL;
+	if ((*xp = x = calloc(1, sizeof(*x))) == NULL)
+		return SH_ENOMEM;
 	x->b = p->b;
+	x->shard = shard;
+	if ((e = sh_tmpfile(tmpdir, &x->rows)) != 0)
+		return e;
 	for (j = 0; j < p->b; j++)
-		if ((x->x[j] = sh_xsort_new(budget / (size_t)p->b,
-		    tmpdir)) == NULL) {
-			sh_bandsort_free(x);
-			return NULL;
-		}
-	return x;
+		n += shard == NULL || sh_shard_table(shard, j, p->b);
+	for (j = 0; j < p->b; j++)
+		if ((shard == NULL || sh_shard_table(shard, j, p->b)) &&
+		    (x->x[j] = sh_xsort_new(budget / (size_t)n,
+		    tmpdir)) == NULL)
+			return SH_ENOMEM;
+	return 0;
 }
 
 void
@@ -409,6 +436,10 @@ sh_bandsort_free(struct sh_bandsort *x)
 		return;
 	for (j = 0; j < x->b; j++)
 		sh_xsort_free(x->x[j]);
+	if (x->map != NULL)
+		munmap(x->map, x->maplen);
+	if (x->rows != NULL)
+		fclose(x->rows);
 	free(x);
 }
 
@@ -419,39 +450,57 @@ sh_bandsort_add(struct sh_bandsort *x, const uint64_t *key)
 
 	if (x->n >= 0xFFFFFFFF)
 		return SH_ERANGE;
+	if (fwrite(key, sizeof(*key), (size_t)x->b, x->rows) != (size_t)x->b)
+		return SH_EIO;
 	for (j = 0; j < x->b; j++)
-		if ((e = sh_xsort_add(x->x[j], key[j], x->n)) != 0)
+		if (x->x[j] != NULL &&
+		    (e = sh_xsort_add(x->x[j], key[j], x->n)) != 0)
 			return e;
 	x->n++;
 	return 0;
 }
 
-/* The pairs of the m entries e of one group to fn. */
+/* The pairs of the m entries e (ascending) of key j that band j owns,
+ * as the join in memory owns them, to fn. */
 static int
-tell(const uint32_t *e, size_t m, sh_bandpair_fn *fn, void *ctx)
+tell(const struct keys *k, const uint64_t *e, size_t m, int j,
+    sh_bandpair_fn *fn, void *ctx)
 {
-	size_t i, k;
+	size_t a, b;
 	int r;
 
-	for (i = 0; i < m; i++)
-		for (k = i + 1; k < m; k++)
-			if ((r = fn(ctx, e[i], e[k])) != 0)
+	if (group_agreed(k, e, m, j))
+		return 0;
+	for (a = 0; a < m; a++)
+		for (b = a + 1; b < m; b++)
+			if (!agreed(k, e[a], e[b], j) &&
+			    (r = fn(ctx, (uint32_t)e[a], (uint32_t)e[b])) != 0)
 				return r;
 	return 0;
 }
 
 int
-sh_bandsort_run(struct sh_bandsort *x, const struct sh_shard *shard,
-    const struct sh_progress *pg, sh_bandpair_fn *fn, void *ctx)
+sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
+    sh_bandpair_fn *fn, void *ctx)
 {
+	const struct sh_shard *shard = x->shard;
+	struct keys k = { NULL, NULL, x->b };
 	struct sh_xrec r;
-	uint32_t *e = NULL;
-	uint64_t key = 0;
+	uint64_t *e = NULL, key = 0;
 	size_t m = 0, cap = 0;
 	int j, got, err = 0;
 
+	if (fflush(x->rows) != 0)
+		return SH_EIO;
+	x->maplen = (size_t)x->n * (size_t)x->b * sizeof(key);
+	if (x->maplen > 0 && (x->map = mmap(NULL, x->maplen, PROT_READ,
+	    MAP_SHARED, fileno(x->rows), 0)) == MAP_FAILED) {
+		x->map = NULL;
+		return SH_EIO;
+	}
+	k.row = x->map;
 	for (j = 0; j < x->b && err == 0; j++) {
-		if (shard != NULL && !sh_shard_table(shard, j, x->b)) {
+		if (x->x[j] == NULL) {
 			sh_progress(pg, "band", (uint64_t)j + 1, (uint64_t)x->b);
 			continue;
 		}
@@ -464,7 +513,7 @@ sh_bandsort_run(struct sh_bandsort *x, const struct sh_shard *shard,
 			if (m > 0 && (got == 0 || r.a != key)) {
 				if (m > 1 && (shard == NULL || sh_shard_run(shard,
 				    j, x->b, key) == shard->i))
-					err = tell(e, m, fn, ctx);
+					err = tell(&k, e, m, j, fn, ctx);
 				m = 0;
 			}
 			if (got == 0 || err != 0)
@@ -474,7 +523,7 @@ sh_bandsort_run(struct sh_bandsort *x, const struct sh_shard *shard,
 				break;
 			}
 			key = r.a;
-			e[m++] = (uint32_t)r.b;
+			e[m++] = r.b;
 		} while (got > 0);
 		sh_xsort_free(x->x[j]);
 		x->x[j] = NULL;

@@ -85,20 +85,25 @@ int sh_bands_join(const uint64_t *const *key, size_t n,
 
 /*
  * The band join within a memory budget: the keys of each band go to an
- * external sort (base/xsort.h) of (key, entry) records, budget / b bytes
- * each, spilling to tmpdir (NULL: /tmp); then, band by band, each group
- * of equal key is held in memory (4 bytes an entry) and fn(ctx, a, b)
- * told each of its pairs a < b, ascending.  No key of an earlier band is
- * at hand, so a pair that agrees in several bands is told once for each:
- * the caller removes the repeats (near/fpset.h does).  Disk: 16 bytes per
- * entry per band, at once.
+ * external sort (base/xsort.h) of (key, entry) records, the budget shared
+ * by the bands, spilling to tmpdir (NULL: /tmp), and every key to a
+ * temporary file, entry by entry; then, band by band, each group of
+ * equal key is held in memory (8 bytes an entry) and fn(ctx, a, b) told
+ * each of its pairs a < b, ascending, that the band owns: the keys of
+ * the bands before are read from the file, mapped (the kernel's page
+ * cache, not the budget), so the pairs are those of sh_bands_join, each
+ * once.  With a shard (else NULL), only the bands that hold its runs are
+ * sorted, and only its runs told.  Disk: 8 bytes per entry per band, and
+ * 16 more per band sorted.
  */
 struct sh_bandsort;
 typedef int sh_bandpair_fn(void *ctx, uint32_t a, uint32_t b);
 
-/* A new sort for plan p, or NULL when out of memory. */
-struct sh_bandsort *sh_bandsort_new(const struct sh_bandplan *p,
-    size_t budget, const char *tmpdir);
+/* A new sort for plan p and shard (not copied) into *x, which
+ * sh_bandsort_free frees whatever this returns.  Return 0, SH_ENOMEM or
+ * SH_EIO (the temporary file; errno set). */
+int sh_bandsort_new(struct sh_bandsort **x, const struct sh_bandplan *p,
+    const struct sh_shard *shard, size_t budget, const char *tmpdir);
 void sh_bandsort_free(struct sh_bandsort *x);
 
 /* Add the p->b keys key[0..b) of the next entry (entries are numbered
@@ -106,12 +111,11 @@ void sh_bandsort_free(struct sh_bandsort *x);
  * or SH_ERANGE (2^32 - 1 entries). */
 int sh_bandsort_add(struct sh_bandsort *x, const uint64_t *key);
 
-/* After the last add: the pairs of each band's groups to fn, those of one
- * shard's groups only with a shard (else NULL), each band done reported
- * to pg ("band").  Return 0, what fn returned when not 0 (which stops
- * it), SH_ENOMEM or SH_EIO. */
-int sh_bandsort_run(struct sh_bandsort *x, const struct sh_shard *shard,
-    const struct sh_progress *pg, sh_bandpair_fn *fn, void *ctx);
+/* After the last add: the pairs of each band's groups to fn, each band
+ * done reported to pg ("band").  Return 0, what fn returned when not 0
+ * (which stops it), SH_ENOMEM or SH_EIO (errno set). */
+int sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
+    sh_bandpair_fn *fn, void *ctx);
 
 /*
  * The groups of entries that share a key: group g is e[at[g] ..

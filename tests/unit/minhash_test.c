@@ -195,6 +195,21 @@ share(const struct sh_bandplan *p, const struct sh_sketch *a,
 	return 0;
 }
 
+/* The pairs a band sort tells. */
+struct told {
+	struct sh_pairs p;
+	int err;
+};
+
+static int
+tell_pair(void *ctx, uint32_t a, uint32_t b)
+{
+	struct told *t = ctx;
+
+	t->err |= a >= b;
+	return sh_pairs_add(&t->p, (uint64_t)a << 32 | b);
+}
+
 static void
 join(void)
 {
@@ -236,6 +251,33 @@ join(void)
 		ok(bad == 0 && n == got.n && n > 1000,
 		    "%d thread(s): the %zu pairs of brute force, each once, in "
 		    "order (%zu)", t, n, got.n);
+	}
+	/* Within a budget that spills: the same pairs, each once, from
+	 * one sort or from shards. */
+	for (t = 0; t < 3; t++) {
+		static const uint32_t nshards[] = { 1, 3, 40 };
+		struct told all = { { NULL, 0, 0 }, 0 };
+		struct sh_bandsort *x;
+		struct sh_shard sd;
+
+		sd.n = nshards[t];
+		for (sd.i = 0; sd.i < sd.n; sd.i++) {
+			all.err |= sh_bandsort_new(&x, &p, &sd, 1 << 16,
+			    NULL) != 0;
+			for (i = 0; i < N; i++) {
+				for (v = 0; v < p.b; v++)
+					k[v] = key[v][i];
+				all.err |= sh_bandsort_add(x, k) != 0;
+			}
+			all.err |= sh_bandsort_run(x, NULL, tell_pair, &all) != 0;
+			sh_bandsort_free(x);
+		}
+		sh_pairs_sort(&all.p);
+		ok(all.err == 0 && all.p.n == got.n && memcmp(all.p.v, got.v,
+		    got.n * sizeof(*got.v)) == 0,
+		    "within a budget, %u shard(s): the pairs of the join, each "
+		    "once", sd.n);
+		free(all.p.v);
 	}
 	/* Shards: together the pairs of one join, each once. */
 	for (t = 0; t < 3; t++) {
