@@ -151,9 +151,9 @@ band_pair(void *ctx, uint32_t a, uint32_t b)
 	return sh_fpset_pair(ctx, a, b);
 }
 
-/* fpjoin_read for the band route, then its pairs, or its groups in
- * memory with o->groups: 1, or 2 with groups; or 0 after a warning, when
- * a line has no sketch. */
+/* fpjoin_read for the band route, then its pairs, or its groups with
+ * o->groups: 1, or 2 with groups; or 0 after a warning, when a line has
+ * no sketch. */
 static int
 bands(struct sh_fpset *s, struct sh_fplist *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
@@ -170,6 +170,9 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 	if (bd.name != NULL)
 		warnx("%s:%llu: %s: the fingerprints are searched instead, "
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));
+	else if (bd.x != NULL && o->groups != NULL &&
+	    (e = sh_fpset_ready(s)) == 0)
+		e = sh_bandsort_groups(bd.x, progress_lib(), o->groups);
 	else if (bd.x != NULL)
 		e = sh_bandsort_run(bd.x, progress_lib(), band_pair, s);
 	else if (o->groups != NULL)
@@ -183,7 +186,7 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 	sh_bandsort_free(bd.x);
 	if (e != 0)
 		fpjoin_fail(s, e);
-	return bd.name != NULL ? 0 : bd.x == NULL && o->groups != NULL ? 2 : 1;
+	return bd.name != NULL ? 0 : o->groups != NULL ? 2 : 1;
 }
 
 int

@@ -54,10 +54,9 @@ struct fpjoin_opt {
 /*
  * sh-near's pairs: the n operands name[0..n) read into s (and whole into
  * lines when not NULL), then, with o->bp, the band route (near/bands.h),
- * when every line has a sketch: in memory, its pairs into s (on
- * o->nthreads threads), or with o->groups its groups into *o->groups,
- * and then return 1; within the budget of s, its pairs, sorted on disk
- * (sh_bandsort), into s.  Else, after a warning that names the first line
+ * when every line has a sketch: its pairs into s (on o->nthreads threads
+ * in memory; sorted on disk within the budget of s, sh_bandsort), or
+ * with o->groups its groups into *o->groups, and then return 1.  Else, after a warning that names the first line
  * without a sketch (with o->must, an error that ends the program with
  * status 2 instead), or without o->bp, as fpjoin_read reads them: the
  * pairs given in the file o->given (fpjoin_given), or those of the join

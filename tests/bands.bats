@@ -162,7 +162,7 @@ sh-near: $d/bad:5: sketch of another version (this one reads m1)"
 	[ -n "$output" ]
 }
 
-@test "sh-near -a: a family of 2000 copies costs 1999 verifications for clusters and first copies, not 2 million" {
+@test "sh-near -a: a family of 2000 copies costs 1999 verifications for clusters (in memory and within -S) and first copies, not 2 million" {
 	local d="$BATS_TEST_TMPDIR"
 	awk 'BEGIN { for (i = 1; i <= 2000; i++)
 	    print "c" i "\tone text copied again and again, word for word, " \
@@ -175,6 +175,9 @@ sh-near: $d/bad:5: sketch of another version (this one reads m1)"
 	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
 	eq "$(printf '%s\n' "$output" | cut -f 1 | sort | uniq -c |
 	    awk '{ print $1 }' | sort -n | tr '\n' ' ')" "1 2000 "
+	run -0 --separate-stderr sh-near --progress -g -S 1M -v "$d/fam" \
+	    -a 0.8 "$d/fam.fp"
+	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
 	run -0 --separate-stderr sh-near --progress -u -v "$d/fam" -a 0.8 \
 	    "$d/fam.fp"
 	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"

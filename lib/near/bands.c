@@ -158,13 +158,28 @@ struct worker {
 	int err;
 };
 
+/* Append the group of the m entries e to g.  Return 0 or SH_ENOMEM. */
+static int
+add_group(struct sh_bandgroups *g, const uint64_t *e, size_t m)
+{
+	size_t x;
+
+	if (sh_grow(&g->e, &g->cap, g->n + m, sizeof(*g->e)) != 0 ||
+	    sh_grow(&g->at, &g->atcap, g->ng + 2, sizeof(*g->at)) != 0)
+		return SH_ENOMEM;
+	for (x = 0; x < m; x++)
+		g->e[g->n++] = (uint32_t)e[x];
+	g->at[g->ng] = g->n - m;
+	g->at[++g->ng] = g->n;
+	return 0;
+}
+
 /* The group of the m entries e (ascending) of equal key j, unless a
  * band before gave it whole: as a group, or as the pairs that band j
  * owns. */
 static void
 emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 {
-	struct sh_bandgroups *g = &w->groups;
 	const struct shared *sh = w->sh;
 	size_t x, y;
 
@@ -173,16 +188,7 @@ emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 	    group_agreed(&sh->k, e, m, j))
 		return;
 	if (w->grouping) {
-		if (sh_grow(&g->e, &g->cap, g->n + m, sizeof(*g->e)) != 0 ||
-		    sh_grow(&g->at, &g->atcap, g->ng + 2,
-		    sizeof(*g->at)) != 0) {
-			w->err = SH_ENOMEM;
-			return;
-		}
-		for (x = 0; x < m; x++)
-			g->e[g->n++] = (uint32_t)e[x];
-		g->at[g->ng] = g->n - m;
-		g->at[++g->ng] = g->n;
+		w->err = add_group(&w->groups, e, m);
 		return;
 	}
 	for (x = 0; x < m && w->err == 0; x++)
@@ -460,28 +466,41 @@ sh_bandsort_add(struct sh_bandsort *x, const uint64_t *key)
 	return 0;
 }
 
-/* The pairs of the m entries e (ascending) of key j that band j owns,
- * as the join in memory owns them, to fn. */
+/* What is told of each group of the sort: its pairs to fn, or the group
+ * to groups. */
+struct telling {
+	sh_bandpair_fn *fn;
+	void *ctx;
+	struct sh_bandgroups *groups;
+};
+
+/* The m entries e (ascending) of key j, unless a band before gave them
+ * all: to groups, or their pairs that band j owns, as the join in memory
+ * owns them, to fn. */
 static int
-tell(const struct keys *k, const uint64_t *e, size_t m, int j,
-    sh_bandpair_fn *fn, void *ctx)
+tell(const struct telling *t, const struct keys *k, const uint64_t *e,
+    size_t m, int j)
 {
 	size_t a, b;
 	int r;
 
 	if (group_agreed(k, e, m, j))
 		return 0;
+	if (t->groups != NULL)
+		return add_group(t->groups, e, m);
 	for (a = 0; a < m; a++)
 		for (b = a + 1; b < m; b++)
 			if (!agreed(k, e[a], e[b], j) &&
-			    (r = fn(ctx, (uint32_t)e[a], (uint32_t)e[b])) != 0)
+			    (r = t->fn(t->ctx, (uint32_t)e[a],
+			    (uint32_t)e[b])) != 0)
 				return r;
 	return 0;
 }
 
-int
-sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
-    sh_bandpair_fn *fn, void *ctx)
+/* The groups of the sort, band by band, told as t says. */
+static int
+run_sort(struct sh_bandsort *x, const struct sh_progress *pg,
+    const struct telling *t)
 {
 	const struct sh_shard *shard = x->shard;
 	struct keys k = { NULL, NULL, x->b };
@@ -513,7 +532,7 @@ sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
 			if (m > 0 && (got == 0 || r.a != key)) {
 				if (m > 1 && (shard == NULL || sh_shard_run(shard,
 				    j, x->b, key) == shard->i))
-					err = tell(&k, e, m, j, fn, ctx);
+					err = tell(t, &k, e, m, j);
 				m = 0;
 			}
 			if (got == 0 || err != 0)
@@ -531,4 +550,26 @@ sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
 	}
 	free(e);
 	return err;
+}
+
+int
+sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
+    sh_bandpair_fn *fn, void *ctx)
+{
+	struct telling t = { fn, ctx, NULL };
+
+	return run_sort(x, pg, &t);
+}
+
+int
+sh_bandsort_groups(struct sh_bandsort *x, const struct sh_progress *pg,
+    struct sh_bandgroups *out)
+{
+	struct telling t = { NULL, NULL, out };
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	if ((e = run_sort(x, pg, &t)) != 0)
+		sh_bandgroups_free(out);
+	return e;
 }

@@ -84,6 +84,31 @@ int sh_bands_join(const uint64_t *const *key, size_t n,
     const struct sh_progress *pg, struct sh_pairs *out);
 
 /*
+ * The groups of entries that share a key: group g is e[at[g] ..
+ * at[g + 1]), at least 2 entries, ascending; at has ng + 1 elements
+ * (none when ng is 0).
+ */
+struct sh_bandgroups {
+	uint32_t *e;
+	size_t n, cap;
+	size_t *at;
+	size_t ng, atcap;
+};
+
+/*
+ * sh_bands_join's groups instead of its pairs, into *out (emptied
+ * first): for each band in order, each group of 2 or more entries with
+ * one key, unless all its entries share a key of a band before; in an
+ * order that does not depend on nthreads.  Memory: 4 bytes per entry of
+ * a group, where sh_bands_join takes 8 per pair: a family of m copies is
+ * one group of m, not m (m - 1) / 2 pairs.  Return 0, SH_ENOMEM or
+ * SH_ERANGE (out is then empty).
+ */
+int sh_bands_groups(const uint64_t *const *key, size_t n,
+    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out);
+void sh_bandgroups_free(struct sh_bandgroups *g);
+
+/*
  * The band join within a memory budget: the keys of each band go to an
  * external sort (base/xsort.h) of (key, entry) records, the budget shared
  * by the bands, spilling to tmpdir (NULL: /tmp), and every key to a
@@ -117,29 +142,9 @@ int sh_bandsort_add(struct sh_bandsort *x, const uint64_t *key);
 int sh_bandsort_run(struct sh_bandsort *x, const struct sh_progress *pg,
     sh_bandpair_fn *fn, void *ctx);
 
-/*
- * The groups of entries that share a key: group g is e[at[g] ..
- * at[g + 1]), at least 2 entries, ascending; at has ng + 1 elements
- * (none when ng is 0).
- */
-struct sh_bandgroups {
-	uint32_t *e;
-	size_t n, cap;
-	size_t *at;
-	size_t ng, atcap;
-};
-
-/*
- * sh_bands_join's groups instead of its pairs, into *out (emptied
- * first): for each band in order, each group of 2 or more entries with
- * one key, unless all its entries share a key of a band before; in an
- * order that does not depend on nthreads.  Memory: 4 bytes per entry of
- * a group, where sh_bands_join takes 8 per pair: a family of m copies is
- * one group of m, not m (m - 1) / 2 pairs.  Return 0, SH_ENOMEM or
- * SH_ERANGE (out is then empty).
- */
-int sh_bands_groups(const uint64_t *const *key, size_t n,
-    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out);
-void sh_bandgroups_free(struct sh_bandgroups *g);
+/* The same, the groups told instead of their pairs, as sh_bands_groups
+ * gives them, into *out (emptied first; empty again after an error). */
+int sh_bandsort_groups(struct sh_bandsort *x, const struct sh_progress *pg,
+    struct sh_bandgroups *out);
 
 #endif

@@ -260,6 +260,18 @@ sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
 }
 
 int
+sh_fpset_ready(struct sh_fpset *s)
+{
+	int e;
+
+	if (!s->budget || s->ready)
+		return 0;
+	if ((e = sh_fpstore_rewind(&s->store)) == 0)
+		s->ready = 1;
+	return e;
+}
+
+int
 sh_fpset_pair(struct sh_fpset *s, uint32_t a, uint32_t b)
 {
 	sh_fpval fa, fb;
@@ -268,9 +280,11 @@ sh_fpset_pair(struct sh_fpset *s, uint32_t a, uint32_t b)
 	s->unsorted = 1;
 	if (!s->budget)
 		return sh_pairs_add(&s->pairs, (uint64_t)a << 32 | b);
-	if (s->x == NULL && ((e = sh_fpstore_rewind(&s->store)) != 0 ||
-	    (s->x = sh_xsort_new(s->budget / 2, s->tmpdir)) == NULL))
-		return e != 0 ? e : SH_ENOMEM;
+	if ((e = sh_fpset_ready(s)) != 0)
+		return e;
+	if (s->x == NULL && (s->x = sh_xsort_new(s->budget / 2,
+	    s->tmpdir)) == NULL)
+		return SH_ENOMEM;
 	if ((e = sh_fpstore_fp(&s->store, a, &fa)) != 0 ||
 	    (e = sh_fpstore_fp(&s->store, b, &fb)) != 0)
 		return e;

@@ -47,6 +47,7 @@ struct sh_fpset {
 	size_t bufcap, buf2cap;
 	const char *failed;	/* the file of an error of sh_fpset_join */
 	int unsorted;		/* pairs added one by one, in any order */
+	int ready;		/* the store flushed for reading at random */
 };
 
 /* Open an empty set; budget 0 keeps everything in memory, else the bytes
@@ -106,6 +107,11 @@ int sh_fpset_join(struct sh_fpset *s, const struct sh_plan *plan,
  */
 int sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
     const char *b, size_t blen);
+
+/* After the last add, for a caller that reads entries at random
+ * without a join: within a budget, the store flushed for it (the join
+ * and the pairs do it themselves).  Return 0 or SH_EIO. */
+int sh_fpset_ready(struct sh_fpset *s);
 
 /* After the last add, instead of the join: the pair of entries a < b,
  * found elsewhere (the band route), in any order, repeats left out when
