@@ -268,7 +268,8 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 	long long r;
 
 	sh_simhash_init(&f->acc);
-	sh_minhash_init(&f->mh);
+	if (f->o.sketch)
+		sh_minhash_init(&f->mh);
 	if (f->o.weight == SH_W_TF) {
 		/* Summing tf votes of 1 is summing tf once: no bag needed.
 		 * Units differ from the bag path by the constant SH_W_UNIT,
@@ -316,7 +317,8 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 	int r;
 
 	sh_simhash_init(&f->acc);
-	sh_minhash_init(&f->mh);
+	if (f->o.sketch)
+		sh_minhash_init(&f->mh);
 	f->nfeat = 0;
 	if ((r = sh_toklist_parse(p, len, add_listed, f, col)) != 0)
 		return r;

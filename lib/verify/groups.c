@@ -26,7 +26,7 @@ verified(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a, uint32_t b)
  * positions head[c], next[head[c]], ... up to tail[c]. */
 struct comps {
 	size_t *head, *tail, *next;
-	size_t n, cap;
+	size_t n;
 };
 
 /* Append the list of component c to that of component into, and drop c. */
@@ -87,7 +87,7 @@ int
 sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, uint32_t *rep)
 {
-	struct comps k = { NULL, NULL, NULL, 0, 0 };
+	struct comps k = { NULL, NULL, NULL, 0 };
 	size_t i, j, m, most = 0;
 	int e = 0;
 

@@ -35,7 +35,7 @@
 /*
  * The clusters of the matches among the groups g of the entries of s:
  * rep[i] the first entry of entry i's cluster (rep has sh_fpset_n(s)
- * elements).  Memory: 12 bytes per member of the largest group.  Return
+ * elements).  Memory: 24 bytes per member of the largest group.  Return
  * 0, SH_ENOMEM or an error of the set.
  */
 int sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
@@ -44,8 +44,9 @@ int sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 /*
  * The first copies of the entries of s among the groups g: kept[i] 1 for
  * those kept, 0 for the others (kept has sh_fpset_n(s) elements).
- * Memory: 16 bytes per member of a group, 8 per entry.  Return 0,
- * SH_ENOMEM, SH_ERANGE (2^32 groups or more) or an error of the set.
+ * Memory: 20 bytes per member of a group, 16 per group, 8 per entry.
+ * Return 0, SH_ENOMEM, SH_ERANGE (2^32 groups or more) or an error of
+ * the set.
  */
 int sh_groups_firsts(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, uint8_t *kept);

@@ -4,13 +4,17 @@
  * estimate's bias over sets dense and sparse, the band plans, and the
  * band join against brute force.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/shard.h"
+#include "fp/fingerprint.h"
 #include "fp/minhash.h"
+#include "fp/similar.h"
 #include "near/bands.h"
 #include "rng.h"
 #include "tap.h"
@@ -24,6 +28,66 @@ sketch_of(const uint64_t *h, size_t n, struct sh_sketch *s)
 	sh_minhash_init(&a);
 	sh_minhash_add_many(&a, h, n);
 	sh_minhash_final(&a, s);
+}
+
+/*
+ * The sketch that sh_fp_text makes in the fingerprint's pass is that of
+ * the features the verification compares (similar.h), weight 0 left out,
+ * under each weighing path: binary, tf, log tf, and tf times an IDF that
+ * gives some words 0.
+ */
+static void
+same_set(void)
+{
+	static const char *const text[] = {
+		"the cat sat on the mat and the cat sat again",
+		"a b c d e f g h i j k l m n o p q r s t u v w x y z the the",
+		"這是繁體字 the 中文 text 中文 text 中文",
+		"the the the",
+	};
+	struct sh_fpopt o[5] = { SH_FPOPT_DEFAULT,
+	    SH_FPOPT_INIT(5, 3, SH_W_TF), SH_FPOPT_INIT(2, 1, SH_W_LOGTF),
+	    SH_FPOPT_INIT(2, 1, SH_W_TF), SH_FPOPT_INIT(2, 1, SH_W_BINARY) };
+	struct sh_sketch a, b;
+	struct sh_fvec v;
+	struct sh_fp *f;
+	unsigned long long line;
+	char path[] = "/tmp/minhash_test.XXXXXX";
+	uint64_t total;
+	sh_fpval fp;
+	size_t i, k, col;
+	int bad, fd, good;
+	FILE *idf;
+
+	/* IDF 0 for "the" and "cat", on the last two option sets. */
+	if ((fd = mkstemp(path)) < 0 || (idf = fdopen(fd, "w")) == NULL)
+		return;
+	fputs("the 0\ncat 0\nsat 2.5\n", idf);
+	fclose(idf);
+	for (k = 3; k < 5; k++)
+		if (sh_fpopt_idf(&o[k], path, &line) != 0)
+			ok(0, "idf file loads");
+	unlink(path);
+	for (k = 0; k < 5; k++) {
+		o[k].sketch = 1;
+		f = sh_fp_new(&o[k]);
+		sh_fvec_init(&v, 0);
+		for (good = 1, i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+			if (sh_fp_text(f, text[i], strlen(text[i]), &fp, &total,
+			    &bad) != 0 || sh_fvec_doc(&v, f, text[i],
+			    strlen(text[i]), 0, &bad, &col) != 0)
+				good = 0;
+			if (sh_fp_sketch(f, &a) != (v.set.n > 0))
+				good = 0;
+			sketch_of(v.set.h, v.set.n, &b);
+			good &= v.set.n == 0 || memcmp(&a, &b, sizeof(a)) == 0;
+		}
+		ok(good, "option set %zu: the sketch of the verified features",
+		    k);
+		sh_fvec_free(&v);
+		sh_fp_free(f);
+		sh_fpopt_free(&o[k]);
+	}
 }
 
 /* The hash of a sketch's text form, to pin it whole. */
@@ -302,6 +366,7 @@ int
 main(void)
 {
 	vectors();
+	same_set();
 	text();
 	bias();
 	plans();
