@@ -1,7 +1,8 @@
 /*
  * sh-fp: print the 64-bit simhash fingerprint of each document as
- * "HEX<TAB>ID", and with -B its MinHash sketch after the ID.  Documents are ID<TAB>TEXT lines, numbered lines (-l),
- * whole files (-F), or token lists such as sh-tokenize prints (-t).
+ * "HEX<TAB>ID", and with -B its MinHash sketch after the ID.  Documents
+ * are ID<TAB>TEXT lines, numbered lines (-l), whole files (-F), or token
+ * lists such as sh-tokenize prints (-t).
  */
 #include <err.h>
 #include <stdio.h>

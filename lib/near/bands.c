@@ -351,8 +351,9 @@ sh_bands_join(const uint64_t *const *key, size_t n,
 }
 
 int
-sh_bands_groups(const uint64_t *const *key, size_t n, const struct sh_bandplan *p,
-    int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out)
+sh_bands_groups(const uint64_t *const *key, size_t n,
+    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg,
+    struct sh_bandgroups *out)
 {
 	struct shared sh = { { key, NULL, p->b }, n, p->b, NULL, pg,
 	    PTHREAD_MUTEX_INITIALIZER, 0 };

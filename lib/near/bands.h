@@ -18,7 +18,8 @@
  * with b r <= SH_SK_K gives P(t) >= R, and the least such b.  The
  * largest r is the steepest curve the sketch allows: the fewest pairs
  * below t made candidates.  P is computed by multiplications alone, in
- * double precision, so the plan is the same on every machine.
+ * IEEE double precision (each product correctly rounded), so the plan is
+ * the same on every machine that has it.
  */
 #ifndef SH_BANDS_H
 #define SH_BANDS_H
@@ -105,7 +106,8 @@ struct sh_bandgroups {
  * SH_ERANGE (out is then empty).
  */
 int sh_bands_groups(const uint64_t *const *key, size_t n,
-    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg, struct sh_bandgroups *out);
+    const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg,
+    struct sh_bandgroups *out);
 void sh_bandgroups_free(struct sh_bandgroups *g);
 
 /*
