@@ -233,7 +233,7 @@ sh_fpset_given(struct sh_fpset *s, const char *a, size_t alen,
 	int e = 0;
 
 	if (s->map == NULL) {
-		if (s->budget && (e = sh_fpstore_rewind(&s->store)) != 0)
+		if ((e = sh_fpset_ready(s)) != 0)
 			return e;
 		if (s->budget && (s->x = sh_xsort_new(s->budget,
 		    s->tmpdir)) == NULL)
