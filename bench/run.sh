@@ -14,7 +14,10 @@
 # default "auto lean"), INDEX_BUDGET (index rows built in this budget
 # from a pipe, see bench_index), PAR_DOCS
 # (documents of the parallel section, default 500000: about 1 GB), DICT
-# (dictionary of the dict section, default jieba's as Debian installs it).
+# (dictionary of the dict section, default jieba's as Debian installs it),
+# ROUTE_DOCS, ROUTE_T and ROUTE_FP (the route section: documents before
+# the copies, default 200000; similarities, default "0.8 0.9"; "yes" to
+# time the fingerprints' route too, the default).
 
 sections='fp records dict near index parallel verify route'
 kinds='en zh mixed'
