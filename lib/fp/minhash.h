@@ -32,8 +32,9 @@
 
 #define SH_MINHASH_PROBE 0x6a09e667f3bcc909ULL
 
-/* The mixer of the probes: a bijection, the murmur3 finalizer's form
- * with the constants of Pelle Evensen's rrmxmx, after an offset. */
+/* The mixer of the probes: a bijection of 64-bit words, two rounds of
+ * xor-shift by 32 and multiply (the form of murmur3's finalizer), after
+ * an offset. */
 static inline uint64_t
 sh_minhash_mix(uint64_t x)
 {
