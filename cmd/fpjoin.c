@@ -100,7 +100,7 @@ keep(struct banding *bd, const uint64_t *key)
 		return;
 	}
 	if (bd->n == bd->cap) {
-		for (cap = bd->cap, j = 0; j < bd->p->b; j++) {
+		for (j = 0; j < bd->p->b; j++) {
 			cap = bd->cap;
 			if (sh_grow(&bd->keys[j], &cap, bd->n + 1,
 			    sizeof(*key)) != 0)
@@ -152,8 +152,7 @@ band_pair(void *ctx, uint32_t a, uint32_t b)
 }
 
 /* fpjoin_read for the band route, then its pairs, or its groups with
- * o->groups: 1, or 2 with groups; or 0 after a warning, when a line has
- * no sketch. */
+ * o->groups: 1; or 0 after a warning, when a line has no sketch. */
 static int
 bands(struct sh_fpset *s, struct sh_fplist *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
@@ -186,7 +185,7 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 	sh_bandsort_free(bd.x);
 	if (e != 0)
 		fpjoin_fail(s, e);
-	return bd.name != NULL ? 0 : o->groups != NULL ? 2 : 1;
+	return bd.name == NULL;
 }
 
 int
@@ -196,8 +195,8 @@ fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
 	struct sh_plan p;
 	int e;
 
-	if (o->bp != NULL && (e = bands(s, lines, o, n, name, status)) > 0)
-		return e - 1;
+	if (o->bp != NULL && bands(s, lines, o, n, name, status))
+		return o->groups != NULL;
 	if (o->bp == NULL)
 		fpjoin_read(s, lines, n, name, o->ids, o->nthreads, status);
 	if (o->given != NULL) {

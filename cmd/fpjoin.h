@@ -30,7 +30,7 @@ void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
 
 /*
  * The band route of sh-near: forced (-B), or chosen for a threshold
- * alone (alone: without -k, -i, -m or -S) below SH_BANDS_BELOW: its
+ * alone (alone: without -k, -i or -m) below SH_BANDS_BELOW: its
  * plan for threshold t (the text of -a, NULL when not given) into *p,
  * and p returned; else NULL.  -B without -a, or at a threshold that no
  * plan holds, ends the program with status 2.
@@ -56,13 +56,14 @@ struct fpjoin_opt {
  * lines when not NULL), then, with o->bp, the band route (near/bands.h),
  * when every line has a sketch: its pairs into s (on o->nthreads threads
  * in memory; sorted on disk within the budget of s, sh_bandsort), or
- * with o->groups its groups into *o->groups, and then return 1.  Else, after a warning that names the first line
- * without a sketch (with o->must, an error that ends the program with
- * status 2 instead), or without o->bp, as fpjoin_read reads them: the
- * pairs given in the file o->given (fpjoin_given), or those of the join
- * within o->k (o->r key blocks, o->shard).  Return 0 but for groups.  A
- * sketch that is there but bad is reported and sets *status to 2, as a
- * bad line is.
+ * with o->groups its groups into *o->groups, and then return 1 for the
+ * groups.  Else, after a warning that names the first line without a
+ * sketch (with o->must, an error that ends the program with status 2
+ * instead), or without o->bp, as fpjoin_read reads them: the pairs
+ * given in the file o->given (fpjoin_given), or those of the join within
+ * o->k (o->r key blocks, o->shard).  Return 0 but for groups.  A sketch
+ * that is there but bad is reported and sets *status to 2, as a bad line
+ * is.
  */
 int fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status);

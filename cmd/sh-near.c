@@ -271,7 +271,7 @@ main(int argc, char *argv[])
 		sh_fplist_init(&lines);
 		*where = '\0';
 		if (fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, &jo, argc,
-		    argv, &status) && mode)
+		    argv, &status))
 			e = sh_groups_write(&mt, &set, &groups, mode == 'g',
 			    &lines, stdout);
 		else if (mode == 'u')

@@ -17,9 +17,9 @@ sh_sketch_parse(const char *p, size_t n, struct sh_sketch *s)
 	unsigned v, bad = 0;
 	size_t i;
 
-	if (!sh_sketch_is(p, n))
+	if (!sh_sketch_is(p, n) || n < SH_SK_TAGLEN)
 		return SH_ESKETCH;
-	if (n < SH_SK_TAGLEN || p[1] != SH_SK_TAG[1] || p[2] != ':')
+	if (p[1] != SH_SK_TAG[1] || p[2] != ':')
 		return SH_ESKVERSION;
 	if (n != SH_SK_TEXT)
 		return SH_ESKETCH;

@@ -41,7 +41,6 @@ sh_bandplan_init(struct sh_bandplan *p, uint32_t t, uint32_t recall)
 			if (prob(b, r, x) >= want) {
 				p->b = b;
 				p->r = r;
-				p->t = t;
 				return 0;
 			}
 	return SH_ERANGE;
@@ -133,9 +132,8 @@ group_agreed(const struct keys *k, const uint64_t *e, size_t m, int j)
 
 /* What the threads share, and what each does. */
 struct shared {
-	struct keys k;
+	struct keys k;		/* k.b: the bands */
 	size_t n;
-	int b;
 	const struct sh_shard *shard;	/* NULL: all */
 	const struct sh_progress *pg;
 	pthread_mutex_t lock;
@@ -184,7 +182,7 @@ emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 	size_t x, y;
 
 	if ((sh->shard != NULL &&
-	    sh_shard_run(sh->shard, j, sh->b, key) != sh->shard->i) ||
+	    sh_shard_run(sh->shard, j, sh->k.b, key) != sh->shard->i) ||
 	    group_agreed(&sh->k, e, m, j))
 		return;
 	if (w->grouping) {
@@ -217,25 +215,31 @@ cmp_kv(const void *a, const void *b)
 static void
 group(struct worker *w, const uint64_t *e, size_t m, int j)
 {
-	const struct shared *sh = w->sh;
+	const uint64_t *key = w->sh->k.band[j];
 	size_t x, lo;
-	uint64_t k0 = sh->k.band[j][e[0] & 0xFFFFFFFF];
+	uint64_t k0;
 
-	if (sh_grow(&w->kv, &w->kvcap, m, sizeof(*w->kv)) != 0 ||
-	    sh_grow(&w->members, &w->mcap, m, sizeof(*w->members)) != 0) {
+	if (sh_grow(&w->members, &w->mcap, m, sizeof(*w->members)) != 0) {
 		w->err = SH_ENOMEM;
 		return;
 	}
-	for (x = 0; x < m; x++) {
-		w->kv[x].i = (uint32_t)e[x];
-		w->kv[x].k = sh->k.band[j][w->kv[x].i];
-		w->members[x] = w->kv[x].i;
-	}
-	for (x = 1; x < m && w->kv[x].k == k0; x++)
+	for (x = 0; x < m; x++)
+		w->members[x] = e[x] & 0xFFFFFFFF;
+	k0 = key[w->members[0]];
+	for (x = 1; x < m && key[w->members[x]] == k0; x++)
 		;
 	if (x == m) {
 		emit(w, w->members, m, j, k0);
 		return;
+	}
+	/* Keys that differ below their top 32 bits: sorted in full. */
+	if (sh_grow(&w->kv, &w->kvcap, m, sizeof(*w->kv)) != 0) {
+		w->err = SH_ENOMEM;
+		return;
+	}
+	for (x = 0; x < m; x++) {
+		w->kv[x].i = (uint32_t)w->members[x];
+		w->kv[x].k = key[w->kv[x].i];
 	}
 	qsort(w->kv, m, sizeof(*w->kv), cmp_kv);
 	for (lo = 0; lo < m; lo = x) {
@@ -260,23 +264,25 @@ work(void *arg)
 	tmp = malloc(sh->n * sizeof(*tmp));
 	if (v == NULL || tmp == NULL)
 		w->err = SH_ENOMEM;
-	for (j = w->first; j < sh->b && w->err == 0; j += w->step) {
+	for (j = w->first; j < sh->k.b && w->err == 0; j += w->step) {
 		w->start[j] = w->groups.ng;
-		if (sh->shard != NULL && !sh_shard_table(sh->shard, j, sh->b))
-			continue;
-		for (i = 0; i < sh->n; i++)
-			v[i] = (sh->k.band[j][i] >> 32) << 32 | i;
-		sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
-		for (lo = 0; lo < sh->n && w->err == 0; lo = i) {
-			top = v[lo] >> 32;
-			for (i = lo + 1; i < sh->n && v[i] >> 32 == top; i++)
-				;
-			if (i - lo > 1)
-				group(w, v + lo, i - lo, j);
+		if (sh->shard == NULL ||
+		    sh_shard_table(sh->shard, j, sh->k.b)) {
+			for (i = 0; i < sh->n; i++)
+				v[i] = (sh->k.band[j][i] >> 32) << 32 | i;
+			sh_radix_bits(&v, &tmp, sh->n, 32, 32, 11);
+			for (lo = 0; lo < sh->n && w->err == 0; lo = i) {
+				top = v[lo] >> 32;
+				for (i = lo + 1; i < sh->n &&
+				    v[i] >> 32 == top; i++)
+					;
+				if (i - lo > 1)
+					group(w, v + lo, i - lo, j);
+			}
 		}
 		pthread_mutex_lock(&sh->lock);
 		sh_progress(sh->pg, "band", (uint64_t)++sh->done,
-		    (uint64_t)sh->b);
+		    (uint64_t)sh->k.b);
 		pthread_mutex_unlock(&sh->lock);
 	}
 	free(v);
@@ -294,8 +300,8 @@ run(struct shared *sh, int nthreads, int grouping, struct worker *w,
 
 	if (sh->n >= 0xFFFFFFFF)
 		return SH_ERANGE;
-	if (nthreads > sh->b)
-		nthreads = sh->b;
+	if (nthreads > sh->k.b)
+		nthreads = sh->k.b;
 	if (nthreads > SH_THREADS_MAX)
 		nthreads = SH_THREADS_MAX;
 	if (nthreads < 1)
@@ -324,7 +330,7 @@ sh_bands_join(const uint64_t *const *key, size_t n,
     const struct sh_bandplan *p, int nthreads, const struct sh_shard *shard,
     const struct sh_progress *pg, struct sh_pairs *out)
 {
-	struct shared sh = { { key, NULL, p->b }, n, p->b, shard, pg,
+	struct shared sh = { { key, NULL, p->b }, n, shard, pg,
 	    PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	size_t total = 0;
@@ -355,7 +361,7 @@ sh_bands_groups(const uint64_t *const *key, size_t n,
     const struct sh_bandplan *p, int nthreads, const struct sh_progress *pg,
     struct sh_bandgroups *out)
 {
-	struct shared sh = { { key, NULL, p->b }, n, p->b, NULL, pg,
+	struct shared sh = { { key, NULL, p->b }, n, NULL, pg,
 	    PTHREAD_MUTEX_INITIALIZER, 0 };
 	struct worker w[SH_THREADS_MAX];
 	const struct sh_bandgroups *g;

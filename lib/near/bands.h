@@ -41,8 +41,7 @@
 #define SH_BANDS_BELOW 950000
 
 struct sh_bandplan {
-	int b, r;
-	uint32_t t;		/* the threshold planned for, millionths */
+	int b, r;		/* bands, and rows a band */
 };
 
 /*

@@ -185,7 +185,7 @@ sh_groups_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 			sh_match_ahead(mt->vf, s, want, w);
 		}
 		kept[x] = 1;
-		for (i = off[x]; i < off[x + 1] && kept[x]; i++)
+		for (i = off[x]; i < off[x + 1] && kept[x] && e == 0; i++)
 			for (q = head[grp[pos[i]]]; q != NONE; q = next[q]) {
 				if ((r = verified(mt, s, g->e[q],
 				    (uint32_t)x)) < 0) {

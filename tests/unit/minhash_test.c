@@ -60,8 +60,10 @@ same_set(void)
 	FILE *idf;
 
 	/* IDF 0 for "the" and "cat", on the last two option sets. */
-	if ((fd = mkstemp(path)) < 0 || (idf = fdopen(fd, "w")) == NULL)
+	if ((fd = mkstemp(path)) < 0 || (idf = fdopen(fd, "w")) == NULL) {
+		ok(0, "a temporary IDF file");
 		return;
+	}
 	fputs("the 0\ncat 0\nsat 2.5\n", idf);
 	fclose(idf);
 	for (k = 3; k < 5; k++)
@@ -165,6 +167,9 @@ text(void)
 	ok(sh_sketch_parse(buf, sizeof(buf), &t) == SH_ESKVERSION,
 	    "m2: another version");
 	ok(sh_sketch_parse("xyz", 3, &t) == SH_ESKETCH, "xyz: not a sketch");
+	ok(sh_sketch_parse("m1", 2, &t) == SH_ESKETCH &&
+	    sh_sketch_parse("m1:", 3, &t) == SH_ESKETCH,
+	    "m1 and m1: alone: not a sketch, not another version");
 	ok(sh_sketch_sim(SH_SK_K) == 1000000 && sh_sketch_sim(0) == 0 &&
 	    sh_sketch_sim(64) == 499992, "the estimate of 128, 0, 64 equal");
 }
