@@ -9,9 +9,12 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/num.h"
+#include "fp/similar.h"
 #include "index/index.h"
 #include "index/writer.h"
+#include "near/bands.h"
 #include "near/fpline.h"
 #include "near/fplist.h"
 #include "near/plan.h"
@@ -22,13 +25,17 @@
 static char where[SH_WHERE];
 static int status;
 static struct sh_ixwriter *w;	/* with -S: writing while reading */
+static struct sh_bandplan bp;	/* an index of band tables: its plan */
+static uint64_t *keys;		/* and the band keys of the lines read */
+static size_t keycap;
 
 static const char usage_text[] =
     "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] "
     "[-P shard/shards]\n"
     "                      [-S size] index [file ...]\n"
-    "       sh-index add [-k max] [-P shard/shards] [-S size] index "
-    "[file ...]\n"
+    "       sh-index build -a min [-O] [-S size] index [file ...]\n"
+    "       sh-index add [-a min | -k max] [-P shard/shards] [-S size] "
+    "index [file ...]\n"
     "       sh-index info | dump | verify index\n"
     "       sh-index -h | -V\n";
 
@@ -52,15 +59,27 @@ static void
 add_line(void *ctx, const struct sh_fpline *f)
 {
 	struct sh_fplist *list = ctx;
+	struct sh_sketch sk;
 	int r;
 
-	if ((r = sh_fplist_add(list, f->fp, f->id, f->idlen)) != 0) {
+	/* Band tables: the line's band keys, from its sketch. */
+	if (bp.b && (r = sh_fpline_sketch(f->line, f->len, f->id, f->idlen,
+	    &sk)) != 0) {
+		warnx("%s:%llu: %s", f->name, f->lineno, sh_strerror(r));
+		status = 2;
+		return;
+	}
+	if (bp.b && (r = sh_grow(&keys, &keycap, (list->n + 1) *
+	    (size_t)bp.b, sizeof(*keys))) == 0)
+		sh_bands_keys(&bp, &sk, keys + list->n * (size_t)bp.b);
+	if (r != 0 || (r = sh_fplist_add(list, f->fp, f->id,
+	    f->idlen)) != 0) {
 		sh_ixw_close(w);
 		errx(2, "%s", sh_strerror(r));
 	}
 	if (w != NULL && status == 0 && sh_ixw_full(w, list)) {
 		/* None once the input had an error: nothing will be kept. */
-		if ((r = sh_ixw_add(w, list, where)) != 0)
+		if ((r = sh_ixw_add(w, list, bp.b ? keys : NULL, where)) != 0)
 			fail(r);
 		sh_fplist_free(list);
 	}
@@ -74,19 +93,28 @@ info(struct sh_index *ix)
 	int i;
 
 	sh_index_stats(ix, &st);
-	printf("index\t%s\nk\t%d\nshard\t%u/%u\nfingerprints\t%llu\n"
-	    "ids\t%llu\nsegments\t%d\nbytes\t%llu\n"
-	    "bytes_per_fingerprint\t%.1f\ncandidates_per_query\t%.3g\n",
-	    ix->path, st.k, st.shard.i, st.shard.n, (unsigned long long)st.nfp,
+	printf("index\t%s\n", ix->path);
+	if (ix->bands)
+		printf("similarity\t%u.%06u\nbands\t%d\nrows\t%d\n",
+		    ix->t / 1000000, ix->t % 1000000, ix->bands, ix->rows);
+	else
+		printf("k\t%d\nshard\t%u/%u\n", st.k, st.shard.i,
+		    st.shard.n);
+	printf("fingerprints\t%llu\nids\t%llu\nsegments\t%d\nbytes\t%llu\n"
+	    "bytes_per_fingerprint\t%.1f\n", (unsigned long long)st.nfp,
 	    (unsigned long long)st.nid, st.nseg, (unsigned long long)st.bytes,
-	    st.nfp ? (double)st.bytes / st.nfp : 0.0, st.candidates);
+	    st.nfp ? (double)st.bytes / st.nfp : 0.0);
+	if (!ix->bands)
+		printf("candidates_per_query\t%.3g\n", st.candidates);
 	for (i = 0; sh_index_segstat(ix, i, &s) == 0; i++)
-		printf("segment\t%s\tfingerprints=%llu\tids=%llu\tblocks=%d\t"
-		    "keyblocks=%d\ttables=%d\tdirbits=%d\tbytes=%llu\t"
+		printf("segment\t%s\tfingerprints=%llu\tids=%llu\t%s=%d\t"
+		    "%s=%d\ttables=%d\tdirbits=%d\tbytes=%llu\t"
 		    "layout=%s\n", s.name, (unsigned long long)s.nfp,
-		    (unsigned long long)s.nid, s.blocks, s.keyblocks,
-		    s.tables, s.dirbits, (unsigned long long)s.bytes,
-		    s.lean ? "lean" : "full");
+		    (unsigned long long)s.nid, ix->bands ? "bands" : "blocks",
+		    ix->bands ? ix->bands : s.blocks, ix->bands ? "rows" :
+		    "keyblocks", ix->bands ? ix->rows : s.keyblocks, s.tables,
+		    s.dirbits, (unsigned long long)s.bytes, ix->bands ?
+		    "bands" : s.lean ? "lean" : "full");
 }
 
 static void
@@ -117,7 +145,7 @@ main(int argc, char *argv[])
 	struct sh_ixopt o;
 	struct sh_fplist list;
 	struct sh_index ix;
-	const char *verb;
+	const char *verb, *a = NULL;
 	long long v, budget = 0;
 	int ch, e, *opt;
 
@@ -134,9 +162,15 @@ main(int argc, char *argv[])
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "EOP:S:Vb:fhk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "EOP:S:Va:b:fhk:r:")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch = usage_option(ch, "fO")) {
+		case 'a':
+			if ((e = sh_sim_parse(a = optarg, &o.t)) != 0 ||
+			    (e = sh_bandplan_init(&bp, o.t,
+			    SH_BANDS_RECALL)) != 0)
+				errx(2, "-a %s: %s", optarg, sh_strerror(e));
+			break;
 		case 'E':
 			o.lean = 1;
 			break;
@@ -184,6 +218,20 @@ main(int argc, char *argv[])
 		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,
 		    o.r)) != 0)
 			errx(2, "-b %d -r %d: %s", o.b, o.r, sh_strerror(e));
+		if (a != NULL && (o.lean || o.b || o.k >= 0 || o.shard.n))
+			usage_conflict('a', o.lean ? 'E' : o.b ? 'b' :
+			    o.k >= 0 ? 'k' : 'P');
+		/* An add goes to the index's kind of tables; the writer
+		 * checks it again under the lock. */
+		if (!o.replace && a == NULL &&
+		    sh_index_open(&ix, argv[0], where) == 0) {
+			o.t = ix.t;
+			bp.b = ix.bands;
+			bp.r = ix.rows;
+			sh_index_close(&ix);
+		}
+		o.bands = bp.b;
+		o.rows = bp.r;
 		sh_fplist_init(&list);
 		if (budget && (e = sh_ixw_open(&w, argv[0], &o, where)) != 0)
 			fail(e);
@@ -194,19 +242,21 @@ main(int argc, char *argv[])
 			    argv[0]);
 		}
 		if ((w == NULL && (e = sh_ixw_open(&w, argv[0], &o,
-		    where)) != 0) || (e = sh_ixw_add(w, &list, where)) != 0 ||
+		    where)) != 0) || (e = sh_ixw_add(w, &list, bp.b ? keys :
+		    NULL, where)) != 0 ||
 		    (e = sh_ixw_commit(w, where)) != 0)
 			fail(e);
 		sh_ixw_close(w);
 		sh_fplist_free(&list);
+		free(keys);
 		return 0;
 	}
 	if (argc != 1 || (strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
 	    strcmp(verb, "verify") != 0))
 		usage();
-	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget)
+	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget || a)
 		usage_only(o.force ? 'O' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
-		    'k' : o.shard.n ? 'P' : 'S', "build or add");
+		    'k' : o.shard.n ? 'P' : a ? 'a' : 'S', "build or add");
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
 	if (strcmp(verb, "info") == 0)

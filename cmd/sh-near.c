@@ -65,10 +65,13 @@ bad_pair(void *ctx, int e, const char *id, size_t len, size_t col)
 	status = vdocs_error(&vd, e, NULL, 0, id, len, col);
 }
 
-/* Exit on error e of the index (where names it) or of memory. */
+/* Exit on error e of writing the matches, of the index (where names
+ * it), of a line (where names it) or of memory. */
 static void
 ix_fail(int e, const char *where)
 {
+	if (ferror(stdout))
+		err(2, "stdout");
 	if (*where != '\0')
 		errx(2, "%s: %s", where, sh_strerror(e));
 	fpjoin_fail(&set, e);
@@ -91,7 +94,9 @@ lookup(void *ctx, const struct sh_fpline *f)
 	int e;
 
 	if ((e = sh_ixqueue_add(ctx, f->fp, f->id, f->idlen, f->line, f->len,
-	    where)) != 0)
+	    where)) != 0 && *where == '\0' && e != SH_ENOMEM)
+		snprintf(where, sizeof(where), "%s:%llu", f->name, f->lineno);
+	if (e != 0)
 		ix_fail(e, where);
 }
 
@@ -104,21 +109,13 @@ put_line(void *ctx, const char *line, size_t len)
 	put_ok(putchar('\n') == EOF);
 }
 
-/* Exit on error e of writing the matches (where names an index's). */
-static void
-put_fail(int e, const char *where)
-{
-	if (ferror(stdout))
-		err(2, "stdout");
-	ix_fail(e, where);
-}
-
 int
 main(int argc, char *argv[])
 {
 	struct sh_plan p;
 	struct sh_index index;
 	struct sh_ixqueue queue;
+	struct sh_ixlook lk;
 	struct sh_dedup *dedup = NULL;	/* -u: the lines passed */
 	struct sh_fplist lines;		/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
@@ -226,8 +223,9 @@ main(int argc, char *argv[])
 		ix = &index;
 	}
 	jo.bp = fpjoin_route(&bp, jo.must, aflag ? athreshold : NULL, minsim,
-	    k < 0 && !ix && !given);
-	k = sh_match_distance((int)k, aflag, minsim, ix);
+	    k < 0 && (!ix || ix->bands) && !given);
+	if ((k = sh_match_distance((int)k, aflag, minsim, ix)) < 0)
+		errx(2, "%s: %s", ipath, sh_strerror((int)k));
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
 	if (docs != NULL) {
@@ -261,6 +259,7 @@ main(int argc, char *argv[])
 	} else {
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */
+		lk = (struct sh_ixlook){ ix, (int)k, &hits, where };
 		jo.groups = mode ? &groups : NULL;
 		jo.given = given;
 		jo.k = (int)k;
@@ -269,28 +268,26 @@ main(int argc, char *argv[])
 		jo.ids = !mode && !given;
 		jo.nthreads = (int)nthreads;
 		sh_fplist_init(&lines);
-		*where = '\0';
 		if (fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, &jo, argc,
 		    argv, &status))
 			e = sh_groups_write(&mt, &set, &groups, mode == 'g',
-			    &lines, stdout);
+			    &lk, &lines, stdout);
 		else if (mode == 'u')
-			e = sh_match_write_firsts(&mt, &set, ix, (int)k, &hits,
-			    &lines, stdout, where);
+			e = sh_match_write_firsts(&mt, &set, &lk, &lines,
+			    stdout);
 		else if ((e = sh_match_write(&mt, &set, mode == 'g',
 		    stdout)) > 0)
 			found = 1;
 		if (e < 0)
-			put_fail(e, where);
+			ix_fail(e, where);
 		sh_fplist_free(&lines);
 		sh_bandgroups_free(&groups);
 	}
 	if (vd.vf != NULL)
 		progress_total("pairs verified", mt.nverified);
-	if (ix != NULL) {
+	if (ix != NULL)
 		sh_index_close(ix);
-		free(hits.v);
-	}
+	free(hits.v);
 	vdocs_close(&vd);
 	docopt_free(&o);
 	sh_fpset_close(&set);

@@ -45,6 +45,12 @@ sh_strerror(int e)
 	case SH_ESKETCH:	return "not a sketch (m1: and 512 hex digits)";
 	case SH_ESKVERSION:	return "sketch of another version (this one reads m1)";
 	case SH_ENOSKETCH:	return "no sketch after the ID (sh-fp -B makes them)";
+	case SH_EKIND:		return "index of the other kind (band tables "
+				    "answer sketches at -a, fingerprint tables "
+				    "distances)";
+	case SH_EBELOW:		return "the index's band tables hold the pairs "
+				    "of a higher similarity only (sh-index info "
+				    "shows it)";
 	case SH_EGZIP:		return "gzip-compressed: decompress it first (zcat)";
 	}
 	return "unknown error";

@@ -45,7 +45,9 @@ enum {
 	SH_EFPDIFF = -35,	/* fingerprint not that of its document */
 	SH_ESKETCH = -36,	/* field is not a sketch */
 	SH_ESKVERSION = -37,	/* sketch of another version */
-	SH_ENOSKETCH = -38	/* line has no sketch */
+	SH_ENOSKETCH = -38,	/* line has no sketch */
+	SH_EKIND = -39,		/* index of the other kind */
+	SH_EBELOW = -40		/* band tables above the threshold */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

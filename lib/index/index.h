@@ -35,6 +35,10 @@ struct sh_index {
 	int b, r;		/* forced plan, or 0 */
 	int lean;		/* segments lean (sh_seg_write), of the
 				 * forced plan or else of 2 tables */
+	uint32_t t;		/* an index of band tables: the similarity
+				 * it serves (millionths), its bands and
+				 * rows (near/bands.h); else 0 */
+	int bands, rows;
 	struct sh_shard shard;	/* the fingerprints it holds (shard.h) */
 	uint64_t next;		/* number of the next segment */
 	int nseg;
@@ -76,6 +80,22 @@ typedef int sh_index_fn(void *ctx, size_t i, const struct sh_hits *h);
  */
 int sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
     int k, struct sh_hits *h, sh_index_fn *fn, void *ctx, char *where);
+
+/*
+ * For an index of band tables: the entries that agree with query i in a
+ * band, for each of q[0..n) (fingerprints, n below 2^32) whose band keys
+ * are key[i ix->bands .. (i + 1) ix->bands) (sh_bands_keys), calling
+ * fn(ctx, i, hits) in order of i with the hits of q[i], segment by
+ * segment (oldest first), entries in the order they were added (field
+ * pos), each once; dist is the distance of the fingerprints.  h holds
+ * the hits of them all.  Return 0,
+ * what fn returned when not 0, SH_ENOMEM or SH_ECORRUPT (where names
+ * the segment).  sh_index_search_each and sh_index_search return
+ * SH_EKIND for such an index, this function for the other kind.
+ */
+int sh_index_bands_each(struct sh_index *ix, const sh_fpval *q,
+    const uint64_t *key, size_t n, struct sh_hits *h, sh_index_fn *fn,
+    void *ctx, char *where);
 
 /*
  * Append to *h every indexed fingerprint within k (0..64) of fp, ordered

@@ -8,6 +8,7 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/hash.h"
+#include "base/sketch.h"
 #include "index/ixfile.h"
 
 #define MANIFEST_MAX (64 << 20)
@@ -111,9 +112,20 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			if (sscanf(line, "sh-index %d%n", &v, &n) != 1 ||
 			    line[n] != '\0')
 				return SH_ECORRUPT;
-			if (v != 1 && v != 2)
+			if (v < 1 || v > 3)
 				return SH_EVERSION;
 			ix->lean = v == 2;
+			ix->bands = v == 3;
+		} else if (i == 1 && ix->bands) {
+			/* Version 3: band tables. */
+			if (sscanf(line, "bands %u %d %d next %llu%n", &ix->t,
+			    &ix->bands, &ix->rows, &a, &n) != 4 ||
+			    line[n] != '\0' || ix->t > 1000000 ||
+			    ix->bands < 1 || ix->rows < 1 ||
+			    ix->bands > SH_SK_K / ix->rows)
+				return SH_ECORRUPT;
+			ix->next = a;
+			ix->shard.n = 1;
 		} else if (i == 1) {
 			if (sscanf(line, "k %d plan %d %d shard %u %u next %llu%n",
 			    &ix->k, &ix->b, &ix->r, &ix->shard.i, &ix->shard.n,

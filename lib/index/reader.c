@@ -44,8 +44,11 @@ open_segments(struct sh_index *ix, const char *dir, char *where)
 		sh_ixfile_join(path, dir, ix->name[i], NULL);
 		if ((e = sh_seg_open(&ix->seg[i], path, 1)) != 0)
 			return sh_ixfile_fail(where, path, NULL, e);
+		/* Every segment of the kind and plan of the MANIFEST. */
 		if (ix->seg[i].nfp != ix->nfp[i] ||
-		    ix->seg[i].nid != ix->nid[i])
+		    ix->seg[i].nid != ix->nid[i] ||
+		    ix->seg[i].bands != ix->bands ||
+		    ix->seg[i].rows != ix->rows || ix->seg[i].t != ix->t)
 			return sh_ixfile_fail(where, path, NULL, SH_ECORRUPT);
 	}
 	return 0;
@@ -73,6 +76,9 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 			return sh_ixfile_fail(where, path, NULL, e);
 		}
 		ix->k = ix->seg[0].plan.k;
+		ix->t = ix->seg[0].t;
+		ix->bands = ix->seg[0].bands;
+		ix->rows = ix->seg[0].rows;
 		if ((e = sh_ixfile_addname(ix, "", ix->seg[0].nfp,
 		    ix->seg[0].nid)) != 0)
 			sh_index_close(ix);
@@ -150,6 +156,8 @@ sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
 	const char *p;
 	int e = 0;
 
+	if (ix->bands)
+		return sh_ixfile_fail(where, ix->path, NULL, SH_EKIND);
 	if ((start = malloc((n + 1) * sizeof(*start))) == NULL)
 		return SH_ENOMEM;
 	h->n = 0;
@@ -187,12 +195,41 @@ sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
 }
 
 int
+sh_index_bands_each(struct sh_index *ix, const sh_fpval *q,
+    const uint64_t *key, size_t n, struct sh_hits *h, sh_index_fn *fn,
+    void *ctx, char *where)
+{
+	struct sh_hits one;
+	size_t i, first;
+	int s, e = 0;
+
+	if (!ix->bands)
+		return sh_ixfile_fail(where, ix->path, NULL, SH_EKIND);
+	h->n = 0;
+	for (i = 0; i < n && e == 0; i++) {
+		first = h->n;
+		for (s = 0; s < ix->nseg; s++)
+			if ((e = sh_seg_bands(&ix->seg[s], key + i *
+			    (size_t)ix->bands, q[i], s, (uint32_t)i, h)) != 0) {
+				segpath(ix, s, where);
+				return e;
+			}
+		one.n = one.cap = h->n - first;
+		one.v = one.n > 0 ? h->v + first : NULL;
+		e = fn(ctx, i, &one);
+	}
+	return e;
+}
+
+int
 sh_index_search(struct sh_index *ix, sh_fpval fp, int k, struct sh_hits *h,
     char *where)
 {
 	size_t first = h->n;
 	int i, e;
 
+	if (ix->bands)
+		return sh_ixfile_fail(where, ix->path, NULL, SH_EKIND);
 	for (i = 0; i < ix->nseg; i++)
 		if ((e = sh_seg_search(&ix->seg[i], fp, k, i, h)) != 0) {
 			segpath(ix, i, where);
@@ -218,7 +255,9 @@ sh_index_stats(const struct sh_index *ix, struct sh_ixstats *st)
 		st->nfp += ix->seg[i].nfp;
 		st->nid += ix->seg[i].nid;
 		st->bytes += ix->seg[i].size;
-		st->candidates += sh_seg_candidates(&ix->seg[i], ix->k);
+		if (!ix->bands)
+			st->candidates += sh_seg_candidates(&ix->seg[i],
+			    ix->k);
 	}
 }
 
@@ -235,7 +274,7 @@ sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
 	s->nid = g->nid;
 	s->blocks = g->plan.nblocks;
 	s->keyblocks = g->plan.nkey;
-	s->tables = g->plan.ntables;
+	s->tables = g->bands ? g->bands : g->plan.ntables;
 	s->dirbits = g->dirbits;
 	s->lean = g->lean;
 	s->bytes = g->size;

@@ -14,45 +14,115 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "base/io.h"
+#include "index/segint.h"
 #include "index/segment.h"
 
 #if SH_FP_BITS != 64
 #error "segments hold 8-byte fingerprints (sh-index(5))"
 #endif
 
-#define HDR 128
+#define HDR SH_SEG_HDR
 #define CH SH_SEG_CHUNK
 
-static const unsigned char magic[8] = "\x89SHX\r\n\x1a\n";
+const unsigned char sh_seg_magic[8] = "\x89SHX\r\n\x1a\n";
 
-enum {
-	H_MAGIC, H_VERSION, H_K, H_BLOCKS, H_KEY, H_TABLES, H_DIRBITS, H_NFP,
-	H_NID, H_IDBYTES, H_BODYLEN, H_CHUNK, H_NCHUNKS, H_SUMS, H_RESERVED,
-	H_SELF
-};
-
-static uint64_t
-rd64(const unsigned char *p)
+void
+sh_segout_at(struct sh_segout *o, int fd, uint64_t off)
 {
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-	    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	o->fd = fd;
+	o->off = HDR + off;
+	o->n = 0;
 }
 
-static uint32_t
-rd32(const unsigned char *p)
+int
+sh_segout_flush(struct sh_segout *o)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
+	if (o->n > 0 && sh_pwrite_all(o->fd, o->buf, o->n, o->off) != 0)
+		return SH_EIO;
+	o->off += o->n;
+	o->n = 0;
+	return 0;
 }
 
-static void
-put64(unsigned char *p, uint64_t v)
+int
+sh_segout_bytes(struct sh_segout *o, const void *p, size_t len)
 {
+	const unsigned char *c = p;
+	size_t m;
+	int e;
+
+	while (len > 0) {
+		m = SH_SEGOUT_BUF - o->n < len ? SH_SEGOUT_BUF - o->n : len;
+		memcpy(o->buf + o->n, c, m);
+		o->n += m;
+		c += m;
+		len -= m;
+		if (o->n == SH_SEGOUT_BUF && (e = sh_segout_flush(o)) != 0)
+			return e;
+	}
+	return 0;
+}
+
+/* v in n little-endian bytes. */
+int
+sh_segout_le(struct sh_segout *o, uint64_t v, int n)
+{
+	unsigned char b[8];
 	int i;
 
-	for (i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> 8 * i);
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> 8 * i);
+	return sh_segout_bytes(o, b, (size_t)n);
+}
+
+/* The checksums of the body read back, into the checksum section, and
+ * the XXH64 of that section into *sum.  Return 0, SH_ENOMEM or SH_EIO. */
+int
+sh_seg_sums(int fd, uint64_t bodylen, uint64_t nchunks, uint64_t *sum)
+{
+	static const size_t rb = 256 * CH;
+	unsigned char *buf, *sums;
+	uint64_t c, at, n, len;
+	int i, e = 0;
+
+	buf = malloc(rb);
+	sums = malloc(nchunks * 8 + 1);
+	for (at = 0, c = 0; buf != NULL && sums != NULL && at < bodylen &&
+	    e == 0; at += n) {
+		n = bodylen - at < rb ? bodylen - at : rb;
+		if ((e = sh_pread_all(fd, buf, (size_t)n, HDR + at)) != 0)
+			break;
+		for (len = 0; len < n; len += CH, c++)
+			for (i = 0; i < 8; i++)
+				sums[8 * c + (uint64_t)i] = (unsigned char)(
+				    sh_hash64(buf + len, (size_t)(n - len <
+				    CH ? n - len : CH), 0) >> 8 * i);
+	}
+	if (buf == NULL || sums == NULL)
+		e = SH_ENOMEM;
+	if (e == 0) {
+		*sum = sh_hash64(sums, (size_t)nchunks * 8, 0);
+		e = sh_pwrite_all(fd, sums, (size_t)nchunks * 8, HDR +
+		    bodylen);
+	}
+	free(buf);
+	free(sums);
+	return e;
+}
+
+int
+sh_seg_header(int fd, uint64_t *v)
+{
+	unsigned char hdr[HDR];
+	int i;
+
+	memset(hdr, 0, sizeof(hdr));
+	memcpy(hdr, sh_seg_magic, 8);
+	v[H_CHUNK] = CH;
+	for (i = H_VERSION; i < H_SELF; i++)
+		put64(hdr + 8 * i, v[i]);
+	put64(hdr + 8 * H_SELF, sh_hash64(hdr, 8 * H_SELF, 0));
+	return sh_pwrite_all(fd, hdr, HDR, 0);
 }
 
 /* Section sizes, from the counts; 0 when they overflow any file.  A lean
@@ -99,64 +169,6 @@ prefix(uint64_t v, int d)
  * back, in passes that fit the memory budget; the chunk checksums come
  * last, from the body read back.
  */
-#define OUTBUF 65536
-
-struct out {
-	int fd;
-	uint64_t off;			/* file offset of buf[0] */
-	size_t n;
-	unsigned char buf[OUTBUF];
-};
-
-static void
-out_at(struct out *o, int fd, uint64_t off)
-{
-	o->fd = fd;
-	o->off = HDR + off;
-	o->n = 0;
-}
-
-static int
-out_flush(struct out *o)
-{
-	if (o->n > 0 && sh_pwrite_all(o->fd, o->buf, o->n, o->off) != 0)
-		return SH_EIO;
-	o->off += o->n;
-	o->n = 0;
-	return 0;
-}
-
-static int
-out_bytes(struct out *o, const void *p, size_t len)
-{
-	const unsigned char *c = p;
-	size_t m;
-	int e;
-
-	while (len > 0) {
-		m = OUTBUF - o->n < len ? OUTBUF - o->n : len;
-		memcpy(o->buf + o->n, c, m);
-		o->n += m;
-		c += m;
-		len -= m;
-		if (o->n == OUTBUF && (e = out_flush(o)) != 0)
-			return e;
-	}
-	return 0;
-}
-
-/* v in n little-endian bytes. */
-static int
-out_le(struct out *o, uint64_t v, int n)
-{
-	unsigned char b[8];
-	int i;
-
-	for (i = 0; i < n; i++)
-		b[i] = (unsigned char)(v >> 8 * i);
-	return out_bytes(o, b, (size_t)n);
-}
-
 /* Stable LSD radix sort of v[0..n) by its top d bits, and of *tg[0..n)
  * with it when *tg is not NULL; tmp and tgtmp have room for n.  Returns
  * the array holding the result (*tg then holds the tags'). */
@@ -201,7 +213,7 @@ struct wr {
 	uint64_t nfp, off[4];
 	size_t nd;			/* directory entries a table */
 	uint32_t *dir;			/* all tables' directories */
-	struct out o[4];
+	struct sh_segout o[4];
 };
 
 /* Table 0, the ID offsets and the IDs, from src.  Return 0, SH_EIO,
@@ -210,7 +222,7 @@ struct wr {
 static int
 write_first(struct wr *w, const struct sh_segsrc *src)
 {
-	struct out *t0 = &w->o[0], *io = &w->o[1], *rel = &w->o[2],
+	struct sh_segout *t0 = &w->o[0], *io = &w->o[1], *rel = &w->o[2],
 	    *ids = &w->o[3];
 	uint64_t i, at = 0, base = 0, nid = 0, j;
 	sh_fpval fp, prev = 0;
@@ -218,22 +230,22 @@ write_first(struct wr *w, const struct sh_segsrc *src)
 	size_t len;
 	int r, e = 0;
 
-	out_at(t0, w->fd, w->off[0]);
-	out_at(io, w->fd, w->off[2]);
-	out_at(rel, w->fd, w->off[2] + (w->nfp / SH_SEG_IDGROUP + 1) * 8);
-	out_at(ids, w->fd, w->off[3]);
+	sh_segout_at(t0, w->fd, w->off[0]);
+	sh_segout_at(io, w->fd, w->off[2]);
+	sh_segout_at(rel, w->fd, w->off[2] + (w->nfp / SH_SEG_IDGROUP + 1) * 8);
+	sh_segout_at(ids, w->fd, w->off[3]);
 	for (i = 0; e == 0; i++) {
 		/* Where entry i's IDs start. */
 		if (!w->lean)
-			e = out_le(io, at, 8);
+			e = sh_segout_le(io, at, 8);
 		else {
 			if (i % SH_SEG_IDGROUP == 0) {
 				base = at;
-				e = out_le(io, at, 8);
+				e = sh_segout_le(io, at, 8);
 			}
 			if (e == 0)
 				e = at - base > UINT32_MAX ? SH_ERANGE :
-				    out_le(rel, at - base, 4);
+				    sh_segout_le(rel, at - base, 4);
 		}
 		if (e != 0 || (r = src->next(src->ctx, &fp, &p, &len)) == 0)
 			break;
@@ -247,13 +259,13 @@ write_first(struct wr *w, const struct sh_segsrc *src)
 		w->dir[prefix(fp, w->d) + 1]++;
 		prev = fp;
 		at += len;
-		if ((e = out_le(t0, fp, 8)) == 0)
-			e = out_bytes(ids, p, len);
+		if ((e = sh_segout_le(t0, fp, 8)) == 0)
+			e = sh_segout_bytes(ids, p, len);
 	}
 	if (e == 0 && (i != w->nfp || at != src->idbytes || nid != src->nid))
 		e = SH_ECORRUPT;
 	for (j = 0; j < 4 && e == 0; j++)
-		e = out_flush(&w->o[j]);
+		e = sh_segout_flush(&w->o[j]);
 	return e;
 }
 
@@ -268,7 +280,7 @@ write_table(struct wr *w, int t, uint64_t per)
 	uint64_t *v = NULL, *tmp = NULL, *buf = NULL, *s, pv, p, lo, hi, m,
 	    i, j, max = 0;
 	unsigned char *tg = NULL, *tgtmp = NULL, *tags;
-	struct out *ent = &w->o[0], *ref = &w->o[1];
+	struct sh_segout *ent = &w->o[0], *ref = &w->o[1];
 	size_t nb, k;
 	int e = 0;
 
@@ -335,12 +347,12 @@ write_table(struct wr *w, int t, uint64_t per)
 		tags = tg;
 		s = sort_top(v, tmp, &tags, tgtmp, m, w->d);
 		if (w->lean)
-			e = out_bytes(ent, tags, m);
+			e = sh_segout_bytes(ent, tags, m);
 		for (i = 0; i < m && e == 0; i++)
-			e = w->lean ? out_le(ref, s[i], 4) : out_le(ent, s[i], 8);
+			e = w->lean ? sh_segout_le(ref, s[i], 4) : sh_segout_le(ent, s[i], 8);
 	}
-	if (e == 0 && (e = out_flush(ent)) == 0)
-		e = out_flush(ref);
+	if (e == 0 && (e = sh_segout_flush(ent)) == 0)
+		e = sh_segout_flush(ref);
 	free(v);
 	free(tmp);
 	free(tg);
@@ -349,48 +361,12 @@ write_table(struct wr *w, int t, uint64_t per)
 	return e;
 }
 
-/* The checksums of the body read back, into the checksum section, and
- * the XXH64 of that section into *sum.  Return 0, SH_ENOMEM or SH_EIO. */
-static int
-write_sums(int fd, uint64_t bodylen, uint64_t nchunks, uint64_t *sum)
-{
-	static const size_t rb = 256 * CH;
-	unsigned char *buf, *sums;
-	uint64_t c, at, n, len;
-	int i, e = 0;
-
-	buf = malloc(rb);
-	sums = malloc(nchunks * 8 + 1);
-	for (at = 0, c = 0; buf != NULL && sums != NULL && at < bodylen &&
-	    e == 0; at += n) {
-		n = bodylen - at < rb ? bodylen - at : rb;
-		if ((e = sh_pread_all(fd, buf, (size_t)n, HDR + at)) != 0)
-			break;
-		for (len = 0; len < n; len += CH, c++)
-			for (i = 0; i < 8; i++)
-				sums[8 * c + (uint64_t)i] = (unsigned char)(
-				    sh_hash64(buf + len, (size_t)(n - len <
-				    CH ? n - len : CH), 0) >> 8 * i);
-	}
-	if (buf == NULL || sums == NULL)
-		e = SH_ENOMEM;
-	if (e == 0) {
-		*sum = sh_hash64(sums, (size_t)nchunks * 8, 0);
-		e = sh_pwrite_all(fd, sums, (size_t)nchunks * 8, HDR +
-		    bodylen);
-	}
-	free(buf);
-	free(sums);
-	return e;
-}
-
 int
 sh_seg_write_from(int fd, const struct sh_plan *plan, int lean,
     const struct sh_segsrc *src, size_t budget,
     const struct sh_progress *pg)
 {
-	unsigned char hdr[HDR];
-	uint64_t bodylen, nchunks, per, sum = 0, i;
+	uint64_t bodylen, nchunks, per, sum = 0, i, v[16];
 	struct wr *w;
 	int t, e = 0;
 
@@ -423,38 +399,34 @@ sh_seg_write_from(int fd, const struct sh_plan *plan, int lean,
 	if (e == 0)
 		sh_progress(pg, "table", 1, (uint64_t)plan->ntables);
 	for (t = 1; t < plan->ntables && e == 0; t++) {
-		out_at(&w->o[0], fd, w->off[0] + (lean ? w->nfp * 8 +
+		sh_segout_at(&w->o[0], fd, w->off[0] + (lean ? w->nfp * 8 +
 		    (uint64_t)(t - 1) * w->nfp * 5 : (uint64_t)t * w->nfp * 8));
-		out_at(&w->o[1], fd, w->off[0] + w->nfp * 8 +
+		sh_segout_at(&w->o[1], fd, w->off[0] + w->nfp * 8 +
 		    (uint64_t)(t - 1) * w->nfp * 5 + w->nfp);
 		if ((e = write_table(w, t, per)) == 0)
 			sh_progress(pg, "table", (uint64_t)t + 1,
 			    (uint64_t)plan->ntables);
 	}
-	out_at(&w->o[0], fd, w->off[1]);
+	sh_segout_at(&w->o[0], fd, w->off[1]);
 	for (i = 0; i < plan->ntables * w->nd && e == 0; i++)
-		e = out_le(&w->o[0], w->dir[i], 4);
-	if (e == 0 && (e = out_flush(&w->o[0])) == 0)
-		e = write_sums(fd, bodylen, nchunks, &sum);
+		e = sh_segout_le(&w->o[0], w->dir[i], 4);
+	if (e == 0 && (e = sh_segout_flush(&w->o[0])) == 0)
+		e = sh_seg_sums(fd, bodylen, nchunks, &sum);
 	if (e == 0) {
-		memset(hdr, 0, sizeof(hdr));
-		memcpy(hdr, magic, 8);
-		put64(hdr + 8 * H_VERSION, lean ? SH_SEG_VERSION_LEAN :
-		    SH_SEG_VERSION);
-		put64(hdr + 8 * H_K, (uint64_t)plan->k);
-		put64(hdr + 8 * H_BLOCKS, (uint64_t)plan->nblocks);
-		put64(hdr + 8 * H_KEY, (uint64_t)plan->nkey);
-		put64(hdr + 8 * H_TABLES, (uint64_t)plan->ntables);
-		put64(hdr + 8 * H_DIRBITS, (uint64_t)w->d);
-		put64(hdr + 8 * H_NFP, src->nfp);
-		put64(hdr + 8 * H_NID, src->nid);
-		put64(hdr + 8 * H_IDBYTES, src->idbytes);
-		put64(hdr + 8 * H_BODYLEN, bodylen);
-		put64(hdr + 8 * H_CHUNK, CH);
-		put64(hdr + 8 * H_NCHUNKS, nchunks);
-		put64(hdr + 8 * H_SUMS, sum);
-		put64(hdr + 8 * H_SELF, sh_hash64(hdr, 8 * H_SELF, 0));
-		e = sh_pwrite_all(fd, hdr, HDR, 0);
+		memset(v, 0, sizeof(v));
+		v[H_VERSION] = lean ? SH_SEG_VERSION_LEAN : SH_SEG_VERSION;
+		v[H_K] = (uint64_t)plan->k;
+		v[H_BLOCKS] = (uint64_t)plan->nblocks;
+		v[H_KEY] = (uint64_t)plan->nkey;
+		v[H_TABLES] = (uint64_t)plan->ntables;
+		v[H_DIRBITS] = (uint64_t)w->d;
+		v[H_NFP] = src->nfp;
+		v[H_NID] = src->nid;
+		v[H_IDBYTES] = src->idbytes;
+		v[H_BODYLEN] = bodylen;
+		v[H_NCHUNKS] = nchunks;
+		v[H_SUMS] = sum;
+		e = sh_seg_header(fd, v);
 	}
 	free(w->dir);
 	free(w);
@@ -507,6 +479,8 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 		v[i] = rd64(h + 8 * i);
 	if (v[H_SELF] != sh_hash64(h, 8 * H_SELF, 0))
 		return SH_ECORRUPT;
+	if (v[H_VERSION] == SH_SEG_VERSION_BANDS)
+		return sh_bandseg_header(s, v, size);
 	if (v[H_VERSION] != SH_SEG_VERSION &&
 	    v[H_VERSION] != SH_SEG_VERSION_LEAN)
 		return SH_EVERSION;
@@ -558,7 +532,7 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 		errno = saved;
 		return SH_EIO;
 	}
-	if (memcmp(h, magic, got < 8 ? (size_t)got : 8) != 0) {
+	if (memcmp(h, sh_seg_magic, got < 8 ? (size_t)got : 8) != 0) {
 		close(fd);
 		return SH_EMAGIC;
 	}
@@ -595,7 +569,6 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 	return 0;
 }
 
-static int check(struct sh_seg *, uint64_t, uint64_t);
 
 /* Move s->upto past the chunks checked from there on. */
 static void
@@ -737,7 +710,7 @@ sh_seg_load(struct sh_seg *s)
 	/* The chunk that straddles the copy's end is whole again: checked
 	 * now, the checked prefix covers every table and directory (or
 	 * stops at a chunk that fails, as searches then do). */
-	(void)check(s, 0, s->idoff);
+	(void)sh_seg_check(s, 0, s->idoff);
 	/* The ID offsets and IDs mapped in are checked here too, in order,
 	 * not a chunk of 4 KiB at random for each match: at 100 million
 	 * fingerprints, 10 tables, 3 million queries of which a tenth
@@ -745,7 +718,7 @@ sh_seg_load(struct sh_seg *s)
 	 * and the load took no longer, within the noise. */
 	if (keep < s->size && populate(m + keep, s->size - keep, s->size))
 		for (c = s->idoff / CH; c < s->nchunks; c++)
-			(void)check(s, c * CH, 1);
+			(void)sh_seg_check(s, c * CH, 1);
 	return 0;
 fail:
 	/* The segment stays mapped, its chunks to be checked again. */
@@ -776,10 +749,8 @@ sh_seg_close(struct sh_seg *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Verify the checksums of the chunks holding body[off .. off + len),
- * which must lie in the body: every read of the body passes here. */
-static int
-check(struct sh_seg *s, uint64_t off, uint64_t len)
+int
+sh_seg_check(struct sh_seg *s, uint64_t off, uint64_t len)
 {
 	uint64_t c, last, n;
 
@@ -799,18 +770,6 @@ check(struct sh_seg *s, uint64_t off, uint64_t len)
 	if (off <= s->upto)
 		advance(s);
 	return 0;
-}
-
-/* Whether body bytes [off, off + len) lie within the segment and their
- * chunks' checksums hold: 0 or SH_ECORRUPT.  Each chunk is checked once;
- * below s->upto, all are, which is where searches on a loaded segment
- * stay. */
-static inline int
-need(struct sh_seg *s, uint64_t off, uint64_t len)
-{
-	if (off <= s->upto && len <= s->upto - off)
-		return 0;
-	return check(s, off, len);
 }
 
 /* Offset in the body of the directory entry of prefix p in table t. */
@@ -856,10 +815,10 @@ bucket(struct sh_seg *s, int t, uint64_t p, uint64_t *lo, uint64_t *hi)
 	uint64_t at = dirent(s, t, p);
 	int e;
 
-	if ((e = need(s, at, 8)) != 0 ||
+	if ((e = sh_seg_need(s, at, 8)) != 0 ||
 	    (e = dirread(s, s->body + at, lo, hi)) != 0)
 		return e;
-	return need(s, entries(s, t) + *lo * entsize(s, t),
+	return sh_seg_need(s, entries(s, t) + *lo * entsize(s, t),
 	    (*hi - *lo) * entsize(s, t));
 }
 
@@ -871,7 +830,7 @@ reference(struct sh_seg *s, int t, uint64_t i, uint64_t *pos)
 	uint64_t at = entries(s, t) + s->nfp + 4 * i;
 	int e;
 
-	if ((e = need(s, at, 4)) != 0)
+	if ((e = sh_seg_need(s, at, 4)) != 0)
 		return e;
 	*pos = rd32(s->body + at);
 	return *pos < s->nfp ? 0 : SH_ECORRUPT;
@@ -1023,7 +982,7 @@ scan_cands(struct probe *pr)
 		SH_PREFETCH(t0 + 8 * pos[j]);
 	}
 	for (j = 0; j < pr->nc; j++) {
-		if ((e = need(s, s->tables + 8 * pos[j], 8)) != 0)
+		if ((e = sh_seg_need(s, s->tables + 8 * pos[j], 8)) != 0)
 			return e;
 		x.fp = rd64(t0 + 8 * pos[j]);
 		if ((x.dist = sh_hamming(x.fp, sh_plan_unperm(&s->plan,
@@ -1501,7 +1460,7 @@ sh_seg_search_batch(struct sh_seg *s, const sh_fpval *q, size_t n, int k,
 int
 sh_seg_fp(struct sh_seg *s, uint64_t i, sh_fpval *fp)
 {
-	if (i >= s->nfp || need(s, s->tables + 8 * i, 8) != 0)
+	if (i >= s->nfp || sh_seg_need(s, s->tables + 8 * i, 8) != 0)
 		return SH_ECORRUPT;
 	*fp = rd64(s->body + s->tables + 8 * i);
 	return 0;
@@ -1524,12 +1483,12 @@ idstart(struct sh_seg *s, uint64_t i, uint64_t *off)
 	int e;
 
 	idoff_at(s, i, &at, &rel);
-	if ((e = need(s, at, 8)) != 0)
+	if ((e = sh_seg_need(s, at, 8)) != 0)
 		return e;
 	*off = rd64(s->body + at);
 	if (!s->lean)
 		return 0;
-	if ((e = need(s, rel, 4)) != 0)
+	if ((e = sh_seg_need(s, rel, 4)) != 0)
 		return e;
 	*off += rd32(s->body + rel);
 	return 0;
@@ -1545,7 +1504,7 @@ sh_seg_ids(struct sh_seg *s, uint64_t i, const char **p, size_t *len)
 		return SH_ECORRUPT;
 	if ((e = idstart(s, i, &a)) != 0 || (e = idstart(s, i + 1, &b)) != 0)
 		return e;
-	if (a >= b || b > s->idbytes || (e = need(s, s->ids + a, b - a)) != 0)
+	if (a >= b || b > s->idbytes || (e = sh_seg_need(s, s->ids + a, b - a)) != 0)
 		return SH_ECORRUPT;
 	*p = (const char *)s->body + s->ids + a;
 	*len = (size_t)(b - a);
@@ -1632,10 +1591,12 @@ sh_seg_verify(struct sh_seg *s)
 	int t, e;
 
 	sh_seg_advise(s, 1);
-	e = need(s, 0, s->bodylen);
+	e = sh_seg_need(s, 0, s->bodylen);
 	sh_seg_advise(s, 0);
 	if (e != 0)
 		return e;
+	if (s->bands > 0)
+		return sh_bandseg_verify(s);
 	/* Table 0 ascending; the others hold the same fingerprints. */
 	for (i = 0; i < s->nfp; i++) {
 		fp = rd64(s->body + s->tables + 8 * i);

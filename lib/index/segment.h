@@ -23,6 +23,7 @@
 
 #define SH_SEG_VERSION 1		/* full: every table holds fingerprints */
 #define SH_SEG_VERSION_LEAN 2	/* lean: references to table 0 */
+#define SH_SEG_VERSION_BANDS 3	/* band tables (sh_seg_write_bands) */
 #define SH_SEG_IDGROUP 1024	/* ID offsets per base, lean */
 #define SH_SEG_CHUNK 4096
 
@@ -42,7 +43,10 @@ struct sh_seg {
 	struct sh_plan plan;
 	int dirbits;		/* the distance served is plan.k */
 	int lean;		/* layout (sh_seg_write) */
+	int bands, rows;	/* a band segment: its plan; else 0 */
+	uint32_t t;		/* and the threshold it serves */
 	uint64_t nfp, nid, idbytes, bodylen, nchunks;
+	uint64_t keys, refs;	/* band segment: section offsets in body */
 	uint64_t tables, dirs, idoff, ids;	/* section offsets in body */
 	const unsigned char *sums;
 	uint64_t sumsum;		/* XXH64 of sums, from the header */
@@ -110,6 +114,54 @@ struct sh_segsrc {
 int sh_seg_write_from(int fd, const struct sh_plan *plan, int lean,
     const struct sh_segsrc *src, size_t budget,
     const struct sh_progress *pg);
+
+/*
+ * Band segments (version 3): the band tables of a MinHash band plan
+ * (near/bands.h) of b bands of r rows for threshold t (millionths), over
+ * entries kept in the order they were added, one ID each.  Per entry its
+ * fingerprint and its ID; per band, the entries' keys (sh_bands_keys)
+ * ascending, ties by entry, each with its entry, behind a directory of
+ * the keys' top bits.  About 8 + 13 b bytes an entry besides the IDs.
+ *
+ * What a band segment is written from: n entries whose IDs take idbytes
+ * (each ending in '\n'); entry i's fingerprint and ID (valid until the
+ * next call); and band j's i-th key in ascending order with its entry
+ * (ties by entry), asked for band after band, each in order.  Each
+ * returns 0 or a negative SH_E* code.
+ */
+struct sh_bandsrc {
+	uint64_t n, idbytes;
+	int (*entry)(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
+	    size_t *len);
+	int (*key)(void *ctx, int j, uint64_t i, uint64_t *key,
+	    uint32_t *ref);
+	void *ctx;
+};
+
+/*
+ * Write to fd (an empty file open for reading and writing) the band
+ * segment of the entries of src[0..nsrc) one after the other, each
+ * source's entries numbered after those before: their tables merged.
+ * Nothing is synced; each band written is reported to pg ("band").
+ * Memory: the directory of one band.  Return 0, SH_ENOMEM, SH_EIO,
+ * SH_ERANGE (2^32 entries or more), SH_ECORRUPT (a source breaks its
+ * order) or a source's error.
+ */
+int sh_seg_write_bands(int fd, uint32_t t, int b, int r,
+    const struct sh_bandsrc *src, int nsrc, const struct sh_progress *pg);
+
+/* The entries and tables of the open band segment s as a source, its
+ * reads checked like every other. */
+void sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src);
+
+/*
+ * Append to *h, tagged with segment number seg and query number q, each
+ * entry of band segment s that agrees with key[0..s->bands) in some
+ * band, once, in order of entry, its distance that of its fingerprint to
+ * fp.  Return 0, SH_ENOMEM or SH_ECORRUPT.
+ */
+int sh_seg_bands(struct sh_seg *s, const uint64_t *key, sh_fpval fp,
+    int seg, uint32_t q, struct sh_hits *h);
 
 /*
  * Open and map path into *s; with nofollow, a symbolic link is refused
@@ -207,6 +259,22 @@ int sh_ids_next(const char **p, size_t *len, const char **id,
  * thread-safe; results do not depend on it.
  */
 void sh_seg_vector(int on);
+
+/* Verify the checksums of the chunks holding body[off .. off + len),
+ * which must lie in the body: every read of the body passes here. */
+int sh_seg_check(struct sh_seg *s, uint64_t off, uint64_t len);
+
+/* Whether body bytes [off, off + len) lie within the segment and their
+ * chunks' checksums hold: 0 or SH_ECORRUPT.  Each chunk is checked once;
+ * below s->upto, all are, which is where searches on a loaded segment
+ * stay. */
+static inline int
+sh_seg_need(struct sh_seg *s, uint64_t off, uint64_t len)
+{
+	if (off <= s->upto && len <= s->upto - off)
+		return 0;
+	return sh_seg_check(s, off, len);
+}
 
 /* Check every checksum and the whole structure.  Return 0 or
  * SH_ECORRUPT (or SH_ENOMEM). */

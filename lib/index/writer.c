@@ -12,7 +12,9 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "base/hash.h"
+#include "base/grow.h"
 #include "base/io.h"
+#include "base/radix.h"
 #include "index/ixfile.h"
 #include "index/writer.h"
 
@@ -241,17 +243,19 @@ remove_keep_errno(const char *path)
 	errno = saved;
 }
 
+/* What put_file writes into the file fd: 0 or an SH_E* code. */
+typedef int put_fn(int fd, void *ctx);
+
 /*
- * Write data to DIR/NAME.tmp, sync it, rename it to DIR/NAME.  *renamed
- * (when not NULL) tells whether the rename was done, also when syncing
- * the directory then failed: a MANIFEST is then the index's, maybe not
- * yet on disk.
+ * Write a file by fn to DIR/NAME.tmp, sync it, rename it to DIR/NAME.
+ * *renamed (when not NULL) tells whether the rename was done, also when
+ * syncing the directory then failed: a MANIFEST is then the index's,
+ * maybe not yet on disk.  seg: a segment, which is nobody's until a
+ * MANIFEST names it.
  */
 static int
-put_file(const char *dir, const char *name, const struct sh_plan *plan,
-    int lean, const struct sh_segsrc *d, size_t budget,
-    const struct sh_progress *pg,
-    const char *text, size_t len, char *where, int *renamed)
+put_file(const char *dir, const char *name, put_fn *fn, void *ctx, int seg,
+    char *where, int *renamed)
 {
 	char tmp[SH_WHERE], path[SH_WHERE];
 	int fd, e = 0;
@@ -263,10 +267,7 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 	sh_ixfile_join(tmp, dir, name, ".tmp");
 	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0)
 		return sh_ixfile_fail(where, tmp, NULL, SH_EIO);
-	if (d != NULL)
-		e = sh_seg_write_from(fd, plan, lean, d, budget, pg);
-	else
-		e = sh_write_all(fd, text, len);
+	e = fn(fd, ctx);
 	if (e == 0 && fsync(fd) != 0)
 		e = SH_EIO;
 	if (close(fd) != 0 && e == 0)
@@ -281,13 +282,61 @@ put_file(const char *dir, const char *name, const struct sh_plan *plan,
 		if ((e = sync_dir(dir)) == 0)
 			return 0;
 		sh_ixfile_fail(where, dir, NULL, e);
-		if (d != NULL)
+		if (seg)
 			remove_keep_errno(path);
 		return e;
 	}
 	sh_ixfile_fail(where, tmp, NULL, e);
 	remove_keep_errno(tmp);
 	return e;
+}
+
+/* put_file's writers: text, a segment of fingerprint tables, a segment
+ * of band tables. */
+struct text {
+	const char *p;
+	size_t len;
+};
+
+static int
+put_text(int fd, void *ctx)
+{
+	struct text *t = ctx;
+
+	return sh_write_all(fd, t->p, t->len);
+}
+
+struct segw {
+	const struct sh_plan *plan;
+	int lean;
+	const struct sh_segsrc *src;
+	size_t budget;
+	const struct sh_progress *pg;
+};
+
+static int
+put_seg(int fd, void *ctx)
+{
+	struct segw *g = ctx;
+
+	return sh_seg_write_from(fd, g->plan, g->lean, g->src, g->budget,
+	    g->pg);
+}
+
+struct bandw {
+	const struct sh_index *ix;
+	const struct sh_bandsrc *src;
+	int nsrc;
+	const struct sh_progress *pg;
+};
+
+static int
+put_bands(int fd, void *ctx)
+{
+	struct bandw *g = ctx;
+
+	return sh_seg_write_bands(fd, g->ix->t, g->ix->bands, g->ix->rows,
+	    g->src, g->nsrc, g->pg);
 }
 
 static int
@@ -301,11 +350,17 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	*renamed = 0;
 	if ((buf = malloc(cap)) == NULL)
 		return sh_ixfile_fail(where, dir, NULL, SH_ENOMEM);
-	/* A lean index is version 2, which older readers refuse. */
-	len = (size_t)snprintf(buf, cap, "sh-index %d\nk %d plan %d %d "
-	    "shard %u %u next %llu%s\n", ix->lean ? 2 : 1, ix->k, ix->b,
-	    ix->r, ix->shard.i, ix->shard.n, (unsigned long long)ix->next,
-	    ix->lean ? " lean" : "");
+	/* A lean index is version 2, band tables 3, which older readers
+	 * refuse. */
+	if (ix->bands)
+		len = (size_t)snprintf(buf, cap, "sh-index 3\nbands %u %d %d "
+		    "next %llu\n", (unsigned)ix->t, ix->bands, ix->rows,
+		    (unsigned long long)ix->next);
+	else
+		len = (size_t)snprintf(buf, cap, "sh-index %d\nk %d plan %d "
+		    "%d shard %u %u next %llu%s\n", ix->lean ? 2 : 1, ix->k,
+		    ix->b, ix->r, ix->shard.i, ix->shard.n,
+		    (unsigned long long)ix->next, ix->lean ? " lean" : "");
 	for (i = 0; i < ix->nseg; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "%s %llu %llu\n",
 		    ix->name[i], (unsigned long long)ix->nfp[i],
@@ -314,8 +369,8 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
 	len += SH_HEX_LEN;
 	buf[len++] = '\n';
-	e = put_file(dir, "MANIFEST", NULL, 0, NULL, 0, NULL, buf, len, where,
-	    renamed);
+	e = put_file(dir, "MANIFEST", put_text, &(struct text){ buf, len }, 0,
+	    where, renamed);
 	free(buf);
 	return e;
 }
@@ -371,6 +426,9 @@ settings(struct sh_index *ix, const struct sh_ixopt *o)
 	ix->b = o->b;
 	ix->r = o->r;
 	ix->lean = o->lean;
+	ix->t = o->t;
+	ix->bands = o->bands;
+	ix->rows = o->rows;
 	ix->shard = o->shard;
 	if (ix->shard.n == 0) {
 		ix->shard.i = 0;
@@ -395,15 +453,15 @@ struct sh_ixwriter {
 
 /* Bytes a batch holds in memory, about. */
 static uint64_t
-batch_bytes(const struct sh_fplist *batch)
+batch_bytes(const struct sh_ixwriter *w, const struct sh_fplist *batch)
 {
-	return batch->n * 16 + batch->idlen;
+	return batch->n * (16 + 8 * (uint64_t)w->ix.bands) + batch->idlen;
 }
 
 int
 sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch)
 {
-	return w->budget != 0 && batch_bytes(batch) * 4 > w->budget;
+	return w->budget != 0 && batch_bytes(w, batch) * 4 > w->budget;
 }
 
 /* Remember segment i for removal: now if this writer made it, else after
@@ -428,61 +486,171 @@ drop_segment(struct sh_ixwriter *w, int i)
 	return 0;
 }
 
-/* sh_ixw_add, or with all, the merge of every segment with batch. */
+/*
+ * The batch of a band index as a source (segment.h): its entries in
+ * input order, each band's keys sorted when first asked for: by their
+ * top 32 bits with the entry below (a radix sort, stable), then runs
+ * of equal top bits by the whole key.
+ */
+struct bbatch {
+	const struct sh_fplist *l;
+	const uint64_t *keys;	/* key j of entry i at keys[i b + j] */
+	int b, band;		/* bands; the band sorted, -1 none */
+	uint64_t *w, *tmp;	/* its order: top bits, then entry */
+	char *id;		/* an ID and its newline */
+	size_t idcap;
+};
+
+/* Key j of the entry at w, a word of bb->w. */
+static uint64_t
+bb_at(const struct bbatch *bb, int j, uint64_t w)
+{
+	return bb->keys[(w & 0xffffffff) * (uint64_t)bb->b + (uint64_t)j];
+}
+
 static int
-add(struct sh_ixwriter *w, const struct sh_fplist *batch, int all,
-    char *where)
+bb_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id, size_t *len)
+{
+	struct bbatch *bb = ctx;
+	const char *p;
+	size_t n;
+
+	p = sh_fplist_id(bb->l, (size_t)i, &n);
+	if (sh_grow(&bb->id, &bb->idcap, n + 1, 1) != 0)
+		return SH_ENOMEM;
+	memcpy(bb->id, p, n);
+	bb->id[n] = '\n';
+	*fp = bb->l->fp[i];
+	*id = bb->id;
+	*len = n + 1;
+	return 0;
+}
+
+static int
+bb_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
+{
+	struct bbatch *bb = ctx;
+	uint64_t n = bb->l->n, r, a, v;
+
+	if (j != bb->band) {
+		for (r = 0; r < n; r++)
+			bb->w[r] = (bb->keys[r * (uint64_t)bb->b + (uint64_t)j] >>
+			    32) << 32 | r;
+		sh_radix_bits(&bb->w, &bb->tmp, (size_t)n, 32, 32, 11);
+		/* Insertion: a run is in order of entry, and shorter
+		 * than 2 but where keys are shared, which move nothing. */
+		for (r = 1; r < n; r++)
+			for (a = r; a > 0 && bb->w[a] >> 32 == bb->w[a - 1] >>
+			    32 && bb_at(bb, j, bb->w[a]) < bb_at(bb, j,
+			    bb->w[a - 1]); a--) {
+				v = bb->w[a];
+				bb->w[a] = bb->w[a - 1];
+				bb->w[a - 1] = v;
+			}
+		bb->band = j;
+	}
+	*ref = (uint32_t)(bb->w[i] & 0xffffffff);
+	*key = bb_at(bb, j, bb->w[i]);
+	return 0;
+}
+
+/* The batch with its keys (NULL but for a band index) as a new segment
+ * of w, merged with the newest segments while the older neighbour holds
+ * fewer than 4 times the fingerprints merged so far (size-tiered, as in
+ * an LSM tree): with all, with every segment.  The merge streams: it
+ * holds the batch, not the segments. */
+static int
+add(struct sh_ixwriter *w, const struct sh_fplist *batch,
+    const uint64_t *keys, int all, char *where)
 {
 	struct sh_index *ix = &w->ix;
 	struct merge m;
 	struct sh_plan plan;
 	struct sh_segsrc src;
+	struct sh_bandsrc *bsrc = NULL;
+	struct bbatch bb;
 	char path[SH_WHERE], name[32];
 	const char *ids;
 	sh_fpval fp;
-	uint64_t size;
+	uint64_t size, n = 0;
 	size_t len;
 	int i, j = 0, e = 0;
 
 	if (batch->n == 0 && !all)
 		return 0;
-	/* Size-tiered: merge the newest while they are not much larger.
-	 * The merge streams: it holds the batch, not the segments. */
+	if ((uint64_t)batch->n >= (uint64_t)1 << 32)
+		return sh_ixfile_fail(where, w->dir, NULL, SH_ERANGE);
 	for (size = batch->n; j < ix->nseg && (all ||
 	    ix->nfp[ix->nseg - 1 - j] < 4 * size); j++)
 		size += ix->nfp[ix->nseg - 1 - j];
 	memset(&m, 0, sizeof(m));
-	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL)
-		return SH_ENOMEM;
+	memset(&bb, 0, sizeof(bb));
+	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL ||
+	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL) {
+		e = SH_ENOMEM;
+		goto out;
+	}
 	for (m.nseg = 0; m.nseg < j; m.nseg++) {
 		sh_ixfile_join(path, w->dir, ix->name[ix->nseg - j + m.nseg],
 		    NULL);
-		if ((e = sh_seg_open(&m.seg[m.nseg], path, 1)) != 0) {
+		if ((e = sh_seg_open(&m.seg[m.nseg], path, 1)) == 0 &&
+		    (m.seg[m.nseg].bands != ix->bands ||
+		    m.seg[m.nseg].rows != ix->rows ||
+		    m.seg[m.nseg].t != ix->t))
+			e = SH_ECORRUPT;
+		if (e != 0) {
 			sh_ixfile_fail(where, path, NULL, e);
 			goto out;
 		}
 		sh_seg_advise(&m.seg[m.nseg], 1);	/* read in order */
+		sh_seg_bandsrc(&m.seg[m.nseg], &bsrc[m.nseg]);
+		n += m.seg[m.nseg].nfp;
 	}
-	m.batch = batch;
-	m.shard = &ix->shard;
-	/* The fingerprints counted first; the IDs are those of all the
-	 * sources. */
-	if ((e = merge_start(&m)) == 0) {
-		m.count = 1;
-		while ((e = merge_next(&m, &fp, &ids, &len)) == 1)
-			;
-		m.count = 0;
-		src.nfp = m.n;
-		src.nid = m.nbatch;
-		src.idbytes = m.bidbytes;
-		for (i = 0; i < m.nseg; i++) {
-			src.nid += m.seg[i].nid;
-			src.idbytes += m.seg[i].idbytes;
+	m.bad = -1;
+	if (ix->bands) {
+		/* Band tables: the segments' entries, then the batch's. */
+		bb.l = batch;
+		bb.keys = keys;
+		bb.b = ix->bands;
+		bb.band = -1;
+		bsrc[j].n = batch->n;
+		bsrc[j].idbytes = batch->idlen + batch->n;
+		bsrc[j].entry = bb_entry;
+		bsrc[j].key = bb_key;
+		bsrc[j].ctx = &bb;
+		n += batch->n;
+		if ((bb.w = malloc(batch->n * 8 + 1)) == NULL ||
+		    (bb.tmp = malloc(batch->n * 8 + 1)) == NULL)
+			e = SH_ENOMEM;
+	} else {
+		/* Fingerprint tables: the fingerprints counted first; the
+		 * IDs are those of all the sources. */
+		m.batch = batch;
+		m.shard = &ix->shard;
+		if ((e = merge_start(&m)) == 0) {
+			m.count = 1;
+			while ((e = merge_next(&m, &fp, &ids, &len)) == 1)
+				;
+			m.count = 0;
+			n = src.nfp = m.n;
+			src.nid = m.nbatch;
+			src.idbytes = m.bidbytes;
+			for (i = 0; i < m.nseg; i++) {
+				src.nid += m.seg[i].nid;
+				src.idbytes += m.seg[i].idbytes;
+			}
+			src.next = merge_next;
+			src.ctx = &m;
+			if (e == 0)
+				e = merge_rewind(&m);
 		}
-		src.next = merge_next;
-		src.ctx = &m;
-		if (e == 0)
-			e = merge_rewind(&m);
+		if (e == 0 && ix->b != 0)
+			e = sh_plan_blocks(&plan, ix->b, ix->r);
+		else if (e == 0 && ix->lean)
+			e = sh_plan_blocks(&plan, 2, 1);
+		else if (e == 0)
+			e = sh_plan_index(&plan, ix->k, src.nfp);
+		plan.k = ix->k;
 	}
 	if (e != 0) {
 		if (m.bad >= 0 && m.bad < j)
@@ -490,13 +658,6 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch, int all,
 			    ix->name[ix->nseg - j + m.bad], e);
 		goto out;
 	}
-	if (ix->b != 0)
-		e = sh_plan_blocks(&plan, ix->b, ix->r);
-	else if (ix->lean)
-		e = sh_plan_blocks(&plan, 2, 1);
-	else
-		e = sh_plan_index(&plan, ix->k, src.nfp);
-	plan.k = ix->k;
 	for (i = ix->nseg - j; e == 0 && i < ix->nseg; i++)
 		e = drop_segment(w, i);
 	if (e != 0)
@@ -504,17 +665,22 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch, int all,
 	ix->nseg -= j;
 	if (w->nold > ix->nseg)
 		w->nold = ix->nseg;
-	if (src.nfp > 0) {
+	if (n > 0) {
 		snprintf(name, sizeof(name), "seg-%06llu",
 		    (unsigned long long)ix->next++);
-		e = put_file(w->dir, name, &plan, ix->lean, &src,
-		    w->budget / 2, w->pg, NULL, 0, where, NULL);
+		if (ix->bands)
+			e = put_file(w->dir, name, put_bands, &(struct bandw){
+			    ix, bsrc, j + 1, w->pg }, 1, where, NULL);
+		else
+			e = put_file(w->dir, name, put_seg, &(struct segw){
+			    &plan, ix->lean, &src, w->budget / 2, w->pg }, 1,
+			    where, NULL);
 		/* A segment merged that fails names itself, not the new. */
 		if (e != 0 && m.bad >= 0 && m.bad < j)
 			sh_ixfile_fail(where, w->dir, ix->name[ix->nseg +
 			    m.bad], e);
-		if (e == 0 &&
-		    (e = sh_ixfile_addname(ix, name, src.nfp, src.nid)) != 0) {
+		if (e == 0 && (e = sh_ixfile_addname(ix, name, n, ix->bands ?
+		    n : src.nid)) != 0) {
 			/* Not named in ix, so nobody's: sh_ixw_close would
 			 * not find it. */
 			sh_ixfile_fail(where, w->dir, NULL, e);
@@ -527,15 +693,21 @@ out:
 	for (i = 0; i < m.nseg; i++)
 		sh_seg_close(&m.seg[i]);
 	free(m.seg);
+	free(bsrc);
+	free(bb.w);
+	free(bb.tmp);
+	free(bb.id);
 	merge_free(&m);
 	return e;
 }
 
 int
 sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
-    char *where)
+    const uint64_t *keys, char *where)
 {
-	return add(w, batch, 0, where);
+	if ((w->ix.bands != 0) != (keys != NULL))
+		return sh_ixfile_fail(where, w->dir, NULL, SH_EKIND);
+	return add(w, batch, keys, 0, where);
 }
 
 int
@@ -549,7 +721,8 @@ sh_ixw_commit(struct sh_ixwriter *w, char *where)
 		return 0;
 	/* A build made in several batches ends as one segment. */
 	memset(&none, 0, sizeof(none));
-	if (w->build && w->ix.nseg > 1 && (e = add(w, &none, 1, where)) != 0)
+	if (w->build && w->ix.nseg > 1 && (e = add(w, &none, NULL, 1,
+	    where)) != 0)
 		return e;
 	if ((e = put_manifest(w->dir, &w->ix, where, &renamed)) != 0) {
 		if (renamed) {
@@ -641,6 +814,9 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		e = sh_ixfile_fail(where, dir, NULL, SH_EEXIST);
 	else if (o->k >= 0 && o->k != w->ix.k && !o->replace)
 		e = sh_ixfile_fail(where, dir, NULL, SH_EKMISMATCH);
+	else if (!o->replace && (o->bands != w->ix.bands ||
+	    o->rows != w->ix.rows || o->t != w->ix.t))
+		e = sh_ixfile_fail(where, dir, NULL, SH_EKIND);
 	else if (o->shard.n != 0 && !o->replace && (o->shard.n !=
 	    w->ix.shard.n || o->shard.i != w->ix.shard.i))
 		e = sh_ixfile_fail(where, dir, NULL, SH_ESHARD);

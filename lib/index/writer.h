@@ -29,6 +29,11 @@ struct sh_ixopt {
 	int k;
 	int b, r;
 	int lean;		/* lean segments (index.h) */
+	uint32_t t;		/* band tables for similarity t (millionths)
+				 * with bands and rows (near/bands.h); 0:
+				 * fingerprint tables.  An add gives the
+				 * index's own. */
+	int bands, rows;
 	struct sh_shard shard;	/* n = 0: the whole range */
 	int replace;
 	int force;		/* replace even an existing index */
@@ -41,7 +46,8 @@ struct sh_ixopt {
  * Writing an index, at dir, created when absent.  Open takes the lock
  * and checks the index: with o->replace (build) an existing index is
  * replaced only with o->force (else SH_EEXIST), otherwise o->k and
- * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD).
+ * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD), and
+ * o's band plan the index's (else SH_EKIND).
  * Each add writes a batch as a new segment, merged with the newest ones,
  * not yet in the MANIFEST; commit writes the MANIFEST when anything
  * changed (the index then holds, with o->replace, the batches alone,
@@ -56,12 +62,17 @@ struct sh_ixopt {
  * bytes per fingerprint of it and its IDs again to put it in order, and
  * for making each table of the new segment 16 bytes per fingerprint of
  * the segment (18 lean), or half of o->budget when that is less.
+ *
+ * An index of band tables takes with each batch the band keys of its
+ * entries (keys[i b + j] key j of entry i, sh_bands_keys; NULL for the
+ * other kind, else SH_EKIND); its merges stream, and an add holds the
+ * batch, its keys and 16 bytes an entry of it to sort each band.
  */
 struct sh_ixwriter;
 int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
     const struct sh_ixopt *o, char *where);
 int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
-    char *where);
+    const uint64_t *keys, char *where);
 /* Whether batch holds a quarter of w's budget (never without one): the
  * time for a writer within a budget to add it as a segment and free it. */
 int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);

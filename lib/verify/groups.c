@@ -184,7 +184,6 @@ sh_groups_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 			}
 			sh_match_ahead(mt->vf, s, want, w);
 		}
-		kept[x] = 1;
 		for (i = off[x]; i < off[x + 1] && kept[x] && e == 0; i++)
 			for (q = head[grp[pos[i]]]; q != NONE; q = next[q]) {
 				if ((r = verified(mt, s, g->e[q],
@@ -221,7 +220,7 @@ out:
 int
 sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, int clusters,
-    const struct sh_fplist *lines, FILE *out)
+    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out)
 {
 	size_t n = sh_fpset_n(s);
 	uint32_t *rep = NULL;
@@ -236,7 +235,8 @@ sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
 	} else {
 		if ((kept = malloc(n + 1)) == NULL)
 			return SH_ENOMEM;
-		if ((e = sh_groups_firsts(mt, s, g, kept)) == 0)
+		if ((e = sh_match_unindexed(mt, s, lk, lines, kept)) == 0 &&
+		    (e = sh_groups_firsts(mt, s, g, kept)) == 0)
 			e = sh_match_write_kept(lines, kept, out);
 	}
 	free(rep);

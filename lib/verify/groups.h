@@ -43,7 +43,9 @@ int sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 
 /*
  * The first copies of the entries of s among the groups g: kept[i] 1 for
- * those kept, 0 for the others (kept has sh_fpset_n(s) elements).
+ * those kept, 0 for the others (kept has sh_fpset_n(s) elements; an
+ * entry whose kept[i] is 0 on entry is left out from the start, as
+ * sh_match_firsts leaves it).
  * Memory: 20 bytes per member of a group, 16 per group, 8 per entry.
  * Return 0, SH_ENOMEM, SH_ERANGE (2^32 groups or more) or an error of
  * the set.
@@ -54,11 +56,13 @@ int sh_groups_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 /*
  * Write to out the clusters (clusters != 0; as sh_match_write writes
  * them) or the first copies (the lines of lines kept, as
- * sh_match_write_firsts writes them) of the groups g of s.  Return 0,
- * SH_EIO (out's error flag set), or an error of the functions above.
+ * sh_match_write_firsts writes them, of the entries without a match in
+ * the index of lk) of the groups g of s.  Return 0, SH_EIO (out's error
+ * flag set), or an error of the functions above or of
+ * sh_match_unindexed.
  */
 int sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, int clusters,
-    const struct sh_fplist *lines, FILE *out);
+    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out);
 
 #endif

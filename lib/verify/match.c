@@ -3,7 +3,10 @@
 
 #include "base/errors.h"
 #include "base/grow.h"
+#include "base/hmap.h"
+#include "near/bands.h"
 #include "near/cluster.h"
+#include "near/fpline.h"
 #include "near/model.h"
 #include "near/pairline.h"
 #include "verify/match.h"
@@ -185,29 +188,37 @@ ahead_first(void *ctx, const uint64_t *p, size_t n, const uint8_t *kept)
 }
 
 int
-sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
-    char *where)
+sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
+    const struct sh_ixlook *lk, const struct sh_fplist *lines,
+    uint8_t *kept)
 {
-	struct asking q = { mt, s, 0 };
-	const char *id;
-	size_t i, n = sh_fpset_n(s), len;
+	const char *id, *line;
+	size_t i, n = sh_fpset_n(s), len, linelen;
 	sh_fpval fp;
 	int e;
 
-	*where = '\0';
+	*lk->where = '\0';
 	for (i = 0; i < n; i++) {
 		kept[i] = 1;
-		if (ix == NULL)
+		if (lk->ix == NULL)
 			continue;
+		line = sh_fplist_id(lines, i, &linelen);
 		if ((e = sh_fpset_fp(s, i, &fp)) != 0 ||
-		    (e = sh_fpset_id(s, i, &id, &len)) != 0)
-			return e;
-		if ((e = sh_match_indexed(mt, ix, k, fp, id, len, hits,
-		    where)) < 0)
+		    (e = sh_fpset_id(s, i, &id, &len)) != 0 ||
+		    (e = sh_match_indexed(mt, lk, fp, id, len, line,
+		    linelen)) < 0)
 			return e;
 		kept[i] = e == 0;
 	}
+	return 0;
+}
+
+int
+sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s, uint8_t *kept)
+{
+	struct asking q = { mt, s, 0 };
+	int e;
+
 	e = sh_fpset_first(s, kept, matches, mt->vf != NULL ? ahead_first :
 	    NULL, &q);
 	return e != 0 ? e : q.err;
@@ -282,16 +293,16 @@ sh_match_write_kept(const struct sh_fplist *lines, const uint8_t *kept,
 
 int
 sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    struct sh_index *ix, int k, struct sh_hits *hits,
-    const struct sh_fplist *lines, FILE *out, char *where)
+    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out)
 {
 	uint8_t *keep;
 	int e;
 
-	*where = '\0';
+	*lk->where = '\0';
 	if ((keep = malloc(sh_fpset_n(s) + 1)) == NULL)
 		return SH_ENOMEM;
-	if ((e = sh_match_firsts(mt, s, ix, k, hits, keep, where)) == 0)
+	if ((e = sh_match_unindexed(mt, s, lk, lines, keep)) == 0 &&
+	    (e = sh_match_firsts(mt, s, keep)) == 0)
 		e = sh_match_write_kept(lines, keep, out);
 	free(keep);
 	return e;
@@ -345,28 +356,69 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 	}
 }
 
+/* The band keys of ix from the sketch of line p[0..len). */
+static int
+line_keys(const struct sh_index *ix, const char *p, size_t len,
+    uint64_t *key)
+{
+	struct sh_sketch sk;
+	const char *id;
+	size_t idlen;
+	sh_fpval fp;
+	int e;
+
+	if ((e = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0 ||
+	    (e = sh_fpline_sketch(p, len, id, idlen, &sk)) != 0)
+		return e;
+	sh_bands_keys(&(struct sh_bandplan){ ix->bands, ix->rows }, &sk, key);
+	return 0;
+}
+
+/* sh_index_bands_each's callback: the hits stay where they are. */
+static int
+keep_hits(void *ctx, size_t i, const struct sh_hits *h)
+{
+	(void)ctx;
+	(void)i;
+	(void)h;
+	return 0;
+}
+
 int
-sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
-    sh_fpval fp, const char *id, size_t len, struct sh_hits *hits,
-    char *where)
+sh_match_indexed(struct sh_matcher *mt, const struct sh_ixlook *lk,
+    sh_fpval fp, const char *id, size_t len, const char *line,
+    size_t linelen)
 {
 	struct sh_hitmatch w;
 	struct sh_match m;
+	uint64_t key[SH_SK_K];
 	int e;
 
-	hits->n = 0;
-	if ((e = sh_index_search(ix, fp, k, hits, where)) != 0)
+	lk->hits->n = 0;
+	if (lk->ix->bands) {
+		if ((e = line_keys(lk->ix, line, linelen, key)) != 0) {
+			*lk->where = '\0';
+			return e;
+		}
+		e = sh_index_bands_each(lk->ix, &fp, key, 1, lk->hits,
+		    keep_hits, NULL, lk->where);
+	} else
+		e = sh_index_search(lk->ix, fp, lk->k, lk->hits, lk->where);
+	if (e != 0)
 		return e;
 	if (mt->vf == NULL)
-		return hits->n > 0;
-	sh_hitmatch_start(&w, ix, hits, id, len, fp);
-	return sh_hitmatch_next(mt, &w, &m, where);
+		return lk->hits->n > 0;
+	sh_hitmatch_start(&w, lk->ix, lk->hits, id, len, fp);
+	return sh_hitmatch_next(mt, &w, &m, lk->where);
 }
 
 int
 sh_match_distance(int k, int threshold, uint32_t minsim,
     const struct sh_index *ix)
 {
+	if (ix != NULL && ix->bands)
+		return k >= 0 ? SH_EKIND : threshold && minsim < ix->t ?
+		    SH_EBELOW : SH_INDEX_K;
 	if (k >= 0)
 		return k;
 	if (threshold)
@@ -391,10 +443,23 @@ sh_ixqueue_init(struct sh_ixqueue *q, struct sh_matcher *mt,
 void
 sh_ixqueue_free(struct sh_ixqueue *q)
 {
+	free(q->keys);
+	sh_hmap_free(&q->seen);
 	sh_fplist_free(&q->q);
 	free(q->hits.v);
 	free(q->at);
 	memset(q, 0, sizeof(*q));
+}
+
+/* The batch's queries searched, fn told the hits of each in turn. */
+static int
+search(struct sh_ixqueue *q, sh_index_fn *fn, char *where)
+{
+	if (q->ix->bands)
+		return sh_index_bands_each(q->ix, q->q.fp, q->keys, q->q.n,
+		    &q->hits, fn, q, where);
+	return sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
+	    fn, q, where);
 }
 
 /* sh_index_search_each: the matches of query i of the batch. */
@@ -454,8 +519,7 @@ answer_ahead(struct sh_ixqueue *q, char *where)
 
 	if (sh_grow(&q->at, &q->atcap, 2 * q->q.n, sizeof(*q->at)) != 0)
 		return SH_ENOMEM;
-	e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k, &q->hits,
-	    collect, q, where);
+	e = search(q, collect, where);
 	sh_verify_ahead(q->mt->vf);
 	for (i = 0; e == 0 && i < q->q.n; i++) {
 		one.n = one.cap = q->at[2 * i + 1];
@@ -484,6 +548,26 @@ pass(struct sh_ixqueue *q, sh_fpval fp, const char *line, size_t len)
 	return e < 0 ? e : 0;
 }
 
+/* The filter of a band index: line[0..len) passes when no line passed
+ * before agrees with its keys key[0..b) in a band (a key holds its
+ * band's number). */
+static int
+pass_keys(struct sh_ixqueue *q, const uint64_t *key, const char *line,
+    size_t len)
+{
+	uint32_t v;
+	int j;
+
+	for (j = 0; j < q->ix->bands; j++)
+		if (sh_hmap_get(&q->seen, key[j], &v))
+			return 0;
+	for (j = 0; j < q->ix->bands; j++)
+		if (sh_hmap_put(&q->seen, key[j], 1) != 0)
+			return SH_ENOMEM;
+	q->linefn(q->ctx, line, len);
+	return 0;
+}
+
 /* sh_index_search_each for the filter: line i passes when it has no
  * hit, and passes the filter. */
 static int
@@ -496,6 +580,9 @@ filter(void *ctx, size_t i, const struct sh_hits *h)
 	if (h->n > 0)
 		return 0;
 	line = sh_fplist_id(&q->q, i, &len);
+	if (q->ix->bands)
+		return pass_keys(q, q->keys + i * (size_t)q->ix->bands, line,
+		    len);
 	return pass(q, q->q.fp[i], line, len);
 }
 
@@ -513,8 +600,7 @@ sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 	    sh_verify_nthreads(q->mt->vf) > 1)
 		e = answer_ahead(q, where);
 	else
-		e = sh_index_search_each(q->ix, q->q.fp, q->q.n, q->k,
-		    &q->hits, q->d != NULL ? filter : answer, q, where);
+		e = search(q, q->d != NULL ? filter : answer, where);
 	/* The next batch: as many queries as hold about SH_IXQUEUE_HITS
 	 * hits at this one's rate, 4 times as many at most. */
 	if (q->q.n == q->batch) {
@@ -531,11 +617,20 @@ int
 sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
     size_t idlen, const char *line, size_t len, char *where)
 {
+	struct sh_sketch sk;
 	int e;
 
 	*where = '\0';
 	if (q->d != NULL && q->ix == NULL)
 		return pass(q, fp, line, len);
+	/* A band index is asked by the keys of the line's sketch. */
+	if (q->ix->bands && ((e = sh_fpline_sketch(line, len, id, idlen,
+	    &sk)) != 0 || (e = sh_grow(&q->keys, &q->keycap, (q->q.n + 1) *
+	    (size_t)q->ix->bands, sizeof(*q->keys))) != 0))
+		return e;
+	if (q->ix->bands)
+		sh_bands_keys(&(struct sh_bandplan){ q->ix->bands,
+		    q->ix->rows }, &sk, q->keys + q->q.n * (size_t)q->ix->bands);
 	if ((e = q->d != NULL ? sh_fplist_add(&q->q, fp, line, len) :
 	    sh_fplist_add(&q->q, fp, id, idlen)) != 0)
 		return e;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/hmap.h"
 #include "base/progress.h"
 #include "index/index.h"
 #include "near/dedup.h"
@@ -56,16 +57,37 @@ int sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s,
     uint32_t *rep);
 
 /*
+ * An index that the entries of a filter (sh-near -u -i) are looked up
+ * in, at distance k, or for band tables by the sketches of their lines;
+ * hits is scratch, where names a file on error.  ix NULL: none.
+ */
+struct sh_ixlook {
+	struct sh_index *ix;
+	int k;
+	struct sh_hits *hits;
+	char *where;
+};
+
+/*
+ * kept[i] 1 for each entry i of s (i below sh_fpset_n) with no match in
+ * the index of lk (sh_match_indexed; lines[i] the whole line of entry i,
+ * read for a sketch), else 0; all 1 without an index.  Return 0, an error
+ * of the set (where empty), of a line's sketch or of the index (where
+ * names its file).
+ */
+int sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
+    const struct sh_ixlook *lk, const struct sh_fplist *lines,
+    uint8_t *kept);
+
+/*
  * sh_fpset_first over the matches of s: kept[i] (i below sh_fpset_n) as
- * it says, for the entries that, with an index ix, have no match within k
- * in it (sh_match_indexed; hits is scratch; ix NULL: all entries).  The
+ * it says, for the entries kept on entry (sh_match_unindexed).  The
  * documents of the pairs it may verify are cut first on the verifier's
- * threads, SH_FPSET_LOOKAHEAD pairs at a time.  Return 0, an error of the
- * set (where empty) or of the index (where names the segment).
+ * threads, SH_FPSET_LOOKAHEAD pairs at a time.  Return 0 or an error of
+ * the set.
  */
 int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    struct sh_index *ix, int k, struct sh_hits *hits, uint8_t *kept,
-    char *where);
+    uint8_t *kept);
 
 /*
  * Write to out, as pair lines (near/pairline.h), the matches of s in the
@@ -80,13 +102,13 @@ long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
 
 /*
  * Write to out, each with a '\n', the lines of lines (entry i the whole
- * line of entry i of s) that sh_match_firsts keeps.  Return 0, SH_ENOMEM,
- * SH_EIO on a write error (out's error flag set), or an error of
- * sh_match_firsts (where names the segment of an index error).
+ * line of entry i of s) that sh_match_firsts keeps of those
+ * sh_match_unindexed keeps.  Return 0, SH_ENOMEM, SH_EIO on a write error
+ * (out's error flag set), or an error of those functions (lk->where
+ * names the file of an index error).
  */
 int sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    struct sh_index *ix, int k, struct sh_hits *hits,
-    const struct sh_fplist *lines, FILE *out, char *where);
+    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out);
 
 /* Entries a and b (a < b) of s, verified with mt->vf, into *m: 1 when
  * they match, 0 when not (or when reported to mt->bad), or an error of
@@ -135,19 +157,23 @@ int sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
     struct sh_match *m, char *where);
 
 /*
- * Whether query fp, ID id[0..len), has a match within k in ix (verified
- * with mt->vf, stopping at the first): 1 or 0, or SH_ENOMEM or
- * SH_ECORRUPT (where names the segment).  hits is scratch.
+ * Whether query fp, ID id[0..len), of the input line line[0..linelen)
+ * has a match in the index of lk (verified with mt->vf, stopping at the
+ * first): within k, or for band tables agreeing in a band by the line's
+ * sketch.  Return 1 or 0, or SH_ENOMEM, an error of the line's sketch
+ * (lk->where empty) or SH_ECORRUPT (lk->where names the segment).
  */
-int sh_match_indexed(struct sh_matcher *mt, struct sh_index *ix, int k,
-    sh_fpval fp, const char *id, size_t len, struct sh_hits *hits,
-    char *where);
+int sh_match_indexed(struct sh_matcher *mt, const struct sh_ixlook *lk,
+    sh_fpval fp, const char *id, size_t len, const char *line,
+    size_t linelen);
 
 /*
  * The distance of a search: k when given (0 and up), else the one that
  * holds pairs of similarity minsim when threshold is set
  * (sh_model_search), else the distance ix serves when given, else
- * SH_INDEX_K.
+ * SH_INDEX_K.  When ix holds band tables: SH_EKIND if k is given,
+ * SH_EBELOW if their similarity is above a threshold set (they do not
+ * hold its pairs), else SH_INDEX_K (not used).
  */
 int sh_match_distance(int k, int threshold, uint32_t minsim,
     const struct sh_index *ix);
@@ -188,6 +214,10 @@ struct sh_ixqueue {
 	size_t *at, atcap;	/* with documents cut ahead: query i's hits
 				   are hits.v[at[2 i]], at[2 i + 1] of them */
 	char *where;		/* of the batch being answered */
+	uint64_t *keys;		/* a band index's queries: their band keys,
+				   ix->bands a query */
+	size_t keycap;
+	struct sh_hmap seen;	/* and the band keys of the lines passed */
 };
 
 void sh_ixqueue_init(struct sh_ixqueue *q, struct sh_matcher *mt,
@@ -199,15 +229,20 @@ void sh_ixqueue_free(struct sh_ixqueue *q);
  * fingerprint matches nothing in the index (any hit: the matcher does
  * not verify here) nor lies within the distance of d of a line passed
  * before; d keeps it, and fn(ctx, line, len) is called, in input order.
+ * With an index of band tables, its sketch takes the place of the
+ * fingerprint: it passes when it agrees in no band with the index nor
+ * with a line passed before (whose band keys q keeps: 32 to 64 bytes
+ * each in memory).
  * Without an index nothing is batched: each line is judged as it comes.
  */
 void sh_ixqueue_filter(struct sh_ixqueue *q, struct sh_dedup *d,
     sh_line_fn *fn);
 
 /* Add query fp, ID id[0..idlen), of the input line line[0..len) (kept
- * by a filter); a full batch is answered.  Return 0, or SH_ENOMEM (where
- * empty), or an error of the search or of sh_hitmatch_next (where names
- * the segment). */
+ * by a filter; for an index of band tables, its sketch gives the query's
+ * band keys); a full batch is answered.  Return 0, or SH_ENOMEM or an
+ * error of sh_fpline_sketch (where empty), or an error of the search or
+ * of sh_hitmatch_next (where names the segment). */
 int sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
     size_t idlen, const char *line, size_t len, char *where);
 

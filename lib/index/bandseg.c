@@ -1,0 +1,426 @@
+/*
+ * Band segments (segment.h, version 3): writing them from sources whose
+ * tables are merged, checking their header and structure, and searching
+ * their tables.  The layout is in sh-index(5).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/errors.h"
+#include "base/grow.h"
+#include "base/hash.h"
+#include "index/segint.h"
+#include "index/segment.h"
+
+#define HDR SH_SEG_HDR
+#define CH SH_SEG_CHUNK
+#define BANDS_MAX 128		/* SH_SK_K: at most one row a band */
+
+/* Section offsets in the body: fingerprints, keys, entries of the keys,
+ * directories, ID offsets, IDs; the body's length, 0 when the counts
+ * overflow any file. */
+static uint64_t
+layout(uint64_t b, int d, uint64_t n, uint64_t idbytes, uint64_t off[6])
+{
+	uint64_t dirs = b * (((uint64_t)1 << d) + 1) * 4;
+
+	if (n >= (uint64_t)1 << 32 || idbytes >= (uint64_t)1 << 56 ||
+	    b < 1 || b > BANDS_MAX)
+		return 0;
+	off[0] = 0;
+	off[1] = n * 8;
+	off[2] = off[1] + b * n * 8;
+	off[3] = off[2] + (b * n * 4 + 7) / 8 * 8;
+	off[4] = off[3] + (dirs + 7) / 8 * 8;
+	off[5] = off[4] + (n + 1) * 8;
+	return (off[5] + idbytes + 7) / 8 * 8;
+}
+
+/* Directory bits for n entries: buckets of 4 to 8 keys on average, so
+ * that a directory costs at most a byte an entry. */
+static int
+dirbits(uint64_t n)
+{
+	int d = 0;
+
+	while (d < 30 && (uint64_t)1 << (d + 2) <= n)
+		d++;
+	return d;
+}
+
+static uint64_t
+prefix(uint64_t key, int d)
+{
+	return d ? key >> (64 - d) : 0;
+}
+
+/* The entries of every source, in order: fingerprints, ID offsets, IDs. */
+static int
+write_entries(int fd, const uint64_t *off, const struct sh_bandsrc *src,
+    int nsrc)
+{
+	struct sh_segout *o;
+	const char *id;
+	uint64_t i, at = 0;
+	sh_fpval fp;
+	size_t len;
+	int s, e = 0;
+
+	if ((o = malloc(3 * sizeof(*o))) == NULL)
+		return SH_ENOMEM;
+	sh_segout_at(&o[0], fd, off[0]);
+	sh_segout_at(&o[1], fd, off[4]);
+	sh_segout_at(&o[2], fd, off[5]);
+	for (s = 0; s < nsrc && e == 0; s++)
+		for (i = 0; i < src[s].n && e == 0; i++) {
+			if ((e = src[s].entry(src[s].ctx, i, &fp, &id,
+			    &len)) != 0)
+				break;
+			if (len == 0 || id[len - 1] != '\n' ||
+			    memchr(id, '\n', len - 1) != NULL) {
+				e = SH_ECORRUPT;
+				break;
+			}
+			if ((e = sh_segout_le(&o[0], fp, 8)) == 0 &&
+			    (e = sh_segout_le(&o[1], at, 8)) == 0)
+				e = sh_segout_bytes(&o[2], id, len);
+			at += len;
+		}
+	if (e == 0 && (e = sh_segout_le(&o[1], at, 8)) == 0 &&
+	    (e = sh_segout_flush(&o[0])) == 0 &&
+	    (e = sh_segout_flush(&o[1])) == 0)
+		e = sh_segout_flush(&o[2]);
+	free(o);
+	return e;
+}
+
+/* A source's place in the merge of one band's tables. */
+struct head {
+	uint64_t i, base;	/* next of its keys; its first entry */
+	uint64_t key;
+	uint32_t ref;
+	int live;
+};
+
+static int
+head_next(const struct sh_bandsrc *src, int j, struct head *h)
+{
+	int e;
+
+	if (h->i >= src->n) {
+		h->live = 0;
+		return 0;
+	}
+	if ((e = src->key(src->ctx, j, h->i++, &h->key, &h->ref)) != 0)
+		return e;
+	if (h->ref >= src->n)
+		return SH_ECORRUPT;
+	h->live = 1;
+	return 0;
+}
+
+/* Band j: the sources' keys merged, with their entries, and its
+ * directory. */
+static int
+write_band(int fd, const uint64_t *off, int d, uint64_t n, int j,
+    const struct sh_bandsrc *src, int nsrc, struct head *hd,
+    uint32_t *dir, struct sh_segout *o)
+{
+	uint64_t base = 0, i, nd = ((uint64_t)1 << d) + 1, p, last = 0;
+	int s, m, e = 0, first = 1;
+
+	for (s = 0; s < nsrc && e == 0; s++) {
+		hd[s].i = 0;
+		hd[s].base = base;
+		base += src[s].n;
+		e = head_next(&src[s], j, &hd[s]);
+	}
+	memset(dir, 0, nd * sizeof(*dir));
+	sh_segout_at(&o[0], fd, off[1] + (uint64_t)j * n * 8);
+	sh_segout_at(&o[1], fd, off[2] + (uint64_t)j * n * 4);
+	for (i = 0; i < n && e == 0; i++) {
+		/* The least key, the oldest source on a tie: entries stay
+		 * ascending within a key. */
+		for (s = 0, m = -1; s < nsrc; s++)
+			if (hd[s].live && (m < 0 || hd[s].key < hd[m].key))
+				m = s;
+		if (m < 0 || (!first && hd[m].key < last))
+			return SH_ECORRUPT;
+		first = 0;
+		last = hd[m].key;
+		p = prefix(last, d);
+		dir[p + 1]++;
+		if ((e = sh_segout_le(&o[0], last, 8)) == 0 &&
+		    (e = sh_segout_le(&o[1], hd[m].base + hd[m].ref, 4)) == 0)
+			e = head_next(&src[m], j, &hd[m]);
+	}
+	for (s = 0; s < nsrc && e == 0; s++)
+		if (hd[s].live)
+			e = SH_ECORRUPT;
+	for (p = 1; p < nd; p++)
+		dir[p] += dir[p - 1];
+	if (e == 0 && (e = sh_segout_flush(&o[0])) == 0)
+		e = sh_segout_flush(&o[1]);
+	sh_segout_at(&o[0], fd, off[3] + (uint64_t)j * nd * 4);
+	for (p = 0; p < nd && e == 0; p++)
+		e = sh_segout_le(&o[0], dir[p], 4);
+	return e == 0 ? sh_segout_flush(&o[0]) : e;
+}
+
+int
+sh_seg_write_bands(int fd, uint32_t t, int b, int r,
+    const struct sh_bandsrc *src, int nsrc, const struct sh_progress *pg)
+{
+	uint64_t off[6], n = 0, idbytes = 0, bodylen, nchunks, sum = 0,
+	    v[16];
+	struct sh_segout *o = NULL;
+	struct head *hd = NULL;
+	uint32_t *dir = NULL;
+	int s, j, d, e = 0;
+
+	for (s = 0; s < nsrc; s++) {
+		n += src[s].n;
+		idbytes += src[s].idbytes;
+	}
+	d = dirbits(n);
+	if (r < 1 || b * r > BANDS_MAX ||
+	    (bodylen = layout((uint64_t)b, d, n, idbytes, off)) == 0)
+		return SH_ERANGE;
+	nchunks = (bodylen + CH - 1) / CH;
+	if ((o = malloc(2 * sizeof(*o))) == NULL ||
+	    (hd = calloc((size_t)nsrc + 1, sizeof(*hd))) == NULL ||
+	    (dir = malloc((((size_t)1 << d) + 1) * sizeof(*dir))) == NULL)
+		e = SH_ENOMEM;
+	else if (ftruncate(fd, (off_t)(HDR + bodylen + 8 * nchunks)) != 0)
+		e = SH_EIO;
+	else
+		e = write_entries(fd, off, src, nsrc);
+	for (j = 0; j < b && e == 0; j++)
+		if ((e = write_band(fd, off, d, n, j, src, nsrc, hd, dir,
+		    o)) == 0)
+			sh_progress(pg, "band", (uint64_t)j + 1, (uint64_t)b);
+	if (e == 0)
+		e = sh_seg_sums(fd, bodylen, nchunks, &sum);
+	if (e == 0) {
+		memset(v, 0, sizeof(v));
+		v[H_VERSION] = SH_SEG_VERSION_BANDS;
+		v[H_K] = t;
+		v[H_BLOCKS] = v[H_TABLES] = (uint64_t)b;
+		v[H_KEY] = (uint64_t)r;
+		v[H_DIRBITS] = (uint64_t)d;
+		v[H_NFP] = v[H_NID] = n;
+		v[H_IDBYTES] = idbytes;
+		v[H_BODYLEN] = bodylen;
+		v[H_NCHUNKS] = nchunks;
+		v[H_SUMS] = sum;
+		e = sh_seg_header(fd, v);
+	}
+	free(o);
+	free(hd);
+	free(dir);
+	return e;
+}
+
+int
+sh_bandseg_header(struct sh_seg *s, const uint64_t *v, uint64_t size)
+{
+	uint64_t off[6];
+
+	if (v[H_K] > 1000000 || v[H_BLOCKS] < 1 || v[H_KEY] < 1 ||
+	    v[H_BLOCKS] * v[H_KEY] > BANDS_MAX ||
+	    v[H_TABLES] != v[H_BLOCKS] || v[H_NID] != v[H_NFP] ||
+	    v[H_DIRBITS] > 30 || v[H_CHUNK] != CH)
+		return SH_ECORRUPT;
+	s->t = (uint32_t)v[H_K];
+	s->bands = (int)v[H_BLOCKS];
+	s->rows = (int)v[H_KEY];
+	s->dirbits = (int)v[H_DIRBITS];
+	s->nfp = s->nid = v[H_NFP];
+	s->idbytes = v[H_IDBYTES];
+	s->bodylen = layout(v[H_BLOCKS], s->dirbits, s->nfp, s->idbytes,
+	    off);
+	if (s->bodylen == 0 || s->bodylen != v[H_BODYLEN] ||
+	    s->dirbits != dirbits(s->nfp) ||
+	    v[H_NCHUNKS] != (s->bodylen + CH - 1) / CH)
+		return SH_ECORRUPT;
+	s->nchunks = v[H_NCHUNKS];
+	if (size < HDR + s->bodylen + 8 * s->nchunks)
+		return SH_ETRUNC;
+	if (size > HDR + s->bodylen + 8 * s->nchunks)
+		return SH_ECORRUPT;
+	s->tables = off[0];
+	s->keys = off[1];
+	s->refs = off[2];
+	s->dirs = off[3];
+	s->idoff = off[4];
+	s->ids = off[5];
+	return 0;
+}
+
+/* The directory entry of prefix p of band j. */
+static uint32_t
+dirent(const struct sh_seg *s, int j, uint64_t p)
+{
+	return rd32(s->body + s->dirs + ((uint64_t)j * (((uint64_t)1 <<
+	    s->dirbits) + 1) + p) * 4);
+}
+
+int
+sh_bandseg_verify(struct sh_seg *s)
+{
+	uint64_t n = s->nfp, i, p, key, prev = 0, nd, at, next;
+	uint32_t ref, prevref = 0;
+	unsigned char *seen;
+	int j, e = 0;
+
+	/* The body's checksums hold (sh_seg_verify): now its structure.
+	 * Each band's keys ascend, ties by entry, its entries are each
+	 * entry once, its directory bounds every prefix's keys. */
+	nd = ((uint64_t)1 << s->dirbits) + 1;
+	if ((seen = malloc(n / 8 + 1)) == NULL)
+		return SH_ENOMEM;
+	for (j = 0; j < s->bands && e == 0; j++) {
+		memset(seen, 0, n / 8 + 1);
+		if (dirent(s, j, 0) != 0 || dirent(s, j, nd - 1) != n)
+			e = SH_ECORRUPT;
+		for (p = 0, i = 0; i < n && e == 0; i++) {
+			key = rd64(s->body + s->keys + ((uint64_t)j * n + i) *
+			    8);
+			ref = rd32(s->body + s->refs + ((uint64_t)j * n + i) *
+			    4);
+			if (ref >= n || (seen[ref / 8] >> (ref % 8) & 1) ||
+			    (i > 0 && (key < prev || (key == prev &&
+			    ref < prevref)))) {
+				e = SH_ECORRUPT;
+				break;
+			}
+			seen[ref / 8] |= (unsigned char)(1 << (ref % 8));
+			/* Key i lies in its prefix's bucket. */
+			while (p + 1 < nd && dirent(s, j, p + 1) <= i)
+				p++;
+			if (p != prefix(key, s->dirbits) ||
+			    dirent(s, j, p) > i)
+				e = SH_ECORRUPT;
+			prev = key;
+			prevref = ref;
+		}
+		for (p = 0; p + 1 < nd && e == 0; p++)
+			if (dirent(s, j, p) > dirent(s, j, p + 1))
+				e = SH_ECORRUPT;
+	}
+	free(seen);
+	/* The IDs: one each, ending in a newline. */
+	for (i = 0, at = 0; i <= n && e == 0; i++, at = next) {
+		next = rd64(s->body + s->idoff + 8 * i);
+		if ((i == 0 && next != 0) || next < at || next > s->idbytes ||
+		    (i > 0 && (next == at || s->body[s->ids + next - 1] !=
+		    '\n' || memchr(s->body + s->ids + at, '\n',
+		    (size_t)(next - at - 1)) != NULL)) ||
+		    (i == n && next != s->idbytes))
+			e = SH_ECORRUPT;
+	}
+	return e;
+}
+
+/* A band segment as a source: its own reads, checked. */
+static int
+seg_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
+    size_t *len)
+{
+	struct sh_seg *s = ctx;
+	int e;
+
+	if ((e = sh_seg_fp(s, i, fp)) != 0)
+		return e;
+	return sh_seg_ids(s, i, id, len);
+}
+
+static int
+seg_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
+{
+	struct sh_seg *s = ctx;
+	uint64_t at = (uint64_t)j * s->nfp + i;
+	int e;
+
+	if ((e = sh_seg_need(s, s->keys + at * 8, 8)) != 0 ||
+	    (e = sh_seg_need(s, s->refs + at * 4, 4)) != 0)
+		return e;
+	*key = rd64(s->body + s->keys + at * 8);
+	*ref = rd32(s->body + s->refs + at * 4);
+	return 0;
+}
+
+void
+sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src)
+{
+	src->n = s->nfp;
+	src->idbytes = s->idbytes;
+	src->entry = seg_entry;
+	src->key = seg_key;
+	src->ctx = s;
+}
+
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct sh_hit *x = a, *y = b;
+
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+int
+sh_seg_bands(struct sh_seg *s, const uint64_t *key, sh_fpval fp, int seg,
+    uint32_t q, struct sh_hits *h)
+{
+	uint64_t lo, hi, i, n = s->nfp, at, first = h->n, dirat;
+	uint32_t ref;
+	struct sh_hit x;
+	int j, e;
+
+	if (n == 0)
+		return 0;
+	x.seg = seg;
+	x.q = q;
+	for (j = 0; j < s->bands; j++) {
+		dirat = s->dirs + ((uint64_t)j * (((uint64_t)1 <<
+		    s->dirbits) + 1) + prefix(key[j], s->dirbits)) * 4;
+		if ((e = sh_seg_need(s, dirat, 8)) != 0)
+			return e;
+		lo = rd32(s->body + dirat);
+		hi = rd32(s->body + dirat + 4);
+		if (lo > hi || hi > n)
+			return SH_ECORRUPT;
+		at = (uint64_t)j * n;
+		if ((e = sh_seg_need(s, s->keys + (at + lo) * 8,
+		    (hi - lo) * 8)) != 0)
+			return e;
+		for (i = lo; i < hi; i++) {
+			if (rd64(s->body + s->keys + (at + i) * 8) != key[j])
+				continue;
+			if ((e = sh_seg_need(s, s->refs + (at + i) * 4,
+			    4)) != 0)
+				return e;
+			if ((ref = rd32(s->body + s->refs + (at + i) * 4)) >= n)
+				return SH_ECORRUPT;
+			x.pos = ref;
+			if (sh_grow(&h->v, &h->cap, h->n + 1,
+			    sizeof(*h->v)) != 0)
+				return SH_ENOMEM;
+			h->v[h->n++] = x;
+		}
+	}
+	/* An entry agreeing in several bands is one hit. */
+	if (h->n - first > 1)
+		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
+	for (i = at = first; i < h->n; i++)
+		if (i == first || h->v[i].pos != h->v[at - 1].pos)
+			h->v[at++] = h->v[i];
+	h->n = at;
+	for (i = first; i < h->n; i++) {
+		if ((e = sh_seg_fp(s, h->v[i].pos, &h->v[i].fp)) != 0)
+			return e;
+		h->v[i].dist = sh_hamming(h->v[i].fp, fp);
+	}
+	return 0;
+}
