@@ -66,7 +66,7 @@ MAN5 = man/sh-index.5
 # The sample files of the man pages' examples, installed in DATADIR.
 EXAMPLES = tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
-UNIT = tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
+UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
@@ -106,6 +106,7 @@ $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		tests/unit/fpsets.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
+tests/unit/bandix_test: tests/unit/bandix_test.c
 tests/unit/charset_test: tests/unit/charset_test.c
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
