@@ -100,6 +100,16 @@ setup_file() {
 			print id[i] "\t" id[(i * 37) % NR + 1]
 		}
 	}' "$F/docs.tsv" >"$F/pairs"
+
+	# Band tables: bx1 of 500 sketch lines, bx2 the same and a segment
+	# of 30, which an add of 200 merges with both; queries, all 1000.
+	sh-fp -B "$F/docs.tsv" >"$F/docs.fpb"
+	head -n 500 "$F/docs.fpb" >"$F/bbase.fpb"
+	sed -n 501,530p "$F/docs.fpb" >"$F/bmore.fpb"
+	sed -n 531,730p "$F/docs.fpb" >"$F/bm2.fpb"
+	sh-index build -a 0.8 "$F/bx1" "$F/bbase.fpb"
+	cp -a "$F/bx1" "$F/bx2"
+	sh-index add "$F/bx2" "$F/bmore.fpb"
 }
 
 setup() {
@@ -126,6 +136,11 @@ op() {
 	loaded)	CMD=(sh-near -i "$F/ix2" -K -k 4 "$F/q.fp") ;;
 	filter)	CMD=(sh-near -u -i "$F/ix1" "$F/q.fp") ;;
 	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
+	bbuild)	IX=$W/ix CMD=(sh-index build -a 0.8 "$W/ix" "$F/bbase.fpb") ;;
+	bmerge)	IX=$W/ix START=$F/bx2
+		CMD=(sh-index add "$W/ix" "$F/bm2.fpb") ;;
+	bquery)	CMD=(sh-near -i "$F/bx2" -v "$F/docs.tsv" -a 0.8 "$F/docs.fpb") ;;
+	bfilter) CMD=(sh-near -u -i "$F/bx2" "$F/docs.fpb") ;;
 	esac
 }
 
@@ -355,6 +370,38 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-index add, merging: each allocation in the C library fails" {
 	sweep merge FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-index build -a: each write fails (ENOSPC)" {
+	sweep bbuild FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index add, band tables merging: each write fails (ENOSPC)" {
+	sweep bmerge FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index add, band tables merging: each write is short" {
+	sweep bmerge FAULT_ERRNO=short
+}
+
+@test "sh-index add, band tables merging: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep bmerge "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add, band tables merging: each allocation of the program fails" {
+	sweep bmerge FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -i, band tables: each allocation of the program fails" {
+	sweep bquery FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -i, band tables: each map of a segment fails (ENOMEM)" {
+	sweep bquery FAULT_CALLS=mmap FAULT_ERRNO=ENOMEM
+}
+
+@test "sh-near -u -i, band tables: each allocation of the program fails" {
+	sweep bfilter FAULT_CALLS=malloc FAULT_FROM=prog
 }
 
 @test "sh-near -S 1M: each stdio write fails, temporary files and stdout (ENOSPC)" {

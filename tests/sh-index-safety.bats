@@ -164,6 +164,43 @@ wait_tmp() {
 	[ "$(grep -c '^seg-' <<<"$output")" -eq "$(($(wc -l <"$D/ix/MANIFEST") - 3))" ]
 }
 
+@test "band tables: kill -9 at any moment of an add leaves an index that is old or new" {
+	local when got midwrite=0
+	# 100,000 sketch lines whose keys agree nowhere: random values.
+	awk 'BEGIN { srand(41); for (i = 1; i <= 100000; i++) {
+		s = ""; for (j = 0; j < 64; j++) s = s sprintf("%08x",
+		    int(rand() * 4294967296))
+		printf "%016x\tb%d\tm1:%s\n", i, i, s } }' >"$D/new.fpb"
+	head -n 1000 "$D/new.fpb" | sed 's/\tb/\ta/' >"$D/base.fpb"
+	sh-index build -a 0.8 "$D/bx" "$D/base.fpb"
+	cut -f 1,2 "$D/base.fpb" >"$D/bold"
+	cut -f 1,2 "$D/base.fpb" "$D/new.fpb" >"$D/bnew"
+	for when in 0.05 tmp tmp+0.05 tmp+0.1 tmp+0.2 tmp+0.4 tmp+0.8; do
+		sh-index add "$D/bx" "$D/new.fpb" &
+		case $when in
+		tmp*)	wait_tmp "$D/bx" && midwrite=$((midwrite + 1))
+			sleep "${when#tmp+}" 2>/dev/null || true ;;
+		*)	sleep "$when" ;;
+		esac
+		kill -9 $! 2>/dev/null || true
+		wait $! || true
+		sh-index verify "$D/bx"
+		sh-index dump "$D/bx" >"$D/got"
+		if cmp -s "$D/got" "$D/bnew"; then
+			got=new
+			sh-index build -O -a 0.8 "$D/bx" "$D/base.fpb"
+		else
+			same_files "$D/bold" "$D/got"
+			got=old
+		fi
+		echo "killed at $when: $got index"
+	done
+	[ "$midwrite" -gt 0 ]
+	head -n 1 "$D/base.fpb" | sh-index add "$D/bx"
+	run -0 ls "$D/bx"
+	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
+}
+
 @test "concurrent adds are serialized and all batches land" {
 	local i
 	for i in 1 2 3 4; do
