@@ -369,33 +369,31 @@ cmp_hit(const void *a, const void *b)
 	return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-int
-sh_seg_bands(struct sh_seg *s, const uint64_t *key, sh_fpval fp, int seg,
-    uint32_t q, struct sh_hits *h)
+/* Queries a group of the batch: their directory entries, then their
+ * keys, asked for ahead so that the misses overlap. */
+#define GROUP 16
+
+/* The hits of query q (keys key[0..bands), fingerprint fp) from the
+ * ranges of its keys found (lo[j], hi[j]), appended to h, each entry
+ * once, in order of entry. */
+static int
+query_hits(struct sh_seg *s, const uint64_t *key, sh_fpval fp,
+    const uint32_t *lo, const uint32_t *hi, int seg, uint32_t q,
+    struct sh_hits *h)
 {
-	uint64_t lo, hi, i, n = s->nfp, at, first = h->n, dirat;
+	uint64_t i, n = s->nfp, at, first = h->n;
 	uint32_t ref;
 	struct sh_hit x;
 	int j, e;
 
-	if (n == 0)
-		return 0;
 	x.seg = seg;
 	x.q = q;
 	for (j = 0; j < s->bands; j++) {
-		dirat = s->dirs + ((uint64_t)j * (((uint64_t)1 <<
-		    s->dirbits) + 1) + prefix(key[j], s->dirbits)) * 4;
-		if ((e = sh_seg_need(s, dirat, 8)) != 0)
-			return e;
-		lo = rd32(s->body + dirat);
-		hi = rd32(s->body + dirat + 4);
-		if (lo > hi || hi > n)
-			return SH_ECORRUPT;
 		at = (uint64_t)j * n;
-		if ((e = sh_seg_need(s, s->keys + (at + lo) * 8,
-		    (hi - lo) * 8)) != 0)
+		if ((e = sh_seg_need(s, s->keys + (at + lo[j]) * 8,
+		    (uint64_t)(hi[j] - lo[j]) * 8)) != 0)
 			return e;
-		for (i = lo; i < hi; i++) {
+		for (i = lo[j]; i < hi[j]; i++) {
 			if (rd64(s->body + s->keys + (at + i) * 8) != key[j])
 				continue;
 			if ((e = sh_seg_need(s, s->refs + (at + i) * 4,
@@ -421,6 +419,48 @@ sh_seg_bands(struct sh_seg *s, const uint64_t *key, sh_fpval fp, int seg,
 		if ((e = sh_seg_fp(s, h->v[i].pos, &h->v[i].fp)) != 0)
 			return e;
 		h->v[i].dist = sh_hamming(h->v[i].fp, fp);
+	}
+	return 0;
+}
+
+int
+sh_seg_bands(struct sh_seg *s, const uint64_t *key, const sh_fpval *fp,
+    size_t nq, int seg, struct sh_hits *h)
+{
+	static const uint64_t none;
+	uint32_t lo[GROUP][BANDS_MAX], hi[GROUP][BANDS_MAX];
+	uint64_t nd = ((uint64_t)1 << s->dirbits) + 1, dirat, k;
+	size_t g, q, m, b = (size_t)s->bands;
+	int j, e;
+
+	if (s->nfp == 0)
+		return 0;
+	for (g = 0; g < nq; g += GROUP) {
+		m = nq - g < GROUP ? nq - g : GROUP;
+		for (q = 0; q < m; q++)
+			for (j = 0; j < s->bands; j++)
+				SH_PREFETCH(s->body + s->dirs + ((uint64_t)j *
+				    nd + prefix(key[(g + q) * b + (size_t)j],
+				    s->dirbits)) * 4);
+		for (q = 0; q < m; q++)
+			for (j = 0; j < s->bands; j++) {
+				k = key[(g + q) * b + (size_t)j];
+				dirat = s->dirs + ((uint64_t)j * nd + prefix(k,
+				    s->dirbits)) * 4;
+				if ((e = sh_seg_need(s, dirat, 8)) != 0)
+					return e;
+				lo[q][j] = rd32(s->body + dirat);
+				hi[q][j] = rd32(s->body + dirat + 4);
+				if (lo[q][j] > hi[q][j] || hi[q][j] > s->nfp)
+					return SH_ECORRUPT;
+				SH_PREFETCH(lo[q][j] < hi[q][j] ? s->body +
+				    s->keys + ((uint64_t)j * s->nfp +
+				    lo[q][j]) * 8 : (const void *)&none);
+			}
+		for (q = 0; q < m; q++)
+			if ((e = query_hits(s, key + (g + q) * b, fp[g + q],
+			    lo[q], hi[q], seg, (uint32_t)(g + q), h)) != 0)
+				return e;
 	}
 	return 0;
 }

@@ -200,24 +200,27 @@ sh_index_bands_each(struct sh_index *ix, const sh_fpval *q,
     void *ctx, char *where)
 {
 	struct sh_hits one;
-	size_t i, first;
+	size_t *start, i;
 	int s, e = 0;
 
 	if (!ix->bands)
 		return sh_ixfile_fail(where, ix->path, NULL, SH_EKIND);
+	if ((start = malloc((n + 1) * sizeof(*start))) == NULL)
+		return SH_ENOMEM;
 	h->n = 0;
+	for (s = 0; s < ix->nseg && e == 0; s++)
+		if ((e = sh_seg_bands(&ix->seg[s], key, q, n, s, h)) != 0)
+			segpath(ix, s, where);
+	/* Segment after segment: the hits grouped by query, each query's
+	 * segments in order. */
+	if (e == 0)
+		e = sh_hits_group(h, 0, n, start);
 	for (i = 0; i < n && e == 0; i++) {
-		first = h->n;
-		for (s = 0; s < ix->nseg; s++)
-			if ((e = sh_seg_bands(&ix->seg[s], key + i *
-			    (size_t)ix->bands, q[i], s, (uint32_t)i, h)) != 0) {
-				segpath(ix, s, where);
-				return e;
-			}
-		one.n = one.cap = h->n - first;
-		one.v = one.n > 0 ? h->v + first : NULL;
+		one.n = one.cap = start[i + 1] - start[i];
+		one.v = one.n > 0 ? h->v + start[i] : NULL;
 		e = fn(ctx, i, &one);
 	}
+	free(start);
 	return e;
 }
 

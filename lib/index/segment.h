@@ -155,13 +155,17 @@ int sh_seg_write_bands(int fd, uint32_t t, int b, int r,
 void sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src);
 
 /*
- * Append to *h, tagged with segment number seg and query number q, each
- * entry of band segment s that agrees with key[0..s->bands) in some
- * band, once, in order of entry, its distance that of its fingerprint to
- * fp.  Return 0, SH_ENOMEM or SH_ECORRUPT.
+ * For each query i of q[0..nq) (fingerprints; nq below 2^32), whose band
+ * keys are key[i b .. (i + 1) b) (b = s->bands), append to *h, tagged
+ * with segment number seg and query number i, each entry of band
+ * segment s that agrees with it in some band, once, in order of entry,
+ * its distance that of its fingerprint to q[i]: the hits of query 0,
+ * then of query 1, and so on.  The directory entries and keys of 16
+ * queries at a time are asked for ahead, so that their cache misses
+ * overlap.  Return 0, SH_ENOMEM or SH_ECORRUPT.
  */
-int sh_seg_bands(struct sh_seg *s, const uint64_t *key, sh_fpval fp,
-    int seg, uint32_t q, struct sh_hits *h);
+int sh_seg_bands(struct sh_seg *s, const uint64_t *key, const sh_fpval *q,
+    size_t nq, int seg, struct sh_hits *h);
 
 /*
  * Open and map path into *s; with nofollow, a symbolic link is refused
