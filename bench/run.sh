@@ -17,9 +17,11 @@
 # (dictionary of the dict section, default jieba's as Debian installs it),
 # ROUTE_DOCS, ROUTE_T and ROUTE_FP (the route section: documents before
 # the copies, default 200000; similarities, default "0.8 0.9"; "yes" to
-# time the fingerprints' route too, the default).
+# time the fingerprints' route too, the default), BAND_SIZES and BAND_T
+# (the bandindex section: sketch lines indexed, default NEAR_SIZES; the
+# similarity, default 0.8).
 
-sections='fp records dict near index parallel verify route'
+sections='fp records dict near index bandindex parallel verify route'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -43,6 +45,8 @@ PAR_DOCS=${PAR_DOCS:-500000}
 ROUTE_DOCS=${ROUTE_DOCS:-200000}
 ROUTE_T=${ROUTE_T:-0.8 0.9}
 ROUTE_FP=${ROUTE_FP:-yes}
+BAND_SIZES=${BAND_SIZES:-$NEAR_SIZES}
+BAND_T=${BAND_T:-0.8}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -221,7 +225,7 @@ tools()
 	case $1 in
 	fp)	echo sh-fp sh-tokenize ;;
 	near)	echo sh-near ;;
-	index)	echo sh-index sh-near ;;
+	index | bandindex) echo sh-index sh-near ;;
 	records) echo sh-fp ;;
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
@@ -665,6 +669,46 @@ bench_index()
 				    "$tmp/build.rss")"
 			fi
 		done
+		rm -rf "$f" "$q" "$ix"
+	done
+}
+
+# sh-index build -a BAND_T of generated sketch lines (bench/genfp -m: 10
+# % planted copies, 0 to 12 of their 128 values changed), one core; then
+# sh-near -i of QUERIES sketch lines, 90 % new and 10 % indexed, without
+# -v: the candidates alone, before verification, one core.
+bench_bandindex()
+{
+	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
+	echo
+	echo "bandindex: sh-index build -a $BAND_T; sh-near -i INDEX" \
+	    "QUERIES (sketch lines), one core, median of $NEAR_RUNS runs"
+	printf '%-10s %6s %8s %9s %9s %9s %11s %9s\n' docs bands 'build s' \
+	    'disk B/doc' 'RSS B/doc' 'query s' 'queries/s' matches
+	for n in $BAND_SIZES; do
+		f=$tmp/fpb.$n
+		q=$tmp/qb.$n
+		ix=$tmp/bix.$n
+		"$GENFP" -m "$n" >"$f" || die "$GENFP -m $n failed"
+		{ "$GENFP" -m -s 2 $((QUERIES - QUERIES / 10)); head -n \
+		    $((QUERIES / 10)) "$f"; } >"$q" || die "queries failed"
+		s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-index" build -O \
+		    -a "$BAND_T" "$ix" "$f") || exit 2
+		b=$(du -k "$ix" | awk '{ print $1 * 1024 }')
+		bands=$("$BIN/sh-index" info "$ix" | sed -n 's/^bands\t//p')
+		rss=-
+		if [ -x /usr/bin/time ]; then
+			rss=$(/usr/bin/time -f %M "$BIN/sh-near" -i "$ix" "$q" \
+			    2>&1 >/dev/null | tail -n 1)
+		fi
+		m=$("$BIN/sh-near" -i "$ix" "$q" | wc -l)
+		t=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix" "$q") ||
+		    exit 2
+		echo "$n $bands $s $b $rss $t $QUERIES $m" | awk '{
+			printf "%-10d %6d %8.3f %9.1f %9s %9.3f %11.0f %9d\n",
+			    $1, $2, $3, $4 / $1,
+			    ($5 == "-" ? "-" : sprintf("%.1f", $5 * 1024 / $1)),
+			    $6, ($6 > 0 ? $7 / $6 : 0), $8 }'
 		rm -rf "$f" "$q" "$ix"
 	done
 }
