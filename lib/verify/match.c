@@ -187,6 +187,24 @@ ahead_first(void *ctx, const uint64_t *p, size_t n, const uint8_t *kept)
 	sh_verify_ahead(q->mt->vf);
 }
 
+/* The band keys of ix from the sketch of line p[0..len). */
+static int
+line_keys(const struct sh_index *ix, const char *p, size_t len,
+    uint64_t *key)
+{
+	struct sh_sketch sk;
+	const char *id;
+	size_t idlen;
+	sh_fpval fp;
+	int e;
+
+	if ((e = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0 ||
+	    (e = sh_fpline_sketch(p, len, id, idlen, &sk)) != 0)
+		return e;
+	sh_bands_keys(&(struct sh_bandplan){ ix->bands, ix->rows }, &sk, key);
+	return 0;
+}
+
 int
 sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_ixlook *lk, const struct sh_fplist *lines,
@@ -354,24 +372,6 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 		    &m->sim)) != 0)
 			return e;
 	}
-}
-
-/* The band keys of ix from the sketch of line p[0..len). */
-static int
-line_keys(const struct sh_index *ix, const char *p, size_t len,
-    uint64_t *key)
-{
-	struct sh_sketch sk;
-	const char *id;
-	size_t idlen;
-	sh_fpval fp;
-	int e;
-
-	if ((e = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0 ||
-	    (e = sh_fpline_sketch(p, len, id, idlen, &sk)) != 0)
-		return e;
-	sh_bands_keys(&(struct sh_bandplan){ ix->bands, ix->rows }, &sk, key);
-	return 0;
 }
 
 /* sh_index_bands_each's callback: the hits stay where they are. */
@@ -617,20 +617,17 @@ int
 sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
     size_t idlen, const char *line, size_t len, char *where)
 {
-	struct sh_sketch sk;
 	int e;
 
 	*where = '\0';
 	if (q->d != NULL && q->ix == NULL)
 		return pass(q, fp, line, len);
 	/* A band index is asked by the keys of the line's sketch. */
-	if (q->ix->bands && ((e = sh_fpline_sketch(line, len, id, idlen,
-	    &sk)) != 0 || (e = sh_grow(&q->keys, &q->keycap, (q->q.n + 1) *
-	    (size_t)q->ix->bands, sizeof(*q->keys))) != 0))
+	if (q->ix->bands && ((e = sh_grow(&q->keys, &q->keycap, (q->q.n +
+	    1) * (size_t)q->ix->bands, sizeof(*q->keys))) != 0 ||
+	    (e = line_keys(q->ix, line, len, q->keys + q->q.n *
+	    (size_t)q->ix->bands)) != 0))
 		return e;
-	if (q->ix->bands)
-		sh_bands_keys(&(struct sh_bandplan){ q->ix->bands,
-		    q->ix->rows }, &sk, q->keys + q->q.n * (size_t)q->ix->bands);
 	if ((e = q->d != NULL ? sh_fplist_add(&q->q, fp, line, len) :
 	    sh_fplist_add(&q->q, fp, id, idlen)) != 0)
 		return e;
