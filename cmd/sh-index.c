@@ -33,7 +33,8 @@ static const char usage_text[] =
     "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] "
     "[-P shard/shards]\n"
     "                      [-S size] index [file ...]\n"
-    "       sh-index build -a min [-O] [-S size] index [file ...]\n"
+    "       sh-index build -a min [-O] [-P shard/shards] [-S size] "
+    "index [file ...]\n"
     "       sh-index add [-a min | -k max] [-P shard/shards] [-S size] "
     "index [file ...]\n"
     "       sh-index info | dump | verify index\n"
@@ -98,8 +99,8 @@ info(struct sh_index *ix)
 		printf("similarity\t%u.%06u\nbands\t%d\nrows\t%d\n",
 		    ix->t / 1000000, ix->t % 1000000, ix->bands, ix->rows);
 	else
-		printf("k\t%d\nshard\t%u/%u\n", st.k, st.shard.i,
-		    st.shard.n);
+		printf("k\t%d\n", st.k);
+	printf("shard\t%u/%u\n", st.shard.i, st.shard.n);
 	printf("fingerprints\t%llu\nids\t%llu\nsegments\t%d\nbytes\t%llu\n"
 	    "bytes_per_fingerprint\t%.1f\n", (unsigned long long)st.nfp,
 	    (unsigned long long)st.nid, st.nseg, (unsigned long long)st.bytes,
@@ -218,9 +219,8 @@ main(int argc, char *argv[])
 		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,
 		    o.r)) != 0)
 			errx(2, "-b %d -r %d: %s", o.b, o.r, sh_strerror(e));
-		if (a != NULL && (o.lean || o.b || o.k >= 0 || o.shard.n))
-			usage_conflict('a', o.lean ? 'E' : o.b ? 'b' :
-			    o.k >= 0 ? 'k' : 'P');
+		if (a != NULL && (o.lean || o.b || o.k >= 0))
+			usage_conflict('a', o.lean ? 'E' : o.b ? 'b' : 'k');
 		/* An add goes to the index's kind of tables; the writer
 		 * checks it again under the lock. */
 		if (!o.replace && a == NULL &&

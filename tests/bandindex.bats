@@ -31,9 +31,10 @@ truth() {
 @test "sh-index build -a: the plan in info, one segment, verify passes, dump gives the lines' fingerprints and IDs" {
 	local d="$BATS_FILE_TMPDIR"
 	run -0 sh-index info "$d/ix"
-	eq "$(sed -n 2,7p <<<"$output")" "$(printf 'similarity\t0.800000
+	eq "$(sed -n 2,8p <<<"$output")" "$(printf 'similarity\t0.800000
 bands\t16
 rows\t6
+shard\t0/1
 fingerprints\t120
 ids\t120
 segments\t1')"
@@ -41,7 +42,7 @@ segments\t1')"
 	sh-index verify "$d/ix"
 	sh-index dump "$d/ix" | same_files <(cut -f 1,2 "$d/old") -
 	run -0 cat "$d/ix/MANIFEST"
-	eq "$(head -n 2 <<<"$output")" "$(printf 'sh-index 3\nbands 800000 16 6 next 2')"
+	eq "$(head -n 2 <<<"$output")" "$(printf 'sh-index 3\nbands 800000 16 6 shard 0 1 next 2')"
 }
 
 @test "sh-near -i -v -a: the indexed documents at or above t, each verified, at least 0.97 of them" {
@@ -118,6 +119,24 @@ segments\t1')"
 	comm -23 <(LC_ALL=C sort "$d/cand") <(sh-near -u -i "$d/ix" \
 	    -v "$d/docs" $F -a 0.8 "$d/new" | LC_ALL=C sort) |
 	    same_files /dev/null -
+}
+
+@test "sh-index build -a -P: the shards' answers together are those of one index" {
+	local d="$BATS_FILE_TMPDIR" i
+	for i in 0 1 2; do
+		sh-index build -a 0.8 -P $i/3 "$d/part.$i" "$d/old"
+		sh-near -i "$d/part.$i" -v "$d/docs" $F -a 0.8 "$d/new"
+	done | LC_ALL=C sort >"$d/parts"
+	sh-near -i "$d/ix" -v "$d/docs" $F -a 0.8 "$d/new" | LC_ALL=C sort |
+	    same_files - "$d/parts"
+	run -0 sh-index info "$d/part.1"
+	grep -qx $'shard\t1/3' <<<"$output"
+	# Later adds keep the shard: each lands in one part.
+	for i in 0 1 2; do
+		sh-index add "$d/part.$i" "$d/new"
+		sh-index dump "$d/part.$i"
+	done | cut -f 2 | LC_ALL=C sort | same_files - <(cut -f 2 "$d/old" \
+	    "$d/new" | LC_ALL=C sort)
 }
 
 @test "band tables: wrong questions get one line and exit 2" {

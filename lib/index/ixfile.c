@@ -118,14 +118,15 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			ix->bands = v == 3;
 		} else if (i == 1 && ix->bands) {
 			/* Version 3: band tables. */
-			if (sscanf(line, "bands %u %d %d next %llu%n", &ix->t,
-			    &ix->bands, &ix->rows, &a, &n) != 4 ||
+			if (sscanf(line, "bands %u %d %d shard %u %u next "
+			    "%llu%n", &ix->t, &ix->bands, &ix->rows,
+			    &ix->shard.i, &ix->shard.n, &a, &n) != 6 ||
 			    line[n] != '\0' || ix->t > 1000000 ||
 			    ix->bands < 1 || ix->rows < 1 ||
-			    ix->bands > SH_SK_K / ix->rows)
+			    ix->bands > SH_SK_K / ix->rows ||
+			    ix->shard.n < 1 || ix->shard.i >= ix->shard.n)
 				return SH_ECORRUPT;
 			ix->next = a;
-			ix->shard.n = 1;
 		} else if (i == 1) {
 			if (sscanf(line, "k %d plan %d %d shard %u %u next %llu%n",
 			    &ix->k, &ix->b, &ix->r, &ix->shard.i, &ix->shard.n,

@@ -354,7 +354,8 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	 * refuse. */
 	if (ix->bands)
 		len = (size_t)snprintf(buf, cap, "sh-index 3\nbands %u %d %d "
-		    "next %llu\n", (unsigned)ix->t, ix->bands, ix->rows,
+		    "shard %u %u next %llu\n", (unsigned)ix->t, ix->bands,
+		    ix->rows, ix->shard.i, ix->shard.n,
 		    (unsigned long long)ix->next);
 	else
 		len = (size_t)snprintf(buf, cap, "sh-index %d\nk %d plan %d "
@@ -494,7 +495,9 @@ drop_segment(struct sh_ixwriter *w, int i)
  */
 struct bbatch {
 	const struct sh_fplist *l;
-	const uint64_t *keys;	/* key j of entry i at keys[i b + j] */
+	uint32_t *sel;		/* the lines of the index's shard, n */
+	uint64_t n;
+	const uint64_t *keys;	/* key j of line i at keys[i b + j] */
 	int b, band;		/* bands; the band sorted, -1 none */
 	uint64_t *w, *tmp;	/* its order: top bits, then entry */
 	char *id;		/* an ID and its newline */
@@ -505,7 +508,8 @@ struct bbatch {
 static uint64_t
 bb_at(const struct bbatch *bb, int j, uint64_t w)
 {
-	return bb->keys[(w & 0xffffffff) * (uint64_t)bb->b + (uint64_t)j];
+	return bb->keys[bb->sel[w & 0xffffffff] * (uint64_t)bb->b +
+	    (uint64_t)j];
 }
 
 static int
@@ -515,6 +519,7 @@ bb_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id, size_t *len)
 	const char *p;
 	size_t n;
 
+	i = bb->sel[i];
 	p = sh_fplist_id(bb->l, (size_t)i, &n);
 	if (sh_grow(&bb->id, &bb->idcap, n + 1, 1) != 0)
 		return SH_ENOMEM;
@@ -530,12 +535,11 @@ static int
 bb_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 {
 	struct bbatch *bb = ctx;
-	uint64_t n = bb->l->n, r, a, v;
+	uint64_t n = bb->n, r, a, v;
 
 	if (j != bb->band) {
 		for (r = 0; r < n; r++)
-			bb->w[r] = (bb->keys[r * (uint64_t)bb->b + (uint64_t)j] >>
-			    32) << 32 | r;
+			bb->w[r] = bb_at(bb, j, r) >> 32 << 32 | r;
 		sh_radix_bits(&bb->w, &bb->tmp, (size_t)n, 32, 32, 11);
 		/* Insertion: a run is in order of entry, and shorter
 		 * than 2 but where keys are shared, which move nothing. */
@@ -573,7 +577,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	const char *ids;
 	sh_fpval fp;
 	uint64_t size, n = 0;
-	size_t len;
+	size_t len, x;
 	int i, j = 0, e = 0;
 
 	if (batch->n == 0 && !all)
@@ -608,20 +612,28 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	}
 	m.bad = -1;
 	if (ix->bands) {
-		/* Band tables: the segments' entries, then the batch's. */
+		/* Band tables: the segments' entries, then the batch's
+		 * lines of the index's shard. */
 		bb.l = batch;
 		bb.keys = keys;
 		bb.b = ix->bands;
 		bb.band = -1;
-		bsrc[j].n = batch->n;
-		bsrc[j].idbytes = batch->idlen + batch->n;
 		bsrc[j].entry = bb_entry;
 		bsrc[j].key = bb_key;
 		bsrc[j].ctx = &bb;
-		n += batch->n;
-		if ((bb.w = malloc(batch->n * 8 + 1)) == NULL ||
+		if ((bb.sel = malloc(batch->n * 4 + 1)) == NULL ||
+		    (bb.w = malloc(batch->n * 8 + 1)) == NULL ||
 		    (bb.tmp = malloc(batch->n * 8 + 1)) == NULL)
 			e = SH_ENOMEM;
+		for (x = 0; e == 0 && x < batch->n; x++)
+			if (sh_shard_fp(&ix->shard, batch->fp[x]) ==
+			    ix->shard.i) {
+				bb.sel[bb.n++] = (uint32_t)x;
+				sh_fplist_id(batch, x, &len);
+				bsrc[j].idbytes += len + 1;
+			}
+		bsrc[j].n = bb.n;
+		n += bb.n;
 	} else {
 		/* Fingerprint tables: the fingerprints counted first; the
 		 * IDs are those of all the sources. */
@@ -694,6 +706,7 @@ out:
 		sh_seg_close(&m.seg[i]);
 	free(m.seg);
 	free(bsrc);
+	free(bb.sel);
 	free(bb.w);
 	free(bb.tmp);
 	free(bb.id);
