@@ -242,6 +242,79 @@ wait_tmp() {
 	[ "$(ls "$D/ix" | grep -c tmp)" -eq 0 ]
 }
 
+@test "a MANIFEST, a segment or a LOCK that is a FIFO is refused at once" {
+	local d=$BATS_TEST_TMPDIR
+	cp -a "$D/ix" "$d/f1"
+	rm "$d/f1/MANIFEST"
+	mkfifo "$d/f1/MANIFEST"
+	run -2 --separate-stderr timeout 10 sh-index info "$d/f1"
+	eq "$stderr" "sh-index: $d/f1/MANIFEST: not a regular file"
+	run -2 --separate-stderr timeout 10 sh-index add "$d/f1" "$D/base.fp"
+	eq "$stderr" "sh-index: $d/f1/MANIFEST: not a regular file"
+	cp -a "$D/ix" "$d/f2"
+	rm "$d/f2/seg-000001"
+	mkfifo "$d/f2/seg-000001"
+	run -2 --separate-stderr timeout 10 sh-index verify "$d/f2"
+	eq "$stderr" "sh-index: $d/f2/seg-000001: not a regular file"
+	run -2 --separate-stderr timeout 10 sh-near -i "$d/f2" "$D/base.fp"
+	eq "$stderr" "sh-near: $d/f2/seg-000001: not a regular file"
+	cp -a "$D/ix" "$d/f3"
+	rm -f "$d/f3/LOCK"
+	mkfifo "$d/f3/LOCK"
+	run -2 --separate-stderr timeout 10 sh-index add "$d/f3" "$D/base.fp"
+	eq "$stderr" "sh-index: $d/f3/LOCK: not a regular file"
+}
+
+@test "a LOCK that is a symbolic link is refused, its target not made" {
+	local d=$BATS_TEST_TMPDIR
+	cp -a "$D/ix" "$d/l"
+	rm -f "$d/l/LOCK"
+	ln -s "$d/made" "$d/l/LOCK"
+	run -2 --separate-stderr sh-index add "$d/l" "$D/base.fp"
+	eq "$stderr" "sh-index: $d/l/LOCK: Too many levels of symbolic links"
+	[ ! -e "$d/made" ]
+}
+
+@test "build and add touch nothing in a directory that is not an index" {
+	local d=$BATS_TEST_TMPDIR
+	mkdir "$d/notes"
+	echo x >"$d/notes/notes.tmp"
+	run -2 --separate-stderr sh-index build "$d/notes" "$D/base.fp"
+	eq "$stderr" "sh-index: $d/notes: not an sh index"
+	run -2 --separate-stderr sh-index add "$d/notes" "$D/base.fp"
+	eq "$stderr" "sh-index: $d/notes: not an sh index"
+	eq "$(ls -A "$d/notes")" "notes.tmp"
+	# A LOCK does not make an index of it, nor a file named like a
+	# segment that is none.
+	mkdir "$d/locked"
+	: >"$d/locked/LOCK"
+	echo mine >"$d/locked/seg-1"
+	run -2 --separate-stderr sh-index build "$d/locked" "$D/base.fp"
+	eq "$stderr" "sh-index: $d/locked: not an sh index"
+	eq "$(cat "$d/locked/seg-1")" "mine"
+	eq "$(ls -A "$d/locked" | tr '\n' ' ')" "LOCK seg-1 "
+	# What a killed first build leaves is tidied away.
+	mkdir "$d/killed"
+	: >"$d/killed/LOCK"
+	cp "$SEG" "$d/killed/seg-000007"
+	echo half >"$d/killed/seg-000008.tmp"
+	echo half >"$d/killed/MANIFEST.tmp"
+	sh-index build "$d/killed" "$D/base.fp"
+	eq "$(ls -A "$d/killed" | tr '\n' ' ')" "LOCK MANIFEST seg-000001 "
+}
+
+@test "an add checks what a reader checks: a damaged segment it does not merge stops it" {
+	local d=$BATS_TEST_TMPDIR
+	cp -a "$D/ix" "$d/x"
+	printf 'Z' | dd of="$d/x/seg-000001" bs=1 seek=20 conv=notrunc 2>/dev/null
+	cp "$d/x/seg-000001" "$d/damaged"
+	# One line merges with nothing: the old segment is not read.
+	run -2 --separate-stderr sh-index add "$d/x" <(head -n 1 "$D/base.fp")
+	eq "$stderr" "sh-index: $d/x/seg-000001: corrupt index file"
+	cmp "$d/x/seg-000001" "$d/damaged"
+	eq "$(ls -A "$d/x" | tr '\n' ' ')" "LOCK MANIFEST seg-000001 "
+}
+
 @test "a MANIFEST or a segment that is a symbolic link is refused" {
 	local d=$BATS_TEST_TMPDIR
 	printf '0000000000000000\ta\n' >"$d/f"

@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -47,6 +49,28 @@ sh_ixfile_fail(char *where, const char *dir, const char *name, int e)
 }
 
 int
+sh_ixfile_open(const char *path, int flags, int *fdp)
+{
+	struct stat st;
+	int fd, saved, e = SH_EIO;
+
+	if ((fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK, 0666)) < 0)
+		return SH_EIO;
+	if (fstat(fd, &st) == 0 && (e = S_ISREG(st.st_mode) ? 0 :
+	    SH_ENOTREG) == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) &
+	    ~O_NONBLOCK) != 0)
+		e = SH_EIO;
+	if (e != 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return e;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+int
 sh_ixfile_segname(const char *s)
 {
 	size_t n;
@@ -83,15 +107,85 @@ sh_ixfile_addname(struct sh_index *ix, const char *name, uint64_t nfp,
 	return 0;
 }
 
+/* A decimal number of 1 to 20 digits at *p, below 2^64, into *v; *p
+ * moved past it.  Return 0 or SH_ECORRUPT. */
+static int
+num(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+
+	if (*s < '0' || *s > '9')
+		return SH_ECORRUPT;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return SH_ECORRUPT;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*p = s;
+	*v = x;
+	return 0;
+}
+
+/* Line p as fmt says: literal text, and "#" for a number (num) stored
+ * in the next of v[]; nothing may follow.  Return 0 or SH_ECORRUPT. */
+static int
+scan(const char *p, const char *fmt, uint64_t *v)
+{
+	for (; *fmt != '\0'; fmt++)
+		if (*fmt == '#') {
+			if (num(&p, v++) != 0)
+				return SH_ECORRUPT;
+		} else if (*p++ != *fmt)
+			return SH_ECORRUPT;
+	return *p == '\0' ? 0 : SH_ECORRUPT;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The MANIFEST of ix as a whole: every segment named once, numbered
+ * below next, holding at least an ID per fingerprint (one each in band
+ * tables). */
+static int
+whole(const struct sh_index *ix)
+{
+	char (*name)[32];
+	const char *p;
+	uint64_t v;
+	int i, e = 0;
+
+	for (i = 0; i < ix->nseg && e == 0; i++) {
+		p = ix->name[i] + 4;
+		if (num(&p, &v) != 0 || v >= ix->next ||
+		    ix->nid[i] < ix->nfp[i] ||
+		    (ix->bands && ix->nid[i] != ix->nfp[i]))
+			e = SH_ECORRUPT;
+	}
+	if (e != 0 || ix->nseg < 2)
+		return e;
+	if ((name = malloc((size_t)ix->nseg * sizeof(*name))) == NULL)
+		return SH_ENOMEM;
+	memcpy(name, ix->name, (size_t)ix->nseg * sizeof(*name));
+	qsort(name, (size_t)ix->nseg, sizeof(*name), cmp_name);
+	for (i = 1; i < ix->nseg && e == 0; i++)
+		if (strcmp(name[i - 1], name[i]) == 0)
+			e = SH_ECORRUPT;
+	free(name);
+	return e;
+}
+
 /* Parse the MANIFEST text p[0..len): its last line is "end " and the
  * XXH64 of everything before it. */
 static int
 parse_manifest(struct sh_index *ix, char *p, size_t len)
 {
-	char *line, *last, *nl, name[32];
-	unsigned long long a, b;
-	uint64_t sum;
-	int n, v, i;
+	char *line, *last, *nl;
+	uint64_t sum, v[6];
+	int i;
 
 	if (len < 9 || memcmp(p, "sh-index ", 9) != 0)
 		return SH_EMAGIC;
@@ -107,44 +201,49 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 	for (line = p, i = 0; line < last; line = nl + 1, i++) {
 		nl = memchr(line, '\n', (size_t)(last - line));
 		*nl = '\0';
-		n = -1;
 		if (i == 0) {
-			if (sscanf(line, "sh-index %d%n", &v, &n) != 1 ||
-			    line[n] != '\0')
+			if (scan(line, "sh-index #", v) != 0)
 				return SH_ECORRUPT;
-			if (v < 1 || v > 3)
+			if (v[0] < 1 || v[0] > 3)
 				return SH_EVERSION;
-			ix->lean = v == 2;
-			ix->bands = v == 3;
+			ix->lean = v[0] == 2;
+			ix->bands = v[0] == 3;
 		} else if (i == 1 && ix->bands) {
 			/* Version 3: band tables. */
-			if (sscanf(line, "bands %u %d %d shard %u %u next "
-			    "%llu%n", &ix->t, &ix->bands, &ix->rows,
-			    &ix->shard.i, &ix->shard.n, &a, &n) != 6 ||
-			    line[n] != '\0' || ix->t > 1000000 ||
-			    ix->bands < 1 || ix->rows < 1 ||
-			    ix->bands > SH_SK_K / ix->rows ||
-			    ix->shard.n < 1 || ix->shard.i >= ix->shard.n)
+			if (scan(line, "bands # # # shard # # next #", v) != 0 ||
+			    v[0] > 1000000 || v[1] < 1 || v[2] < 1 ||
+			    v[1] > SH_SK_K / v[2])
 				return SH_ECORRUPT;
-			ix->next = a;
+			ix->t = (uint32_t)v[0];
+			ix->bands = (int)v[1];
+			ix->rows = (int)v[2];
 		} else if (i == 1) {
-			if (sscanf(line, "k %d plan %d %d shard %u %u next %llu%n",
-			    &ix->k, &ix->b, &ix->r, &ix->shard.i, &ix->shard.n,
-			    &a, &n) != 6 || strcmp(line + n, ix->lean ?
-			    " lean" : "") != 0 ||
-			    ix->k < 0 || ix->k > SH_PLAN_KMAX || ix->b < 0 ||
-			    ix->b > SH_PLAN_BMAX || ix->r < 0 || ix->r > ix->b ||
-			    !ix->b != !ix->r ||
-			    ix->shard.n < 1 || ix->shard.i >= ix->shard.n)
+			if (scan(line, ix->lean ? "k # plan # # shard # # next "
+			    "# lean" : "k # plan # # shard # # next #", v) != 0 ||
+			    v[0] > SH_PLAN_KMAX || v[1] > SH_PLAN_BMAX ||
+			    v[2] > v[1] || !v[1] != !v[2])
 				return SH_ECORRUPT;
-			ix->next = a;
-		} else if (sscanf(line, "%31s %llu %llu%n", name, &a, &b,
-		    &n) != 3 || line[n] != '\0' || !sh_ixfile_segname(name))
+			ix->k = (int)v[0];
+			ix->b = (int)v[1];
+			ix->r = (int)v[2];
+		} else if (scan(line, "seg-# # #", v) != 0 ||
+		    (size_t)(strchr(line, ' ') - line) > 24)
 			return SH_ECORRUPT;
-		else if (sh_ixfile_addname(ix, name, a, b) != 0)
-			return SH_ENOMEM;
+		else {
+			*strchr(line, ' ') = '\0';
+			if (sh_ixfile_addname(ix, line, v[1], v[2]) != 0)
+				return SH_ENOMEM;
+		}
+		if (i == 1) {
+			/* Both kinds end in shard I S next N. */
+			if (v[4] < 1 || v[4] > UINT32_MAX || v[3] >= v[4])
+				return SH_ECORRUPT;
+			ix->shard.i = (uint32_t)v[3];
+			ix->shard.n = (uint32_t)v[4];
+			ix->next = v[5];
+		}
 	}
-	return i >= 2 ? 0 : SH_ECORRUPT;
+	return i >= 2 ? whole(ix) : SH_ECORRUPT;
 }
 
 int
@@ -156,12 +255,13 @@ sh_ixfile_manifest(struct sh_index *ix, const char *dir, char *where)
 	int e, fd;
 
 	sh_ixfile_join(path, dir, "MANIFEST", NULL);
-	/* The MANIFEST, like the segments it names, is no link. */
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW)) < 0 ||
-	    (f = fdopen(fd, "r")) == NULL) {
+	/* The MANIFEST, like the segments it names, is no link, nor a
+	 * FIFO or a device, which could hang the reader. */
+	if ((e = sh_ixfile_open(path, O_RDONLY, &fd)) != 0)
+		return sh_ixfile_fail(where, path, NULL, e);
+	if ((f = fdopen(fd, "r")) == NULL) {
 		e = errno;
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		errno = e;
 		return sh_ixfile_fail(where, path, NULL, SH_EIO);
 	}

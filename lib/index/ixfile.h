@@ -23,6 +23,12 @@ void sh_ixfile_join(char *out, const char *dir, const char *name,
  * return e, errno kept: `return sh_ixfile_fail(where, path, NULL, e)'. */
 int sh_ixfile_fail(char *where, const char *dir, const char *name, int e);
 
+/* Open path, a file of an index, with flags (O_RDONLY, or O_RDWR and
+ * O_CREAT): never through a symbolic link, and only a regular file, so
+ * that a FIFO or a device cannot hang the caller.  Return 0 with the
+ * descriptor in *fd, SH_ENOTREG, or SH_EIO (errno set). */
+int sh_ixfile_open(const char *path, int flags, int *fd);
+
 /* Whether s is a segment file name: "seg-" and 1 to 20 digits. */
 int sh_ixfile_segname(const char *s);
 

@@ -515,6 +515,21 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 }
 
 int
+sh_seg_is(const char *path)
+{
+	unsigned char m[8];
+	struct stat st;
+	int fd, is;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)) < 0)
+		return 0;
+	is = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    pread(fd, m, 8, 0) == 8 && memcmp(m, sh_seg_magic, 8) == 0;
+	close(fd);
+	return is;
+}
+
+int
 sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 {
 	unsigned char h[HDR];
@@ -524,13 +539,17 @@ sh_seg_open(struct sh_seg *s, const char *path, int nofollow)
 	int fd, e, saved;
 
 	memset(s, 0, sizeof(*s));
-	if ((fd = open(path, O_RDONLY | (nofollow ? O_NOFOLLOW : 0))) < 0)
+	/* Not blocking: a FIFO would hang the open, then is refused. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | (nofollow ? O_NOFOLLOW :
+	    0))) < 0)
 		return SH_EIO;
-	if (fstat(fd, &st) != 0 || (got = pread(fd, h, HDR, 0)) < 0) {
+	e = fstat(fd, &st) != 0 ? SH_EIO : !S_ISREG(st.st_mode) ?
+	    SH_ENOTREG : (got = pread(fd, h, HDR, 0)) < 0 ? SH_EIO : 0;
+	if (e != 0) {
 		saved = errno;
 		close(fd);
 		errno = saved;
-		return SH_EIO;
+		return e;
 	}
 	if (memcmp(h, sh_seg_magic, got < 8 ? (size_t)got : 8) != 0) {
 		close(fd);

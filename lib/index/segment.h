@@ -169,11 +169,16 @@ int sh_seg_bands(struct sh_seg *s, const uint64_t *key, const sh_fpval *q,
 
 /*
  * Open and map path into *s; with nofollow, a symbolic link is refused
- * (SH_EIO, errno ELOOP), as for the segments an index names.  Return 0,
- * SH_EIO (errno set), SH_EMAGIC, SH_EVERSION, SH_ETRUNC, SH_ECORRUPT or
- * SH_ENOMEM.
+ * (SH_EIO, errno ELOOP), as for the segments an index names; so is
+ * anything but a regular file (SH_ENOTREG), without waiting on a FIFO.
+ * Return 0, SH_EIO (errno set), SH_ENOTREG, SH_EMAGIC, SH_EVERSION,
+ * SH_ETRUNC, SH_ECORRUPT or SH_ENOMEM.
  */
 int sh_seg_open(struct sh_seg *s, const char *path, int nofollow);
+
+/* Whether path is a regular file (not through a link) that starts with
+ * the magic of a segment. */
+int sh_seg_is(const char *path);
 void sh_seg_close(struct sh_seg *s);
 
 /*

@@ -243,6 +243,26 @@ remove_keep_errno(const char *path)
 	errno = saved;
 }
 
+/* Rename tmp to path, which must not exist: a segment never replaces a
+ * file, whatever a MANIFEST says.  A hard link does it at once; where
+ * the file system has none, path is looked for first (the writer holds
+ * the lock).  Return 0, or -1 with errno set (EEXIST). */
+static int
+put_new(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (link(tmp, path) == 0)
+		return unlink(tmp);
+	if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS)
+		return -1;
+	if (lstat(path, &st) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(tmp, path);
+}
+
 /* What put_file writes into the file fd: 0 or an SH_E* code. */
 typedef int put_fn(int fd, void *ctx);
 
@@ -265,14 +285,15 @@ put_file(const char *dir, const char *name, put_fn *fn, void *ctx, int seg,
 
 	sh_ixfile_join(path, dir, name, NULL);
 	sh_ixfile_join(tmp, dir, name, ".tmp");
-	if ((fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0666)) < 0)
-		return sh_ixfile_fail(where, tmp, NULL, SH_EIO);
+	/* A new file: the tidying removed any of that name. */
+	if ((e = sh_ixfile_open(tmp, O_RDWR | O_CREAT | O_EXCL, &fd)) != 0)
+		return sh_ixfile_fail(where, tmp, NULL, e);
 	e = fn(fd, ctx);
 	if (e == 0 && fsync(fd) != 0)
 		e = SH_EIO;
 	if (close(fd) != 0 && e == 0)
 		e = SH_EIO;
-	if (e == 0 && rename(tmp, path) != 0)
+	if (e == 0 && (seg ? put_new(tmp, path) : rename(tmp, path)) != 0)
 		e = SH_EIO;
 	else if (e == 0) {
 		/* Renamed: a MANIFEST is now the index, so stays; a segment
@@ -376,25 +397,44 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 	return e;
 }
 
+/* Whether dir/name is a file that writers of an index leave behind: a
+ * temporary file of theirs, or a segment (with magic, its magic read). */
+static int
+leftover(const char *dir, const char *name, int magic)
+{
+	char path[SH_WHERE], seg[32];
+	size_t len = strlen(name);
+
+	if (strcmp(name, "MANIFEST.tmp") == 0)
+		return 1;
+	if (len > 4 && len - 4 < sizeof(seg) &&
+	    strcmp(name + len - 4, ".tmp") == 0) {
+		memcpy(seg, name, len - 4);
+		seg[len - 4] = '\0';
+		return sh_ixfile_segname(seg);
+	}
+	sh_ixfile_join(path, dir, name, NULL);
+	return sh_ixfile_segname(name) && (!magic || sh_seg_is(path));
+}
+
 /*
- * Remove what the MANIFEST of ix does not name: temporary files and
- * segments left by a killed writer.  With check, remove nothing but fail
- * with SH_EMAGIC if dir holds anything an index does not (it is not an
- * index).
+ * Remove what the MANIFEST of ix does not name: the temporary files and
+ * segments left by a killed writer.  With check, remove nothing but
+ * fail with SH_EMAGIC if dir holds anything else than the files of an
+ * index (it is not an index, and is left alone): by their names, and
+ * with check 2 by the magic of segments the MANIFEST does not name.
  */
 static int
 tidy(const char *dir, const struct sh_index *ix, int check)
 {
 	char path[SH_WHERE];
 	struct dirent *de;
-	size_t len;
 	DIR *d;
 	int i, live;
 
 	if ((d = opendir(dir)) == NULL)
 		return SH_EIO;
 	while ((de = readdir(d)) != NULL) {
-		len = strlen(de->d_name);
 		for (i = 0, live = 0; i < ix->nseg; i++)
 			live |= strcmp(ix->name[i], de->d_name) == 0;
 		if (strcmp(de->d_name, ".") == 0 ||
@@ -402,8 +442,7 @@ tidy(const char *dir, const struct sh_index *ix, int check)
 		    strcmp(de->d_name, "LOCK") == 0 ||
 		    strcmp(de->d_name, "MANIFEST") == 0 || live)
 			continue;
-		if (!sh_ixfile_segname(de->d_name) && (len < 4 ||
-		    strcmp(de->d_name + len - 4, ".tmp") != 0)) {
+		if (!leftover(dir, de->d_name, check != 1)) {
 			if (check) {
 				closedir(d);
 				return SH_EMAGIC;
@@ -677,7 +716,9 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	ix->nseg -= j;
 	if (w->nold > ix->nseg)
 		w->nold = ix->nseg;
-	if (n > 0) {
+	if (n > 0 && ix->next == UINT64_MAX)
+		e = sh_ixfile_fail(where, w->dir, "MANIFEST", SH_ERANGE);
+	else if (n > 0) {
 		snprintf(name, sizeof(name), "seg-%06llu",
 		    (unsigned long long)ix->next++);
 		if (ix->bands)
@@ -782,6 +823,7 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
     const struct sh_ixopt *o, char *where)
 {
 	struct sh_ixwriter *w;
+	struct sh_index chk;
 	char lock[SH_WHERE];
 	int e, fresh, i;
 
@@ -799,12 +841,15 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 	w->pg = o->pg;
 	sh_ixfile_join(w->dir, dir, NULL, NULL);
 	sh_ixfile_join(lock, dir, "LOCK", NULL);
-	if (tidy(dir, &w->ix, 1) != 0 && access(lock, F_OK) != 0) {
+	/* A directory that holds anything else is not an index, and is
+	 * left alone; LOCK is no link, FIFO or device. */
+	if (tidy(dir, &w->ix, 1) != 0) {
 		e = sh_ixfile_fail(where, dir, NULL, SH_EMAGIC);
 		goto out;
 	}
-	if ((w->lock = open(lock, O_RDWR | O_CREAT, 0666)) < 0) {
-		e = sh_ixfile_fail(where, lock, NULL, SH_EIO);
+	if ((e = sh_ixfile_open(lock, O_RDWR | O_CREAT, &w->lock)) != 0) {
+		w->lock = -1;
+		e = sh_ixfile_fail(where, lock, NULL, e);
 		goto out;
 	}
 	while ((e = flock(w->lock, LOCK_EX)) != 0 && errno == EINTR)
@@ -833,7 +878,13 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 	else if (o->shard.n != 0 && !o->replace && (o->shard.n !=
 	    w->ix.shard.n || o->shard.i != w->ix.shard.i))
 		e = sh_ixfile_fail(where, dir, NULL, SH_ESHARD);
-	if (e == 0 && (e = tidy(dir, &w->ix, 0)) != 0)
+	else if (!o->replace && (e = sh_index_open(&chk, dir, where)) == 0)
+		/* An add checks what a reader checks: each segment named is
+		 * there, of the index's kind, its header and checksums
+		 * whole, its counts those of the MANIFEST. */
+		sh_index_close(&chk);
+	if (e == 0 && ((e = tidy(dir, &w->ix, 2)) != 0 ||
+	    (e = tidy(dir, &w->ix, 0)) != 0))
 		sh_ixfile_fail(where, dir, NULL, e);
 	w->nold = w->ix.nseg;
 	if (e == 0 && !fresh && o->replace) {
