@@ -9,25 +9,20 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "base/grow.h"
 #include "base/num.h"
 #include "fp/similar.h"
 #include "index/index.h"
 #include "index/writer.h"
 #include "near/bands.h"
 #include "near/fpline.h"
-#include "near/fplist.h"
 #include "near/plan.h"
 #include "input.h"
+#include "ixadd.h"
 #include "progress.h"
 #include "usage.h"
 
 static char where[SH_WHERE];
-static int status;
-static struct sh_ixwriter *w;	/* with -S: writing while reading */
 static struct sh_bandplan bp;	/* an index of band tables: its plan */
-static uint64_t *keys;		/* and the band keys of the lines read */
-static size_t keycap;
 
 static const char usage_text[] =
     "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] "
@@ -35,55 +30,17 @@ static const char usage_text[] =
     "                      [-S size] index [file ...]\n"
     "       sh-index build -a min [-O] [-P shard/shards] [-S size] "
     "index [file ...]\n"
-    "       sh-index add [-a min | -k max] [-P shard/shards] [-S size] "
-    "index [file ...]\n"
+    "       sh-index add [-u] [-a min | -k max] [-P shard/shards] "
+    "[-S size] index\n"
+    "                    [file ...]\n"
     "       sh-index info | dump | verify index\n"
     "       sh-index -h | -V\n";
 
-/* Report error e of where and exit, first removing what the writer
- * made and did not commit (the message is made before: removing may
- * change errno, which it may quote). */
+/* Report error e of where and exit. */
 static void
 fail(int e)
 {
-	char msg[SH_WHERE + 256];
-
-	snprintf(msg, sizeof(msg), "%s: %s%s", where, sh_strerror(e),
-	    e == SH_EEXIST ? " (use -O to replace it)" : "");
-	sh_ixw_close(w);
-	errx(2, "%s", msg);
-}
-
-/* Append a fingerprint line to the list (ctx); within a budget, write
- * the list as a segment each time it holds a quarter of it. */
-static void
-add_line(void *ctx, const struct sh_fpline *f)
-{
-	struct sh_fplist *list = ctx;
-	struct sh_sketch sk;
-	int r;
-
-	/* Band tables: the line's band keys, from its sketch. */
-	if (bp.b && (r = sh_fpline_sketch(f->line, f->len, f->id, f->idlen,
-	    &sk)) != 0) {
-		warnx("%s:%llu: %s", f->name, f->lineno, sh_strerror(r));
-		status = 2;
-		return;
-	}
-	if (bp.b && (r = sh_grow(&keys, &keycap, (list->n + 1) *
-	    (size_t)bp.b, sizeof(*keys))) == 0)
-		sh_bands_keys(&bp, &sk, keys + list->n * (size_t)bp.b);
-	if (r != 0 || (r = sh_fplist_add(list, f->fp, f->id,
-	    f->idlen)) != 0) {
-		sh_ixw_close(w);
-		errx(2, "%s", sh_strerror(r));
-	}
-	if (w != NULL && status == 0 && sh_ixw_full(w, list)) {
-		/* None once the input had an error: nothing will be kept. */
-		if ((r = sh_ixw_add(w, list, bp.b ? keys : NULL, where)) != 0)
-			fail(r);
-		sh_fplist_free(list);
-	}
+	errx(2, "%s: %s", where, sh_strerror(e));
 }
 
 static void
@@ -144,11 +101,10 @@ int
 main(int argc, char *argv[])
 {
 	struct sh_ixopt o;
-	struct sh_fplist list;
 	struct sh_index ix;
 	const char *verb, *a = NULL;
 	long long v, budget = 0;
-	int ch, e, *opt;
+	int ch, e, *opt, newonly = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	memset(&o, 0, sizeof(o));
@@ -163,7 +119,7 @@ main(int argc, char *argv[])
 	verb = argv[1];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "EOP:S:Va:b:fhk:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "EOP:S:Va:b:fhk:r:u")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch = usage_option(ch, "fO")) {
 		case 'a':
@@ -177,6 +133,9 @@ main(int argc, char *argv[])
 			break;
 		case 'O':
 			o.force = 1;
+			break;
+		case 'u':
+			newonly = 1;
 			break;
 		case 'h':
 			usage_help();
@@ -214,6 +173,8 @@ main(int argc, char *argv[])
 		if (!o.replace && (o.lean || o.force || o.b || o.r))
 			usage_only(o.lean ? 'E' : o.force ? 'O' : o.b ? 'b' :
 			    'r', "build");
+		if (o.replace && newonly)
+			usage_only('u', "add");
 		if (!o.b != !o.r)
 			usage_only(o.b ? 'b' : 'r', o.b ? "-r" : "-b");
 		if (o.b && (e = sh_plan_blocks(&(struct sh_plan){ 0 }, o.b,
@@ -232,28 +193,16 @@ main(int argc, char *argv[])
 		}
 		o.bands = bp.b;
 		o.rows = bp.r;
-		sh_fplist_init(&list);
-		if (budget && (e = sh_ixw_open(&w, argv[0], &o, where)) != 0)
-			fail(e);
-		input_fps(argc - 1, argv + 1, add_line, &list, &status);
-		if (status) {
-			sh_ixw_close(w);
-			errx(2, "%s: not written: the input has errors",
-			    argv[0]);
-		}
-		if ((w == NULL && (e = sh_ixw_open(&w, argv[0], &o,
-		    where)) != 0) || (e = sh_ixw_add(w, &list, bp.b ? keys :
-		    NULL, where)) != 0 ||
-		    (e = sh_ixw_commit(w, where)) != 0)
-			fail(e);
-		sh_ixw_close(w);
-		sh_fplist_free(&list);
-		free(keys);
+		ixadd_run(argv[0], &o, &bp, newonly, argc - 1, argv + 1);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			err(2, "stdout");
 		return 0;
 	}
 	if (argc != 1 || (strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
 	    strcmp(verb, "verify") != 0))
 		usage();
+	if (newonly)
+		usage_only('u', "add");
 	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget || a)
 		usage_only(o.force ? 'O' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
 		    'k' : o.shard.n ? 'P' : a ? 'a' : 'S', "build or add");

@@ -216,6 +216,47 @@ wait_tmp() {
 	same_files "$D/want" "$D/got"
 }
 
+@test "add -u: concurrent nightly runs on one batch add each new line once, beside readers" {
+	local i
+	big "$D/night.fp" 20000 n 47
+	# What one run alone would add: the lines new to the index and to
+	# the lines before them.
+	sh-near -u -i "$D/ix" "$D/night.fp" >"$D/want"
+	[ "$(wc -l <"$D/want")" -gt 10000 ]
+	for i in 1 2 3 4; do
+		sh-index add -u "$D/ix" "$D/night.fp" >"$D/added.$i" &
+	done
+	for i in $(seq 10); do
+		sh-near -i "$D/ix" -k 0 "$D/base.fp" | cut -f 1 | sort -u |
+		    wc -l >"$D/seen"
+		[ "$(cat "$D/seen")" -eq 500 ]
+	done
+	wait
+	sh-index verify "$D/ix"
+	# One run added them all, the others nothing.
+	cat "$D"/added.? | same_files "$D/want" -
+	[ "$(for i in 1 2 3 4; do [ -s "$D/added.$i" ] && echo x; done |
+	    wc -l)" -eq 1 ]
+	sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
+	LC_ALL=C sort "$D/base.fp" "$D/want" | same_files - "$D/got"
+}
+
+@test "add -u: band tables, concurrent runs add each new line once" {
+	local d=$BATS_TEST_TMPDIR i
+	near_copies "$d/docs" 40 5
+	sh-fp -B "$d/docs" >"$d/all.fpb"
+	head -n 40 "$d/all.fpb" | sh-index build -a 0.8 "$d/bx"
+	sh-near -u -i "$d/bx" "$d/all.fpb" >"$d/want"
+	for i in 1 2 3; do
+		sh-index add -u "$d/bx" "$d/all.fpb" >"$d/added.$i" &
+	done
+	wait
+	cat "$d"/added.? | same_files "$d/want" -
+	sh-index dump "$d/bx" | cut -f 2 | LC_ALL=C sort >"$d/got"
+	{ head -n 40 "$d/all.fpb"; cat "$d/want"; } | cut -f 2 | LC_ALL=C sort |
+	    same_files - "$d/got"
+}
+
 @test "readers keep working while a writer replaces segments" {
 	local i
 	big "$D/new.fp" 20000 w 32

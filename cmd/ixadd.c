@@ -1,0 +1,172 @@
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/grow.h"
+#include "index/index.h"
+#include "near/dedup.h"
+#include "near/fpline.h"
+#include "near/fplist.h"
+#include "verify/match.h"
+#include "fpjoin.h"
+#include "input.h"
+#include "ixadd.h"
+
+static char where[SH_WHERE];
+static int status;
+static struct sh_ixwriter *w;	/* within a budget or with -u: writing
+				   while reading */
+static const struct sh_bandplan *bp;
+static struct sh_fplist list;	/* the batch */
+static uint64_t *keys;		/* and the band keys of its lines */
+static size_t keycap;
+static struct sh_ixqueue queue;	/* -u: the lines looked up */
+static struct sh_fplist added;	/* and those kept, whole */
+
+/* Report error e of where and exit, first removing what the writer
+ * made and did not commit (the message is made before: removing may
+ * change errno, which it may quote). */
+static void
+fail(int e)
+{
+	char msg[SH_WHERE + 256];
+
+	snprintf(msg, sizeof(msg), "%s: %s%s", where, sh_strerror(e),
+	    e == SH_EEXIST ? " (use -O to replace it)" : "");
+	sh_ixw_close(w);
+	errx(2, "%s", msg);
+}
+
+/* Append fp and its ID to the batch, with the band keys of sketch sk;
+ * within a budget, write the batch as a segment each time it holds a
+ * quarter of it. */
+static void
+keep(sh_fpval fp, const char *id, size_t idlen, const struct sh_sketch *sk)
+{
+	int r = 0;
+
+	if (bp->b && (r = sh_grow(&keys, &keycap, (list.n + 1) *
+	    (size_t)bp->b, sizeof(*keys))) == 0)
+		sh_bands_keys(bp, sk, keys + list.n * (size_t)bp->b);
+	if (r != 0 || (r = sh_fplist_add(&list, fp, id, idlen)) != 0) {
+		*where = '\0';
+		fail(r);
+	}
+	if (w != NULL && status == 0 && sh_ixw_full(w, &list)) {
+		/* None once the input had an error: nothing will be kept. */
+		if ((r = sh_ixw_add(w, &list, bp->b ? keys : NULL,
+		    where)) != 0)
+			fail(r);
+		sh_fplist_clear(&list);
+	}
+}
+
+/* A line read: kept, or with -u looked up first. */
+static void
+add_line(void *ctx, const struct sh_fpline *f)
+{
+	struct sh_sketch sk;
+	int r;
+
+	(void)ctx;
+	if (queue.ix != NULL)
+		r = sh_ixqueue_add(&queue, f->fp, f->id, f->idlen, f->line,
+		    f->len, where);
+	else if ((r = bp->b ? sh_fpline_sketch(f->line, f->len, f->id,
+	    f->idlen, &sk) : 0) == 0)
+		keep(f->fp, f->id, f->idlen, &sk);
+	if (r == 0)
+		return;
+	if (*where != '\0' || r == SH_ENOMEM)
+		fail(r);
+	/* A line without a good sketch: reported, and nothing written. */
+	warnx("%s:%llu: %s", f->name, f->lineno, sh_strerror(r));
+	status = 2;
+}
+
+/* -u: a line new to the index and to the lines before it. */
+static void
+pass_line(void *ctx, const char *line, size_t len)
+{
+	struct sh_sketch sk;
+	const char *id;
+	size_t idlen;
+	sh_fpval fp;
+	int r;
+
+	(void)ctx;
+	/* Read whole before: neither can fail. */
+	sh_fpline_parse(line, len, &fp, &id, &idlen);
+	if (bp->b)
+		sh_fpline_sketch(line, len, id, idlen, &sk);
+	keep(fp, id, idlen, &sk);
+	if ((r = sh_fplist_add(&added, 0, line, len)) != 0) {
+		*where = '\0';
+		fail(r);
+	}
+}
+
+void
+ixadd_run(const char *path, const struct sh_ixopt *o,
+    const struct sh_bandplan *b, int newonly, int n, char *const name[])
+{
+	static struct sh_matcher mt;	/* no documents: every hit */
+	struct sh_dedup *dedup = NULL;
+	struct sh_index ix;
+	struct sh_plan p;
+	const char *line;
+	size_t i, len;
+	int e;
+
+	bp = b;
+	sh_fplist_init(&list);
+	sh_fplist_init(&added);
+	if ((o->budget || newonly) && (e = sh_ixw_open(&w, path, o,
+	    where)) != 0)
+		fail(e);
+	/* -u: the index as it stands under the lock, and the lines passed
+	 * so far, at the index's distance or by its bands. */
+	if (newonly) {
+		/* A new index is made first, empty, to be read. */
+		if ((e = sh_ixw_commit(w, where)) != 0 ||
+		    (e = sh_index_open(&ix, path, where)) != 0)
+			fail(e);
+		sh_ixqueue_init(&queue, &mt, &ix, o->k >= 0 ? o->k : ix.k,
+		    NULL, NULL);
+		fpjoin_plan(&p, queue.k, 0, 1 << 24, 0);
+		if ((dedup = sh_dedup_new(&p)) == NULL) {
+			*where = '\0';
+			fail(SH_ENOMEM);
+		}
+		sh_ixqueue_filter(&queue, dedup, pass_line);
+	}
+	input_fps(n, name, add_line, NULL, &status);
+	if (newonly && status == 0 && (e = sh_ixqueue_flush(&queue,
+	    where)) != 0)
+		fail(e);
+	if (status) {
+		sh_ixw_close(w);
+		errx(2, "%s: not written: the input has errors", path);
+	}
+	if ((w == NULL && (e = sh_ixw_open(&w, path, o, where)) != 0) ||
+	    (e = sh_ixw_add(w, &list, bp->b ? keys : NULL, where)) != 0 ||
+	    (e = sh_ixw_commit(w, where)) != 0)
+		fail(e);
+	sh_ixw_close(w);
+	/* What was added, once it is the index's. */
+	for (i = 0; i < added.n; i++) {
+		line = sh_fplist_id(&added, i, &len);
+		fwrite(line, 1, len, stdout);
+		putchar('\n');
+	}
+	if (newonly) {
+		sh_ixqueue_free(&queue);
+		sh_dedup_free(dedup);
+		sh_index_close(&ix);
+	}
+	sh_fplist_free(&list);
+	sh_fplist_free(&added);
+	free(keys);
+}

@@ -1,0 +1,27 @@
+/*
+ * sh-index build and add: the input lines into batches for the index
+ * writer (index/writer.h), each line with the band keys of its sketch
+ * for band tables; within a budget, a batch is written as a segment
+ * each time it fills a quarter of it.  With newonly (add -u), each line
+ * is first looked up, under the writer's lock, in the index and among
+ * the lines kept before it (sh-near -u -i's filter, match.h): only the
+ * new ones are added, and printed once the index holds them.
+ */
+#ifndef IXADD_H
+#define IXADD_H
+
+#include "index/writer.h"
+#include "near/bands.h"
+
+/*
+ * Write the lines of the n operands name[0..n) (stdin when n is 0) into
+ * the index at path, as o says; bp->b is 0 for fingerprint tables, else
+ * the plan of o's band tables.  Return on success; every error ends the
+ * program with status 2 and one line, the writer's segments not
+ * committed removed: a bad line (each reported) leaves the index as it
+ * was.
+ */
+void ixadd_run(const char *path, const struct sh_ixopt *o,
+    const struct sh_bandplan *bp, int newonly, int n, char *const name[]);
+
+#endif
