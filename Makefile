@@ -57,8 +57,8 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 
 # What the programs share besides the library: the document options, the
 # reading of operands, progress, usage and version.
-CMDHDR = cmd/docopt.h cmd/fpjoin.h cmd/input.h cmd/ixadd.h cmd/progress.h cmd/usage.h cmd/vdocs.h
-CMDOBJ = cmd/docopt.o cmd/fpjoin.o cmd/input.o cmd/ixadd.o cmd/progress.o cmd/usage.o cmd/vdocs.o
+CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/input.h cmd/ixadd.h cmd/progress.h cmd/usage.h cmd/vdocs.h
+CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/input.o cmd/ixadd.o cmd/progress.o cmd/usage.o cmd/vdocs.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1

@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "near/fpline.h"
+#include "diag.h"
 #include "progress.h"
 #include "usage.h"
 #include "fpjoin.h"
@@ -132,8 +133,7 @@ band_line(void *ctx, const struct sh_fpline *f)
 			bd->name = f->name;
 			bd->line = f->lineno;
 		} else if (e != 0) {
-			warnx("%s:%llu: %s", f->name, f->lineno,
-			    sh_strerror(e));
+			diag(e, f->name, f->lineno, NULL);
 			*bd->status = 2;
 			return;
 		} else {

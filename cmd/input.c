@@ -10,6 +10,7 @@
 #include "base/lines.h"
 #include "near/fpline.h"
 #include "near/fpload.h"
+#include "diag.h"
 #include "input.h"
 #include "progress.h"
 
@@ -81,7 +82,8 @@ fp_line(void *ctx, const char *p, size_t len, const char *name,
 	int r;
 
 	if ((r = sh_fpline_parse(p, len, &f.fp, &f.id, &f.idlen)) != 0) {
-		warnx("%s:%llu: %s", name, line, sh_strerror(r));
+		diag(r, name, line, NULL);
+		diag_looks(name, p, len);
 		*c->status = 2;
 		return 0;
 	}
@@ -109,11 +111,14 @@ struct badline {
 };
 
 static void
-bad_line(void *ctx, unsigned long long line, int e)
+bad_line(void *ctx, unsigned long long line, int e, const char *p,
+    size_t len)
 {
 	struct badline *b = ctx;
 
-	warnx("%s:%llu: %s", b->name, line, sh_strerror(e));
+	diag(e, b->name, line, NULL);
+	if (p != NULL)
+		diag_looks(b->name, p, len);
 	*b->status = 2;
 }
 

@@ -10,6 +10,7 @@
 #include "near/fpline.h"
 #include "near/fplist.h"
 #include "verify/match.h"
+#include "diag.h"
 #include "fpjoin.h"
 #include "input.h"
 #include "ixadd.h"
@@ -82,7 +83,7 @@ add_line(void *ctx, const struct sh_fpline *f)
 	if (*where != '\0' || r == SH_ENOMEM)
 		fail(r);
 	/* A line without a good sketch: reported, and nothing written. */
-	warnx("%s:%llu: %s", f->name, f->lineno, sh_strerror(r));
+	diag(r, f->name, f->lineno, NULL);
 	status = 2;
 }
 
@@ -148,6 +149,7 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		fail(e);
 	if (status) {
 		sh_ixw_close(w);
+		diag_done();
 		errx(2, "%s: not written: the input has errors", path);
 	}
 	if ((w == NULL && (e = sh_ixw_open(&w, path, o, where)) != 0) ||

@@ -17,6 +17,7 @@
 #include "base/sketch.h"
 #include "near/pairline.h"
 #include "verify/explain.h"
+#include "diag.h"
 #include "docopt.h"
 #include "input.h"
 #include "progress.h"
@@ -74,7 +75,7 @@ fp_pair(void *status, const char *p, size_t len, const char *name,
 	int d, e;
 
 	if ((e = sh_fppair_parse(p, len, &a, &b)) != 0) {
-		warnx("%s:%llu: %s", name, line, sh_strerror(e));
+		diag(e, name, line, NULL);
 		*(int *)status = 2;
 		return 0;
 	}

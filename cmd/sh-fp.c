@@ -14,6 +14,7 @@
 #include "base/num.h"
 #include "fp/fpbatch.h"
 #include "near/fpline.h"
+#include "diag.h"
 #include "docopt.h"
 #include "input.h"
 #include "progress.h"
@@ -56,8 +57,7 @@ flush(struct run *rn, const char *shown, int *status)
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				warnx("%s:%llu: %s", shown, d->line,
-				    sh_strerror(d->rerr));
+				diag(d->rerr, shown, d->line, NULL);
 				*status = 2;
 			}
 			continue;
@@ -65,8 +65,8 @@ flush(struct run *rn, const char *shown, int *status)
 		if ((r = d->err) == SH_ENOMEM)
 			break;
 		if (r != 0) {
-			warnx("%s:%llu: column %zu: %s", shown, d->line,
-			    d->col + d->idlen + 1, sh_strerror(r));
+			diag(r, shown, d->line, "column %zu: %s", d->col +
+			    d->idlen + 1, sh_strerror(r));
 			*status = 2;
 			r = 0;
 			continue;
@@ -126,7 +126,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	if (rn->batch.n > 0 && (f = flush(rn, shown, &status)) != 0)
 		r = f;
 	if (r == SH_EWARC)
-		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
+		diag(r, shown, rec.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));
 	docopt_tally(rn->opt, &rd);

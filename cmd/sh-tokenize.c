@@ -13,6 +13,7 @@
 #include "base/errors.h"
 #include "feat/df.h"
 #include "feat/toklist.h"
+#include "diag.h"
 #include "docopt.h"
 #include "input.h"
 #include "progress.h"
@@ -69,8 +70,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				warnx("%s:%llu: %s", shown, rec.line,
-				    sh_strerror(r));
+				diag(r, shown, rec.line, NULL);
 				status = 2;
 			}
 			continue;
@@ -91,7 +91,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 			err(2, "stdout");
 	}
 	if (r == SH_EWARC)
-		warnx("%s:%llu: %s", shown, rec.line, sh_strerror(r));
+		diag(r, shown, rec.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));
 	docopt_tally(rn->opt, &rd);
@@ -115,7 +115,7 @@ merge_stream(struct sh_dfmerge *m, FILE *in, const char *name)
 	if (r == SH_EIO && ferror(stdout))
 		err(2, "stdout");
 	if (r < 0 && r != SH_EIO && r != SH_ENOMEM)
-		warnx("%s:%llu: %s", name, l.line, sh_strerror(r));
+		diag(r, name, l.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", name, sh_strerror(r));
 	sh_lines_free(&l);

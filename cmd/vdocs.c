@@ -11,6 +11,7 @@
 #include "base/errors.h"
 #include "base/io.h"
 #include "base/threads.h"
+#include "diag.h"
 #include "progress.h"
 #include "vdocs.h"
 
@@ -34,7 +35,7 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		}
 		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
 			errx(2, "%s: %s", path, sh_strerror(r));
-		warnx("%s:%llu: %s", path, rec.line, sh_strerror(r));
+		diag(r, path, rec.line, NULL);
 		if (!sh_rec_skippable(r))
 			exit(2);
 		*status = 2;
@@ -171,16 +172,14 @@ int
 vdocs_error(const struct vdocs *d, int e, const char *name,
     unsigned long long line, const char *id, size_t idlen, size_t col)
 {
-	if (e == SH_ENODOC && name != NULL)
-		warnx("%s:%llu: no document %.*s in %s", name, line,
-		    (int)idlen, id, d->path);
-	else if (e == SH_ENODOC)
-		warnx("no document %.*s in %s", (int)idlen, id, d->path);
+	if (e == SH_ENODOC)
+		diag(e, name, line, "no document %.*s in %s", (int)idlen, id,
+		    d->path);
 	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)
-		warnx("%s: document %.*s: column %zu: %s", d->path,
+		diag(e, NULL, 0, "%s: document %.*s: column %zu: %s", d->path,
 		    (int)idlen, id, col, sh_strerror(e));
 	else if (e == SH_EFIELDS && name != NULL)
-		warnx("%s:%llu: %s", name, line, sh_strerror(e));
+		diag(e, name, line, NULL);
 	else if (e == SH_EFPDIFF)
 		errx(2, "%s: document %.*s: %s", d->path, (int)idlen, id,
 		    sh_strerror(e));

@@ -108,3 +108,38 @@ V1='-n 2 -w 1 -W tf'
 	run -2 --separate-stderr sh-near -- --progress
 	eq "$stderr" "sh-near: --progress: No such file or directory"
 }
+
+@test "a flood of bad lines: ten messages of a kind, then their count; a hint when the input is another format" {
+	local d=$BATS_TEST_TMPDIR t
+	yes 'no fingerprint here' | head -n 5000 >"$d/bad"
+	for t in sh-near sh-index; do
+		if [ "$t" = sh-near ]; then
+			run -2 --separate-stderr sh-near "$d/bad"
+		else
+			run -2 --separate-stderr sh-index build "$d/ix" "$d/bad"
+		fi
+		eq "$(printf '%s\n' "$stderr" | head -n 10 | sed 's/:[0-9]*:/:N:/' |
+		    sort -u)" "$t: $d/bad:N: too few fields"
+		eq "$(printf '%s\n' "$stderr" | sed -n 11p)" \
+		    "$t: and 4990 more: too few fields"
+	done
+	# WARC, JSON Lines, binary: one line says what it looks like.
+	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\n' >"$d/w"
+	run -2 --separate-stderr sh-near "$d/w"
+	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
+	    "sh-near: $d/w: the input looks like WARC: fingerprint it first (sh-fp -f warc -H)"
+	printf '{"id": "a", "text": "b"}\n' >"$d/j"
+	run -2 --separate-stderr sh-index build "$d/jx" "$d/j"
+	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
+	    "sh-index: $d/j: the input looks like JSON Lines: fingerprint it first (sh-fp -f jsonl)"
+	printf 'ab\001\002\003\004\005\006\007\010\016\017\020\021\022\023\024\n' >"$d/b"
+	run -2 --separate-stderr sh-near <"$d/b"
+	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
+	    "sh-near: <stdin>: the input looks like binary data, not text"
+	# sh-dist -v: a missing document, pair after pair.
+	printf 'a\tone two three\n' >"$d/docs"
+	yes "$(printf 'a\tzz')" | head -n 40 >"$d/pairs"
+	run -2 --separate-stderr sh-dist -v "$d/docs" "$d/pairs"
+	eq "$(printf '%s\n' "$stderr" | wc -l)" 11
+	eq "$(printf '%s\n' "$stderr" | tail -n 1)" "sh-dist: and 30 more: no such document"
+}

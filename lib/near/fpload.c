@@ -41,6 +41,8 @@ struct share {
 	struct sh_fplist own;
 	struct bad *bad;
 	size_t nbad, badcap;
+	char head[SH_FPLOAD_HEAD];	/* the start of its first bad line */
+	size_t headlen;
 	/* Reading the IDs back (sh_fpload_ids): entries [first, end) of l,
 	 * the IDs of those in l->have into ids (their lengths into
 	 * l->idoff). */
@@ -82,6 +84,11 @@ read_share(void *arg)
 			e = sh_fplist_add(s->l, fp, id, idlen);
 		else if (s->nbad < s->badcap || sh_grow(&s->bad, &s->badcap,
 		    s->nbad + 1, sizeof(*s->bad)) == 0) {
+			if (s->nbad == 0) {
+				s->headlen = len < sizeof(s->head) ? len :
+				    sizeof(s->head);
+				memcpy(s->head, p, s->headlen);
+			}
 			s->bad[s->nbad].line = s->lines;
 			s->bad[s->nbad++].err = c;
 		} else
@@ -227,7 +234,8 @@ sh_fpload(struct sh_fplist *l, FILE *f, const char *path, int nthreads,
 		if (file != NULL)
 			file->count[i] = l->n - had;
 		for (j = 0; err == 0 && j < sh[i].nbad; j++)
-			bad(ctx, before + sh[i].bad[j].line, sh[i].bad[j].err);
+			bad(ctx, before + sh[i].bad[j].line, sh[i].bad[j].err,
+			    j == 0 ? sh[i].head : NULL, sh[i].headlen);
 		before += sh[i].lines;
 		sh_fplist_free(&sh[i].own);
 		free(sh[i].bad);

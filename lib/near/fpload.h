@@ -19,8 +19,12 @@
 #include "near/fplist.h"
 
 /* A line that is no fingerprint line: its number in the file (from 1)
- * and the error of sh_fpline_parse. */
-typedef void sh_fpload_bad_fn(void *ctx, unsigned long long line, int err);
+ * and the error of sh_fpline_parse; for the first of a share of the
+ * file, p[0..len) holds its first SH_FPLOAD_HEAD bytes at most, else p
+ * is NULL. */
+#define SH_FPLOAD_HEAD 512
+typedef void sh_fpload_bad_fn(void *ctx, unsigned long long line, int err,
+    const char *p, size_t len);
 
 /* A file whose IDs were left in it: what it was when read, and its
  * entries, share by share. */

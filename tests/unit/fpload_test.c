@@ -21,10 +21,12 @@
 static char path[2][4096];
 
 static void
-bad(void *ctx, unsigned long long line, int err)
+bad(void *ctx, unsigned long long line, int err, const char *p, size_t len)
 {
 	(void)line;
 	(void)err;
+	(void)p;
+	(void)len;
 	++*(int *)ctx;
 }
 

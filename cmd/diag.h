@@ -1,0 +1,36 @@
+/*
+ * Messages about the lines and records of the input, which a wrong
+ * input repeats for every line: the first DIAG_MAX of each kind (an
+ * SH_E* code) are printed, "PROG: NAME:LINE: MESSAGE", the others
+ * counted, and at exit one line tells how many more there were.  When
+ * the first line at fault looks like another format than the one read
+ * (a WARC record, JSON Lines, binary bytes), one line says so.
+ * Thread-safe.
+ */
+#ifndef DIAG_H
+#define DIAG_H
+
+#include <stddef.h>
+
+#define DIAG_MAX 10
+
+/* A message of kind e about line line of name (NULL: about no line):
+ * the text of fmt, or sh_strerror(e) when fmt is NULL. */
+void diag(int e, const char *name, unsigned long long line,
+    const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Tell the messages left out now, kind by kind ("and N more: MESSAGE"),
+ * and count again from 0: for a caller about to end with a message of
+ * its own.  At exit, this is done anyway. */
+void diag_done(void);
+
+/* Whether p[0..len), a line that is not what was expected, looks like
+ * another format: if so, say once what it looks like and what reads it
+ * ("NAME: the input looks like WARC: fingerprint it first ..."). */
+void diag_looks(const char *name, const char *p, size_t len);
+
+#endif
