@@ -103,7 +103,7 @@ bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 
 $(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
-		tests/unit/fpsets.h
+		tests/unit/fpsets.h tests/unit/rmdir.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
 tests/unit/bandix_test: tests/unit/bandix_test.c

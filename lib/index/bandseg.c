@@ -226,6 +226,7 @@ int
 sh_bandseg_header(struct sh_seg *s, const uint64_t *v, uint64_t size)
 {
 	uint64_t off[6];
+	int e;
 
 	if (v[H_K] > 1000000 || v[H_BLOCKS] < 1 || v[H_KEY] < 1 ||
 	    v[H_BLOCKS] * v[H_KEY] > BANDS_MAX ||
@@ -240,15 +241,10 @@ sh_bandseg_header(struct sh_seg *s, const uint64_t *v, uint64_t size)
 	s->idbytes = v[H_IDBYTES];
 	s->bodylen = layout(v[H_BLOCKS], s->dirbits, s->nfp, s->idbytes,
 	    off);
-	if (s->bodylen == 0 || s->bodylen != v[H_BODYLEN] ||
-	    s->dirbits != dirbits(s->nfp) ||
-	    v[H_NCHUNKS] != (s->bodylen + CH - 1) / CH)
+	if (s->dirbits != dirbits(s->nfp))
 		return SH_ECORRUPT;
-	s->nchunks = v[H_NCHUNKS];
-	if (size < HDR + s->bodylen + 8 * s->nchunks)
-		return SH_ETRUNC;
-	if (size > HDR + s->bodylen + 8 * s->nchunks)
-		return SH_ECORRUPT;
+	if ((e = sh_seg_sized(s, v, size)) != 0)
+		return e;
 	s->tables = off[0];
 	s->keys = off[1];
 	s->refs = off[2];

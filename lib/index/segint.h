@@ -75,6 +75,12 @@ int sh_seg_sums(int fd, uint64_t bodylen, uint64_t nchunks, uint64_t *sum);
  * checksum added.  Return 0 or SH_EIO. */
 int sh_seg_header(int fd, uint64_t *v);
 
+/* With s->bodylen from the counts of header fields v: whether the
+ * header's body length and chunk count agree, and a file of size bytes
+ * holds the header, the body and the checksums exactly (else
+ * SH_ETRUNC or SH_ECORRUPT); s->nchunks set. */
+int sh_seg_sized(struct sh_seg *s, const uint64_t *v, uint64_t size);
+
 /* Of a band segment (bandseg.c): check the header fields v of a file of
  * size bytes and fill *s (sh_seg_open's part for version 3); check the
  * whole structure (sh_seg_verify's). */

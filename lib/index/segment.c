@@ -468,12 +468,26 @@ sh_seg_write(int fd, const struct sh_plan *plan, int lean,
 	return sh_seg_write_from(fd, plan, lean, &src, budget, pg);
 }
 
+int
+sh_seg_sized(struct sh_seg *s, const uint64_t *v, uint64_t size)
+{
+	if (s->bodylen == 0 || s->bodylen != v[H_BODYLEN] ||
+	    v[H_NCHUNKS] != (s->bodylen + CH - 1) / CH)
+		return SH_ECORRUPT;
+	s->nchunks = v[H_NCHUNKS];
+	if (size < HDR + s->bodylen + 8 * s->nchunks)
+		return SH_ETRUNC;
+	if (size > HDR + s->bodylen + 8 * s->nchunks)
+		return SH_ECORRUPT;
+	return 0;
+}
+
 /* Check the header h of a file of size bytes, filling *s. */
 static int
 check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 {
 	uint64_t off[4], v[16];
-	int i;
+	int i, e;
 
 	for (i = 0; i < 16; i++)
 		v[i] = rd64(h + 8 * i);
@@ -499,14 +513,8 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 	s->idbytes = v[H_IDBYTES];
 	s->bodylen = layout(v[H_TABLES], s->dirbits, s->nfp, s->idbytes,
 	    s->lean, off);
-	if (s->bodylen == 0 || s->bodylen != v[H_BODYLEN] ||
-	    v[H_NCHUNKS] != (s->bodylen + CH - 1) / CH)
-		return SH_ECORRUPT;
-	s->nchunks = v[H_NCHUNKS];
-	if (size < HDR + s->bodylen + 8 * s->nchunks)
-		return SH_ETRUNC;
-	if (size > HDR + s->bodylen + 8 * s->nchunks)
-		return SH_ECORRUPT;
+	if ((e = sh_seg_sized(s, v, size)) != 0)
+		return e;
 	s->tables = off[0];
 	s->dirs = off[1];
 	s->idoff = off[2];

@@ -20,6 +20,7 @@
 #include "index/writer.h"
 #include "near/fplist.h"
 #include "rng.h"
+#include "rmdir.h"
 #include "tap.h"
 
 #define B 7
@@ -108,24 +109,6 @@ check_hits(void *ctx, size_t i, const struct sh_hits *h)
 	}
 	g->bad += at != h->n;
 	return 0;
-}
-
-static void
-rmindex(const char *dir)
-{
-	char path[4200];
-	struct dirent *de;
-	DIR *d;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (de->d_name[0] != '.')
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 int

@@ -24,6 +24,7 @@
 #include "near/fplist.h"
 #include "near/plan.h"
 #include "fpsets.h"
+#include "rmdir.h"
 #include "tap.h"
 
 #define N 2000
@@ -574,27 +575,6 @@ changed(const char *path, int lean)
 	put_at(f, (long)at, fp[0]);
 	free(h.v);
 	fclose(f);
-}
-
-/* Remove the index directory dir and what it holds. */
-static void
-rmindex(const char *dir)
-{
-	char path[4096];
-	struct dirent *de;
-	DIR *d;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 /* Whether s ends in t. */

@@ -20,6 +20,7 @@
 #include "index/writer.h"
 #include "near/fplist.h"
 #include "rng.h"
+#include "rmdir.h"
 #include "tap.h"
 
 static char dir[4096];
@@ -85,24 +86,6 @@ segsum(void)
 		sum += (uint64_t)i;
 	}
 	return sum;
-}
-
-static void
-rmindex(void)
-{
-	char path[4400];
-	struct dirent *de;
-	DIR *d;
-
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (de->d_name[0] != '.')
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 int
@@ -182,6 +165,6 @@ main(void)
 	    where) == 0 && sh_index_verify(&ix, where) == 0,
 	    "the true MANIFEST back: an add, verify passes");
 	sh_index_close(&ix);
-	rmindex();
+	rmindex(dir);
 	return tap_done();
 }
