@@ -125,7 +125,7 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	/* What was read before the end, or before an error. */
 	if (rn->batch.n > 0 && (f = flush(rn, shown, &status)) != 0)
 		r = f;
-	if (r == SH_EWARC)
+	if (r == SH_EWARC || r == SH_EWARCVER)
 		diag(r, shown, rec.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));

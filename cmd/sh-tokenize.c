@@ -90,7 +90,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r == SH_EWARC)
+	if (r == SH_EWARC || r == SH_EWARCVER)
 		diag(r, shown, rec.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));

@@ -126,6 +126,35 @@ warc_record() {
 	printf 'not a warc file\n' | run -2 --separate-stderr sh-fp -f warc
 }
 
+@test "warc: a response without an HTTP head, a status of four digits, another WARC version" {
+	{
+		warc_record response 'WARC-Target-URI: http://nohead/' \
+		    $'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nSet-Cookie: secret'
+		warc_record response 'WARC-Target-URI: http://2000/' \
+		    $'HTTP/1.1 2000 OK\r\nContent-Type: text/plain\r\n\r\nfour digits'
+		warc_record response 'WARC-Target-URI: http://ok/' \
+		    $'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nfine'
+	} >"$D/t.warc"
+	# The head is no text: a bad record, reported, and the others read.
+	run -2 --separate-stderr sh-tokenize -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://ok/\tfine^1')"
+	eq "$stderr" "$(printf '%s\n' "sh-tokenize: $D/t.warc:1: WARC response without an HTTP head (no blank line ends it)" \
+	    "sh-tokenize: skipped 1 WARC response(s) of an HTTP status other than 2xx (-A keeps them)")"
+	run -0 --separate-stderr sh-tokenize -e -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://ok/\tfine^1')"
+	# -A keeps any status, four digits too; without it, "2000" was no 200.
+	run -2 --separate-stderr sh-tokenize $V1 -A -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://2000/\tfour^1 digits^1\nhttp://ok/\tfine^1')"
+	# WARC/1.1 is read; WARC/9.9 is not.
+	sed 's|^WARC/1.0|WARC/1.1|' "$D/t.warc" >"$D/11.warc"
+	run -2 --separate-stderr sh-tokenize -f warc "$D/11.warc"
+	eq "$output" "$(printf 'http://ok/\tfine^1')"
+	sed '1s|^WARC/1.0|WARC/9.9|' "$D/t.warc" >"$D/99.warc"
+	run -2 --separate-stderr sh-fp -f warc "$D/99.warc"
+	eq "$output" ""
+	eq "$stderr" "sh-fp: $D/99.warc:1: WARC version not read (WARC/1.0 and WARC/1.1 are)"
+}
+
 @test "-H in any format: tags out, entities decoded" {
 	run -0 sh-tokenize $V1 -H <<<$'id\t<b>caf&eacute;</b>&nbsp;x &unknown; 1&lt;2 <script>hidden</script>&#x4e2d;&#25991;'
 	eq "$output" "$(printf 'id\tcafé^1 x^1 unknown^1 1^1 2^1 中文^1')"

@@ -48,6 +48,10 @@ sh_strerror(int e)
 	case SH_EKIND:		return "index of the other kind (band tables "
 				    "answer sketches at -a, fingerprint tables "
 				    "distances)";
+	case SH_EHTTP:		return "WARC response without an HTTP head "
+				    "(no blank line ends it)";
+	case SH_EWARCVER:	return "WARC version not read (WARC/1.0 and "
+				    "WARC/1.1 are)";
 	case SH_EBELOW:		return "the index's band tables hold the pairs "
 				    "of a higher similarity only (sh-index info "
 				    "shows it)";

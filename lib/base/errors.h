@@ -47,7 +47,9 @@ enum {
 	SH_ESKVERSION = -37,	/* sketch of another version */
 	SH_ENOSKETCH = -38,	/* line has no sketch */
 	SH_EKIND = -39,		/* index of the other kind */
-	SH_EBELOW = -40		/* band tables above the threshold */
+	SH_EBELOW = -40,	/* band tables above the threshold */
+	SH_EHTTP = -41,		/* WARC response without an HTTP head */
+	SH_EWARCVER = -42	/* WARC version not read */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

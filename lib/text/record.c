@@ -31,7 +31,7 @@ int
 sh_rec_skippable(int e)
 {
 	return e == SH_ETAB || e == SH_EJSON || e == SH_ENOID ||
-	    e == SH_ENOTEXT;
+	    e == SH_ENOTEXT || e == SH_EHTTP;
 }
 
 void
@@ -347,15 +347,19 @@ static int
 http_head(struct sh_reader *r, const char *p, size_t len)
 {
 	const char *end = p + len, *nl, *v, *cs;
-	size_t n, vlen, tlen;
+	size_t n = 0, vlen, tlen;
 	int status = 0;
 
 	r->wcslen = 0;
 	r->whtml = 0;
+	/* "HTTP/x.y NNN" and a space or the line's end: three digits. */
 	if (len > 12 && memcmp(p, "HTTP/", 5) == 0 &&
 	    (v = memchr(p, ' ', len)) != NULL && end - v > 3)
 		for (n = 1; n <= 3 && v[n] >= '0' && v[n] <= '9'; n++)
 			status = status * 10 + (v[n] - '0');
+	if (status > 0 && (n != 4 || (end - v > 4 && v[4] != ' ' &&
+	    v[4] != '\r' && v[4] != '\n')))
+		status = 0;
 	if (!r->anystatus && (status < 200 || status > 299)) {
 		r->nstatus++;
 		return 0;
@@ -418,6 +422,13 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		rec->off = r->in.lineoff;
 		if (len < 5 || memcmp(p, "WARC/", 5) != 0) {
 			ret = SH_EWARC;
+			break;
+		}
+		if (len > 5 && p[len - 1] == '\r')
+			len--;
+		if (len != 8 || (memcmp(p + 5, "1.0", 3) != 0 &&
+		    memcmp(p + 5, "1.1", 3) != 0)) {
+			ret = SH_EWARCVER;
 			break;
 		}
 		clen = -1;
@@ -490,6 +501,13 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 				head = i + (body[i + 1] == '\n' ? 2 : 3);
 				break;
 			}
+		if (response && i == len) {
+			/* Its head would be taken for text. */
+			rec->text = body;
+			rec->len = 0;
+			ret = SH_EHTTP;
+			break;
+		}
 		if (response && !http_head(r, body, i))
 			continue;
 		rec->text = body + head;
