@@ -40,8 +40,8 @@ fpjoin_fail(const struct sh_fpset *s, int e)
 {
 	if (s->failed != NULL)
 		errx(2, "%s: %s", s->failed, sh_strerror(e));
-	errx(2, "%s%s", s->budget && e == SH_EIO ? "temporary file: " : "",
-	    sh_strerror(e));
+	errx(2, "%s%s%s", s->budget && e == SH_EIO ? input_tmpmsg() : "",
+	    s->budget && e == SH_EIO ? ": " : "", sh_strerror(e));
 }
 
 struct reading {
@@ -222,8 +222,9 @@ given_pair(void *ctx, const char *p, size_t len, const char *name,
 		return 0;
 	if (e == SH_EDUPID && sh_fpset_id(s, s->dup, &p, &len) == 0)
 		errx(2, "-m: ID %.*s: %s", (int)len, p, sh_strerror(e));
-	errx(2, "%s:%llu: %s%s", name, line, s->budget && e == SH_EIO ?
-	    "temporary file: " : "", sh_strerror(e));
+	errx(2, "%s:%llu: %s%s%s", name, line, s->budget && e == SH_EIO ?
+	    input_tmpmsg() : "", s->budget && e == SH_EIO ? ": " : "",
+	    sh_strerror(e));
 }
 
 void

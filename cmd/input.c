@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/errors.h"
@@ -120,6 +122,23 @@ bad_line(void *ctx, unsigned long long line, int e, const char *p,
 	if (p != NULL)
 		diag_looks(b->name, p, len);
 	*b->status = 2;
+}
+
+const char *
+input_tmpdir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	return d != NULL && *d != '\0' ? d : "/tmp";
+}
+
+const char *
+input_tmpmsg(void)
+{
+	static char msg[4096 + 32];
+
+	snprintf(msg, sizeof(msg), "%s: temporary file", input_tmpdir());
+	return msg;
 }
 
 int

@@ -22,6 +22,11 @@ FILE *input_open(const char *name, const char **shown);
 /* Close what input_open opened (not stdin). */
 void input_close(FILE *f);
 
+/* Where temporary files go: $TMPDIR, or /tmp; and "DIR: temporary
+ * file", for messages about them. */
+const char *input_tmpdir(void);
+const char *input_tmpmsg(void);
+
 /* Whether the n operands read standard input: none, or one is "-". */
 int input_stdin(int n, char *const name[]);
 

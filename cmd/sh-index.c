@@ -116,7 +116,16 @@ main(int argc, char *argv[])
 		usage_help();
 	if (strcmp(argv[1], "-V") == 0)
 		usage_version();
+	/* The options follow the verb; getopt's messages name the
+	 * program. */
 	verb = argv[1];
+	if (strcmp(verb, "build") != 0 && strcmp(verb, "add") != 0 &&
+	    strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
+	    strcmp(verb, "verify") != 0) {
+		warnx("%s: not a verb: build, add, info, dump or verify", verb);
+		usage();
+	}
+	argv[1] = argv[0];
 	argc--;
 	argv++;
 	while ((ch = getopt(argc, argv, "EOP:S:Va:b:fhk:r:u")) != -1) {
@@ -198,8 +207,7 @@ main(int argc, char *argv[])
 			err(2, "stdout");
 		return 0;
 	}
-	if (argc != 1 || (strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
-	    strcmp(verb, "verify") != 0))
+	if (argc != 1)
 		usage();
 	if (newonly)
 		usage_only('u', "add");

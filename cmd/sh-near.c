@@ -211,8 +211,8 @@ main(int argc, char *argv[])
 	if (given != NULL && strcmp(given, "-") == 0 && input_stdin(argc, argv))
 		errx(2, "-m -: standard input cannot hold both the pairs and "
 		    "the fingerprints");
-	if (sh_fpset_open(&set, (size_t)budget, getenv("TMPDIR")) != 0)
-		err(2, "temporary file");
+	if (sh_fpset_open(&set, (size_t)budget, input_tmpdir()) != 0)
+		err(2, "%s", input_tmpmsg());
 	if (ipath != NULL) {
 		progress_clock(&t0);
 		if ((e = sh_index_open(&index, ipath, where)) != 0 ||

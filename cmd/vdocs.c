@@ -12,6 +12,7 @@
 #include "base/io.h"
 #include "base/threads.h"
 #include "diag.h"
+#include "input.h"
 #include "progress.h"
 #include "vdocs.h"
 
@@ -44,7 +45,7 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		warnx("skipped %llu bad record(s)", sh_docmap_skipped(d->m));
 	if ((d->fp = sh_fp_new(&o->fp)) == NULL ||
 	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure, budget,
-	    getenv("TMPDIR"))) == NULL)
+	    input_tmpdir())) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 }
 
@@ -104,7 +105,7 @@ relay_start(FILE *tmp, struct sh_drain *drain)
 	if (ftruncate(fileno(tmp), (off_t)drain->done) != 0 ||
 	    lseek(fileno(tmp), 0, SEEK_SET) != 0 ||
 	    (r->tmp = dup(fileno(tmp))) < 0)
-		err(2, "temporary file");
+		err(2, "%s", input_tmpmsg());
 	if ((r->in = dup(STDIN_FILENO)) < 0 || pipe(fd) != 0 ||
 	    dup2(fd[0], STDIN_FILENO) < 0)
 		err(2, "<stdin>");
@@ -139,7 +140,7 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	FILE *tmp;
 
 	if (!drain || fstat(STDIN_FILENO, &st) != 0 || S_ISREG(st.st_mode) ||
-	    sh_tmpfile(getenv("TMPDIR"), &tmp) != 0) {
+	    sh_tmpfile(input_tmpdir(), &tmp) != 0) {
 		open_docs(d, path, o, tokens, measure, budget, status);
 		return;
 	}
@@ -156,13 +157,13 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	}
 	if (p[1].err != 0) {
 		/* The disk filled: the rest comes from the pipe. */
-		warnx("temporary file: %s: the rest of <stdin> is read as it "
-		    "comes", strerror(p[1].err));
+		warnx("%s: %s: the rest of <stdin> is read as it comes",
+		    input_tmpmsg(), strerror(p[1].err));
 		relay_start(tmp, dr);
 	} else {
 		if (lseek(fileno(tmp), 0, SEEK_SET) != 0 ||
 		    dup2(fileno(tmp), STDIN_FILENO) < 0)
-			err(2, "temporary file");
+			err(2, "%s", input_tmpmsg());
 		free(dr);
 	}
 	fclose(tmp);

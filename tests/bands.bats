@@ -207,5 +207,5 @@ other"
 	# A TMPDIR that cannot be written: the error, exit 2.
 	run -2 --separate-stderr env TMPDIR="$d/none" sh-near -S 1M \
 	    -v "$d/big" $F -a 0.7 "$d/big.fp"
-	eq "$stderr" "sh-near: temporary file: No such file or directory"
+	eq "$stderr" "sh-near: $d/none: temporary file: No such file or directory"
 }

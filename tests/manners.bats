@@ -143,3 +143,20 @@ V1='-n 2 -w 1 -W tf'
 	eq "$(printf '%s\n' "$stderr" | wc -l)" 11
 	eq "$(printf '%s\n' "$stderr" | tail -n 1)" "sh-dist: and 30 more: no such document"
 }
+
+@test "sh-index: a word that is no verb, an unknown option after one: said, with the usage" {
+	run -2 --separate-stderr sh-index frob x
+	eq "${stderr%%$'\n'*}" "sh-index: frob: not a verb: build, add, info, dump or verify"
+	[[ "$stderr" == *"usage: sh-index build"* ]]
+	run -2 --separate-stderr sh-index -Q
+	eq "${stderr%%$'\n'*}" "sh-index: -Q: not a verb: build, add, info, dump or verify"
+	run -2 --separate-stderr sh-index build -Q x
+	eq "${stderr%%$'\n'*}" "sh-index: invalid option -- 'Q'"
+}
+
+@test "a TMPDIR that cannot be written is named" {
+	local d=$BATS_TEST_TMPDIR
+	printf '0123456789abcdef\ta\n' >"$d/f"
+	run -2 --separate-stderr env TMPDIR="$d/none" sh-near -S 1M "$d/f"
+	eq "$stderr" "sh-near: $d/none: temporary file: No such file or directory"
+}
