@@ -56,7 +56,9 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 	$(NEAR_OBJ) $(INDEX_OBJ) $(VERIFY_OBJ)
 
 # What the programs share besides the library: the document options, the
-# reading of operands, progress, usage and version.
+# reading of operands, the messages about them, progress, usage and
+# version; and the plumbing of sh-near's joins and verification and of
+# sh-index's writes.
 CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/input.h cmd/ixadd.h cmd/progress.h cmd/usage.h cmd/vdocs.h
 CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/input.o cmd/ixadd.o cmd/progress.o cmd/usage.o cmd/vdocs.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize

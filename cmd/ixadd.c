@@ -25,6 +25,7 @@ static uint64_t *keys;		/* and the band keys of its lines */
 static size_t keycap;
 static struct sh_ixqueue queue;	/* -u: the lines looked up */
 static struct sh_fplist added;	/* and those kept, whole */
+static struct sh_shard shard;	/* and the shard the index holds */
 
 /* Report error e of where and exit, first removing what the writer
  * made and did not commit (the message is made before: removing may
@@ -100,6 +101,8 @@ pass_line(void *ctx, const char *line, size_t len)
 	(void)ctx;
 	/* Read whole before: neither can fail. */
 	sh_fpline_parse(line, len, &fp, &id, &idlen);
+	if (sh_shard_fp(&shard, fp) != shard.i)
+		return;		/* another shard's: not added */
 	if (bp->b)
 		sh_fpline_sketch(line, len, id, idlen, &sk);
 	keep(fp, id, idlen, &sk);
@@ -134,6 +137,7 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		if ((e = sh_ixw_commit(w, where)) != 0 ||
 		    (e = sh_index_open(&ix, path, where)) != 0)
 			fail(e);
+		shard = ix.shard;
 		sh_ixqueue_init(&queue, &mt, &ix, o->k >= 0 ? o->k : ix.k,
 		    NULL, NULL);
 		fpjoin_plan(&p, queue.k, 0, 1 << 24, 0);

@@ -241,6 +241,22 @@ wait_tmp() {
 	LC_ALL=C sort "$D/base.fp" "$D/want" | same_files - "$D/got"
 }
 
+@test "add -u in shards: each shard adds and prints only its own new lines" {
+	local i
+	big "$D/night.fp" 2000 n 48
+	for i in 0 1; do
+		sh-index build -P $i/2 "$D/part.$i" "$D/base.fp"
+		sh-index add -u "$D/part.$i" "$D/night.fp" >"$D/added.$i"
+		# Its lines only, all of them in the index.
+		sh-index dump "$D/part.$i" | cut -f 2 | LC_ALL=C sort >"$D/dump.$i"
+		cut -f 2 "$D/added.$i" | LC_ALL=C sort | comm -23 - "$D/dump.$i" |
+		    same_files /dev/null -
+	done
+	[ -s "$D/added.0" ] && [ -s "$D/added.1" ]
+	# Together, no line twice.
+	cat "$D"/added.? | cut -f 2 | LC_ALL=C sort | uniq -d | same_files /dev/null -
+}
+
 @test "add -u: band tables, concurrent runs add each new line once" {
 	local d=$BATS_TEST_TMPDIR i
 	near_copies "$d/docs" 40 5
