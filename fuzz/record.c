@@ -62,7 +62,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(rec.off >= 0 && rec.size >= 0 &&
 		    rec.off + rec.size <= (long long)size);
 	}
-	FZ_CHECK(e == 0 || e == SH_EWARC || e == SH_EGZIP || e == SH_ENOMEM);
+	FZ_CHECK(e == 0 || e == SH_EWARC || e == SH_EWARCVER || e == SH_EGZIP ||
+	    e == SH_ENOMEM);
 	sh_reader_free(&r);
 	fclose(f);
 	fz_keep(sum);
