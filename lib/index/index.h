@@ -1,7 +1,10 @@
 /*
  * A persistent fingerprint index, read: a directory holding immutable
  * segment files (segment.h) and a MANIFEST naming the live ones
- * (sh-index(5)), or a single segment file.  writer.h writes it.
+ * (sh-index(5)), or a single segment file.  writer.h writes it.  Its
+ * segments hold fingerprint tables, searched within a distance, or all
+ * of them band tables of one plan (ix->bands), asked by the band keys of
+ * sketches; each kind's search refuses the other (SH_EKIND).
  *
  * Writers take an exclusive flock(2) on the directory's LOCK file, so
  * concurrent writers run one after the other.  A writer never changes a
