@@ -55,10 +55,11 @@ prefix(uint64_t key, int d)
 	return d ? key >> (64 - d) : 0;
 }
 
-/* The entries of every source, in order: fingerprints, ID offsets, IDs. */
+/* The entries of every source, in order: fingerprints, ID offsets, IDs
+ * (idbytes of them, as the sources said). */
 static int
 write_entries(int fd, const uint64_t *off, const struct sh_bandsrc *src,
-    int nsrc)
+    int nsrc, uint64_t idbytes)
 {
 	struct sh_segout *o;
 	const char *id;
@@ -82,11 +83,17 @@ write_entries(int fd, const uint64_t *off, const struct sh_bandsrc *src,
 				e = SH_ECORRUPT;
 				break;
 			}
+			if (len > idbytes - at) {
+				e = SH_ECORRUPT;
+				break;
+			}
 			if ((e = sh_segout_le(&o[0], fp, 8)) == 0 &&
 			    (e = sh_segout_le(&o[1], at, 8)) == 0)
 				e = sh_segout_bytes(&o[2], id, len);
 			at += len;
 		}
+	if (e == 0 && at != idbytes)
+		e = SH_ECORRUPT;
 	if (e == 0 && (e = sh_segout_le(&o[1], at, 8)) == 0 &&
 	    (e = sh_segout_flush(&o[0])) == 0 &&
 	    (e = sh_segout_flush(&o[1])) == 0)
@@ -195,7 +202,7 @@ sh_seg_write_bands(int fd, uint32_t t, int b, int r,
 	else if (ftruncate(fd, (off_t)(HDR + bodylen + 8 * nchunks)) != 0)
 		e = SH_EIO;
 	else
-		e = write_entries(fd, off, src, nsrc);
+		e = write_entries(fd, off, src, nsrc, idbytes);
 	for (j = 0; j < b && e == 0; j++)
 		if ((e = write_band(fd, off, d, n, j, src, nsrc, hd, dir,
 		    o)) == 0)
