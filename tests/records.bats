@@ -47,12 +47,24 @@ warc_record() {
 	eq "$stderr" "$(printf '%s\n' \
 	    "sh-tokenize: $D/t.jsonl:2: malformed JSON" \
 	    "sh-tokenize: $D/t.jsonl:3: no ID field" \
-	    "sh-tokenize: $D/t.jsonl:4: no text field" \
+	    "sh-tokenize: $D/t.jsonl:4: text field is not a string" \
 	    "sh-tokenize: $D/t.jsonl:5: malformed JSON" \
 	    "sh-tokenize: $D/t.jsonl:6: malformed JSON")"
 	run -0 --separate-stderr sh-fp -f jsonl -e "$D/t.jsonl"
 	eq "${#lines[@]}" 2
 	eq "$stderr" "sh-fp: skipped 5 bad record(s)"
+}
+
+@test "jsonl: an ID or a text of another JSON type is said so, the record skipped" {
+	printf '%s\n' '{"id":true,"text":"a b"}' '{"id":[1],"text":"a b"}' \
+	    '{"id":"ok","text":{"x":1}}' '{"text":"no id"}' '{"id":"fine","text":"c d"}' >"$D/t.jsonl"
+	run -2 --separate-stderr sh-tokenize $V1 -f jsonl "$D/t.jsonl"
+	eq "$output" "$(printf 'fine\tc^1 d^1')"
+	eq "$stderr" "$(printf '%s\n' \
+	    "sh-tokenize: $D/t.jsonl:1: ID field is neither a string nor a number" \
+	    "sh-tokenize: $D/t.jsonl:2: ID field is neither a string nor a number" \
+	    "sh-tokenize: $D/t.jsonl:3: text field is not a string" \
+	    "sh-tokenize: $D/t.jsonl:4: no ID field")"
 }
 
 @test "jsonl: deep nesting and binary bytes do not crash" {

@@ -52,6 +52,9 @@ sh_strerror(int e)
 				    "(no blank line ends it)";
 	case SH_EWARCVER:	return "WARC version not read (WARC/1.0 and "
 				    "WARC/1.1 are)";
+	case SH_EIDTYPE:	return "ID field is neither a string nor a "
+				    "number";
+	case SH_ETEXTTYPE:	return "text field is not a string";
 	case SH_EBELOW:		return "the index's band tables hold the pairs "
 				    "of a higher similarity only (sh-index info "
 				    "shows it)";

@@ -49,7 +49,9 @@ enum {
 	SH_EKIND = -39,		/* index of the other kind */
 	SH_EBELOW = -40,	/* band tables above the threshold */
 	SH_EHTTP = -41,		/* WARC response without an HTTP head */
-	SH_EWARCVER = -42	/* WARC version not read */
+	SH_EWARCVER = -42,	/* WARC version not read */
+	SH_EIDTYPE = -43,	/* ID field of another JSON type */
+	SH_ETEXTTYPE = -44	/* text field of another JSON type */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -31,7 +31,8 @@ int
 sh_rec_skippable(int e)
 {
 	return e == SH_ETAB || e == SH_EJSON || e == SH_ENOID ||
-	    e == SH_ENOTEXT || e == SH_EHTTP;
+	    e == SH_ENOTEXT || e == SH_EHTTP || e == SH_EIDTYPE ||
+	    e == SH_ETEXTTYPE;
 }
 
 void
@@ -256,9 +257,9 @@ json(struct sh_reader *r, struct sh_rec *rec)
 			return SH_ENOMEM;
 		rec->id = r->idbuf;
 	} else
-		return SH_ENOID;
+		return v[0].type == SH_JSON_NONE ? SH_ENOID : SH_EIDTYPE;
 	if (v[1].type != SH_JSON_STRING)
-		return SH_ENOTEXT;
+		return v[1].type == SH_JSON_NONE ? SH_ENOTEXT : SH_ETEXTTYPE;
 	if (sh_json_string(&v[1], &r->tbuf, &r->tcap, &rec->len) != 0)
 		return SH_ENOMEM;
 	rec->text = r->tbuf;

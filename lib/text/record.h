@@ -126,9 +126,11 @@ void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
 /*
  * Next record into *rec.  Return 1, 0 at the end, or an error: a bad
  * record that is skipped (sh_rec_skippable; rec->line tells where):
- * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT; or one that ends the
- * stream: SH_EWARC (framing lost), SH_EGZIP (the stream is gzip data),
- * SH_EIO (errno set) or SH_ENOMEM.
+ * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT, SH_EIDTYPE and
+ * SH_ETEXTTYPE (a JSON ID or text of another type), SH_EHTTP (a WARC
+ * response without an HTTP head); or one that ends the stream: SH_EWARC
+ * (framing lost), SH_EWARCVER (another WARC version), SH_EGZIP (the
+ * stream is gzip data), SH_EIO (errno set) or SH_ENOMEM.
  */
 int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
 
