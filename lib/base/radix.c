@@ -33,3 +33,13 @@ sh_radix_bits(uint64_t **v, uint64_t **tmp, size_t n, int from, int bits,
 	*v = a;
 	*tmp = b;
 }
+
+int
+sh_kv_cmp(const void *a, const void *b)
+{
+	const struct sh_kv *x = a, *y = b;
+
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}

@@ -17,4 +17,14 @@
 void sh_radix_bits(uint64_t **v, uint64_t **tmp, size_t n, int from,
     int bits, int maxw);
 
+/* A 64-bit key and its entry, for runs whose keys agree in the bits
+ * sorted and must be sorted whole; sh_kv_cmp, a qsort comparator,
+ * orders them by key, then by entry. */
+struct sh_kv {
+	uint64_t k;
+	uint32_t i;
+};
+
+int sh_kv_cmp(const void *a, const void *b);
+
 #endif

@@ -539,6 +539,8 @@ struct bbatch {
 	const uint64_t *keys;	/* key j of line i at keys[i b + j] */
 	int b, band;		/* bands; the band sorted, -1 none */
 	uint64_t *w, *tmp;	/* its order: top bits, then entry */
+	struct sh_kv *kv;	/* a run of equal top bits, sorted whole */
+	size_t kvcap;
 	char *id;		/* an ID and its newline */
 	size_t idcap;
 };
@@ -574,22 +576,37 @@ static int
 bb_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 {
 	struct bbatch *bb = ctx;
-	uint64_t n = bb->n, r, a, v;
+	uint64_t n = bb->n, r, a, x;
 
 	if (j != bb->band) {
 		for (r = 0; r < n; r++)
 			bb->w[r] = bb_at(bb, j, r) >> 32 << 32 | r;
 		sh_radix_bits(&bb->w, &bb->tmp, (size_t)n, 32, 32, 11);
-		/* Insertion: a run is in order of entry, and shorter
-		 * than 2 but where keys are shared, which move nothing. */
-		for (r = 1; r < n; r++)
-			for (a = r; a > 0 && bb->w[a] >> 32 == bb->w[a - 1] >>
-			    32 && bb_at(bb, j, bb->w[a]) < bb_at(bb, j,
-			    bb->w[a - 1]); a--) {
-				v = bb->w[a];
-				bb->w[a] = bb->w[a - 1];
-				bb->w[a - 1] = v;
+		/* A run of equal top bits is in order of entry; where its
+		 * whole keys differ (rare, unless made so), it is sorted
+		 * whole: O(n log n) whatever the keys. */
+		for (r = 0; r < n; r = a) {
+			for (a = r + 1; a < n && bb->w[a] >> 32 ==
+			    bb->w[r] >> 32 && bb_at(bb, j, bb->w[a]) ==
+			    bb_at(bb, j, bb->w[r]); a++)
+				;
+			if (a == n || bb->w[a] >> 32 != bb->w[r] >> 32)
+				continue;
+			while (a < n && bb->w[a] >> 32 == bb->w[r] >> 32)
+				a++;
+			if (sh_grow(&bb->kv, &bb->kvcap, (size_t)(a - r),
+			    sizeof(*bb->kv)) != 0)
+				return SH_ENOMEM;
+			for (x = r; x < a; x++) {
+				bb->kv[x - r].k = bb_at(bb, j, bb->w[x]);
+				bb->kv[x - r].i = (uint32_t)bb->w[x];
 			}
+			qsort(bb->kv, (size_t)(a - r), sizeof(*bb->kv),
+			    sh_kv_cmp);
+			for (x = r; x < a; x++)
+				bb->w[x] = bb->kv[x - r].k >> 32 << 32 |
+				    bb->kv[x - r].i;
+		}
 		bb->band = j;
 	}
 	*ref = (uint32_t)(bb->w[i] & 0xffffffff);
@@ -750,6 +767,7 @@ out:
 	free(bb.sel);
 	free(bb.w);
 	free(bb.tmp);
+	free(bb.kv);
 	free(bb.id);
 	merge_free(&m);
 	return e;

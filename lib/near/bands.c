@@ -147,10 +147,7 @@ struct worker {
 	struct sh_bandgroups groups;	/* with grouping, instead of pairs */
 	int grouping;
 	size_t start[SH_SK_K];	/* the groups of band j from start[j] */
-	struct kv {
-		uint64_t k;
-		uint32_t i;
-	} *kv;			/* a group's keys, when they differ */
+	struct sh_kv *kv;	/* a group's keys, when they differ */
 	uint64_t *members;	/* a group's entries */
 	size_t kvcap, mcap;
 	int err;
@@ -197,16 +194,6 @@ emit(struct worker *w, const uint64_t *e, size_t m, int j, uint64_t key)
 				return;
 }
 
-static int
-cmp_kv(const void *a, const void *b)
-{
-	const struct kv *x = a, *y = b;
-
-	if (x->k != y->k)
-		return x->k < y->k ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /*
  * The m entries e (ascending, each idx with its key's top 32 bits above
  * it) whose keys of band j agree in their top 32 bits: their groups of
@@ -241,7 +228,7 @@ group(struct worker *w, const uint64_t *e, size_t m, int j)
 		w->kv[x].i = (uint32_t)w->members[x];
 		w->kv[x].k = key[w->kv[x].i];
 	}
-	qsort(w->kv, m, sizeof(*w->kv), cmp_kv);
+	qsort(w->kv, m, sizeof(*w->kv), sh_kv_cmp);
 	for (lo = 0; lo < m; lo = x) {
 		w->members[lo] = w->kv[lo].i;
 		for (x = lo + 1; x < m && w->kv[x].k == w->kv[lo].k; x++)
