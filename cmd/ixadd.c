@@ -176,3 +176,67 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	sh_fplist_free(&added);
 	free(keys);
 }
+
+/* delete: an ID a line, or a fingerprint line's ID. */
+static int
+del_line(void *ctx, const char *p, size_t len, const char *name,
+    unsigned long long lineno)
+{
+	const char *id = p;
+	size_t idlen = len;
+	sh_fpval fp;
+	int r;
+
+	(void)ctx;
+	if (len == 0)
+		return 0;
+	if (memchr(p, '\t', len) != NULL &&
+	    (r = sh_fpline_parse(p, len, &fp, &id, &idlen)) != 0) {
+		diag(r, name, lineno, NULL);
+		status = 2;
+		return 0;
+	}
+	if ((r = sh_fplist_add(&list, 0, id, idlen)) != 0) {
+		*where = '\0';
+		fail(r);
+	}
+	return 0;
+}
+
+void
+ixdel_run(const char *path, const struct sh_ixopt *o, int n,
+    char *const name[])
+{
+	unsigned char *found = NULL;
+	const char *id;
+	size_t i, len;
+	int e;
+
+	sh_fplist_init(&list);
+	if (n >= 0) {
+		input_lines(n, name, del_line, NULL, &status);
+		if (status) {
+			diag_done();
+			errx(2, "%s: not written: the input has errors", path);
+		}
+		if ((found = malloc(list.n + 1)) == NULL) {
+			*where = '\0';
+			fail(SH_ENOMEM);
+		}
+	}
+	if ((e = sh_ixw_open(&w, path, o, where)) != 0 ||
+	    (e = n >= 0 ? sh_ixw_delete(w, &list, found, where) :
+	    sh_ixw_merge(w, where)) != 0 ||
+	    (e = sh_ixw_commit(w, where)) != 0)
+		fail(e);
+	sh_ixw_close(w);
+	/* What was deleted, once the index says so. */
+	for (i = 0; found != NULL && i < list.n; i++)
+		if (found[i]) {
+			id = sh_fplist_id(&list, i, &len);
+			fwrite(id, 1, len, stdout);
+			putchar('\n');
+		}
+	free(found);
+	sh_fplist_free(&list);
+}

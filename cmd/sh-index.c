@@ -33,7 +33,8 @@ static const char usage_text[] =
     "       sh-index add [-u] [-a min | -k max] [-P shard/shards] "
     "[-S size] index\n"
     "                    [file ...]\n"
-    "       sh-index info | dump | verify index\n"
+    "       sh-index delete index [file ...]\n"
+    "       sh-index merge | info | dump | verify index\n"
     "       sh-index -h | -V\n";
 
 /* Report error e of where and exit. */
@@ -58,17 +59,20 @@ info(struct sh_index *ix)
 	else
 		printf("k\t%d\n", st.k);
 	printf("shard\t%u/%u\n", st.shard.i, st.shard.n);
-	printf("fingerprints\t%llu\nids\t%llu\nsegments\t%d\nbytes\t%llu\n"
+	printf("fingerprints\t%llu\nids\t%llu\ndeleted_fingerprints\t%llu\n"
+	    "deleted_ids\t%llu\nsegments\t%d\nbytes\t%llu\n"
 	    "bytes_per_fingerprint\t%.1f\n", (unsigned long long)st.nfp,
-	    (unsigned long long)st.nid, st.nseg, (unsigned long long)st.bytes,
-	    st.nfp ? (double)st.bytes / st.nfp : 0.0);
+	    (unsigned long long)st.nid, (unsigned long long)st.dfp,
+	    (unsigned long long)st.did, st.nseg, (unsigned long long)st.bytes,
+	    st.nfp + st.dfp ? (double)st.bytes / (st.nfp + st.dfp) : 0.0);
 	if (!ix->bands)
 		printf("candidates_per_query\t%.3g\n", st.candidates);
 	for (i = 0; sh_index_segstat(ix, i, &s) == 0; i++)
-		printf("segment\t%s\tfingerprints=%llu\tids=%llu\t%s=%d\t"
-		    "%s=%d\ttables=%d\tdirbits=%d\tbytes=%llu\t"
-		    "layout=%s\n", s.name, (unsigned long long)s.nfp,
-		    (unsigned long long)s.nid, ix->bands ? "bands" : "blocks",
+		printf("segment\t%s\tfingerprints=%llu\tids=%llu\t"
+		    "deleted=%llu\t%s=%d\t%s=%d\ttables=%d\tdirbits=%d\t"
+		    "bytes=%llu\tlayout=%s\n", s.name,
+		    (unsigned long long)s.nfp, (unsigned long long)s.nid,
+		    (unsigned long long)s.did, ix->bands ? "bands" : "blocks",
 		    ix->bands ? ix->bands : s.blocks, ix->bands ? "rows" :
 		    "keyblocks", ix->bands ? ix->rows : s.keyblocks, s.tables,
 		    s.dirbits, (unsigned long long)s.bytes, ix->bands ?
@@ -120,9 +124,11 @@ main(int argc, char *argv[])
 	 * program. */
 	verb = argv[1];
 	if (strcmp(verb, "build") != 0 && strcmp(verb, "add") != 0 &&
+	    strcmp(verb, "delete") != 0 && strcmp(verb, "merge") != 0 &&
 	    strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
 	    strcmp(verb, "verify") != 0) {
-		warnx("%s: not a verb: build, add, info, dump or verify", verb);
+		warnx("%s: not a verb: build, add, delete, merge, info, dump "
+		    "or verify", verb);
 		usage();
 	}
 	argv[1] = argv[0];
@@ -207,15 +213,30 @@ main(int argc, char *argv[])
 			err(2, "stdout");
 		return 0;
 	}
-	if (argc != 1)
-		usage();
 	if (newonly)
 		usage_only('u', "add");
-	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget || a)
+	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget || a ||
+	    o.lean)
 		usage_only(o.force ? 'O' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
-		    'k' : o.shard.n ? 'P' : a ? 'a' : 'S', "build or add");
+		    'k' : o.shard.n ? 'P' : a ? 'a' : o.lean ? 'E' : 'S',
+		    "build or add");
+	if (argc != 1 && strcmp(verb, "delete") != 0)
+		usage();
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
+	if (strcmp(verb, "delete") == 0 || strcmp(verb, "merge") == 0) {
+		/* Of the index's kind, which the writer checks again under
+		 * the lock. */
+		o.t = ix.t;
+		o.bands = ix.bands;
+		o.rows = ix.rows;
+		sh_index_close(&ix);
+		ixdel_run(argv[0], &o, verb[0] == 'd' ? argc - 1 : -1,
+		    argv + 1);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			err(2, "stdout");
+		return 0;
+	}
 	if (strcmp(verb, "info") == 0)
 		info(&ix);
 	else if (strcmp(verb, "dump") == 0)

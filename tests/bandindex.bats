@@ -31,14 +31,16 @@ truth() {
 @test "sh-index build -a: the plan in info, one segment, verify passes, dump gives the lines' fingerprints and IDs" {
 	local d="$BATS_FILE_TMPDIR"
 	run -0 sh-index info "$d/ix"
-	eq "$(sed -n 2,8p <<<"$output")" "$(printf 'similarity\t0.800000
+	eq "$(sed -n 2,10p <<<"$output")" "$(printf 'similarity\t0.800000
 bands\t16
 rows\t6
 shard\t0/1
 fingerprints\t120
 ids\t120
+deleted_fingerprints\t0
+deleted_ids\t0
 segments\t1')"
-	grep -q $'^segment\tseg-000001\tfingerprints=120\tids=120\tbands=16\trows=6\ttables=16\tdirbits=5\tbytes=[0-9]*\tlayout=bands$' <<<"$output"
+	grep -q $'^segment\tseg-000001\tfingerprints=120\tids=120\tdeleted=0\tbands=16\trows=6\ttables=16\tdirbits=5\tbytes=[0-9]*\tlayout=bands$' <<<"$output"
 	sh-index verify "$d/ix"
 	sh-index dump "$d/ix" | same_files <(cut -f 1,2 "$d/old") -
 	run -0 cat "$d/ix/MANIFEST"

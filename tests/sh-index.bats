@@ -86,7 +86,7 @@ dump_sorted() {
 	run -0 --separate-stderr sh-index build -E "$D/lean" "$D/r.fp"
 	eq "$output$stderr" ""
 	run -0 sh-index info "$D/lean"
-	[[ "${lines[9]}" == *$'\tblocks=2\tkeyblocks=1\ttables=2\t'*$'\tlayout=lean' ]]
+	[[ "${lines[11]}" == *$'\tblocks=2\tkeyblocks=1\ttables=2\t'*$'\tlayout=lean' ]]
 	lean=$(sed -n 's/^bytes\t//p' <<<"$output")
 	full=$(sh-index info "$D/full" | sed -n 's/^bytes\t//p')
 	[ "$((2 * lean))" -lt "$full" ]
@@ -240,7 +240,8 @@ dump_sorted() {
 	run -0 sh-index build "$D/ix" </dev/null
 	run -0 sh-index info "$D/ix"
 	eq "${lines[3]}" "$(printf 'fingerprints\t0')"
-	eq "${lines[5]}" "$(printf 'segments\t0')"
+	eq "${lines[5]}" "$(printf 'deleted_fingerprints\t0')"
+	eq "${lines[7]}" "$(printf 'segments\t0')"
 	run -0 sh-index dump "$D/ix"
 	eq "$output" ""
 	run -1 sh-near -i "$D/ix" "$D/small.fp"

@@ -29,6 +29,8 @@
 #include "base/shard.h"
 #include "index/segment.h"
 
+struct sh_segdel;
+
 #define SH_WHERE 4096
 #define SH_INDEX_K 3		/* distance served by default */
 
@@ -48,7 +50,11 @@ struct sh_index {
 	char (*name)[32];	/* segment file names, oldest first ("" for
 				 * a lone segment file) */
 	uint64_t *nfp, *nid;	/* their counts, per the MANIFEST */
+	char (*dname)[32];	/* their deletion files ("": none) */
+	uint64_t *ndel;		/* and the IDs each deletes */
 	struct sh_seg *seg;	/* the open segments */
+	struct sh_segdel *del;	/* and their deletions (deletes.h) */
+	int ndeleted;		/* segments with deletions */
 };
 
 /*
@@ -114,7 +120,8 @@ struct sh_ixstats {
 	struct sh_shard shard;	/* shard held (0/1: a lone segment file) */
 	int nseg;		/* segments */
 	uint64_t nfp, nid;	/* fingerprints (one held by two segments
-				 * counts twice), IDs */
+				 * counts twice), IDs, not deleted */
+	uint64_t dfp, did;	/* deleted: entries whole, IDs */
 	uint64_t bytes;		/* size of the segment files */
 	double candidates;	/* entries a search at k compares, expected
 				 * for random fingerprints (segment.h) */
@@ -129,7 +136,8 @@ struct sh_segstat {
 	const char *name;	/* file name in the index directory, or the
 				 * index's path for a lone segment file;
 				 * points into ix, valid until close */
-	uint64_t nfp, nid;	/* fingerprints, IDs */
+	uint64_t nfp, nid;	/* fingerprints, IDs, not deleted */
+	uint64_t dfp, did;	/* deleted: entries whole, IDs */
 	int blocks, keyblocks, tables;	/* its plan (plan.h) */
 	int lean;		/* its layout (sh_seg_write) */
 	int dirbits;		/* its tables' directories: 2^dirbits + 1

@@ -70,23 +70,36 @@ sh_ixfile_open(const char *path, int flags, int *fdp)
 	return 0;
 }
 
-int
-sh_ixfile_segname(const char *s)
+/* Whether s is prefix and 1 to 20 digits. */
+static int
+numbered(const char *s, const char *prefix)
 {
 	size_t n;
 
 	/* The prefix first: s + 4 may lie past the end of a short name. */
-	if (strncmp(s, "seg-", 4) != 0)
+	if (strncmp(s, prefix, 4) != 0)
 		return 0;
 	n = strspn(s + 4, "0123456789");
 	return n >= 1 && n <= 20 && s[4 + n] == '\0';
 }
 
 int
+sh_ixfile_segname(const char *s)
+{
+	return numbered(s, "seg-");
+}
+
+int
+sh_ixfile_delname(const char *s)
+{
+	return numbered(s, "del-");
+}
+
+int
 sh_ixfile_addname(struct sh_index *ix, const char *name, uint64_t nfp,
     uint64_t nid)
 {
-	void *a, *b, *c;
+	void *a, *b, *c, *d, *f;
 	size_t n = (size_t)ix->nseg + 1;
 
 	a = realloc(ix->name, n * sizeof(*ix->name));
@@ -98,11 +111,19 @@ sh_ixfile_addname(struct sh_index *ix, const char *name, uint64_t nfp,
 	c = realloc(ix->nid, n * sizeof(*ix->nid));
 	if (c != NULL)
 		ix->nid = c;
-	if (a == NULL || b == NULL || c == NULL)
+	d = realloc(ix->dname, n * sizeof(*ix->dname));
+	if (d != NULL)
+		ix->dname = d;
+	f = realloc(ix->ndel, n * sizeof(*ix->ndel));
+	if (f != NULL)
+		ix->ndel = f;
+	if (a == NULL || b == NULL || c == NULL || d == NULL || f == NULL)
 		return SH_ENOMEM;
 	snprintf(ix->name[ix->nseg], sizeof(*ix->name), "%s", name);
 	ix->nfp[ix->nseg] = nfp;
 	ix->nid[ix->nseg] = nid;
+	*ix->dname[ix->nseg] = '\0';
+	ix->ndel[ix->nseg] = 0;
 	ix->nseg++;
 	return 0;
 }
@@ -142,39 +163,46 @@ scan(const char *p, const char *fmt, uint64_t *v)
 }
 
 static int
-cmp_name(const void *a, const void *b)
+cmp_u64(const void *a, const void *b)
 {
-	return strcmp(a, b);
+	const uint64_t *x = a, *y = b;
+
+	return (*x > *y) - (*x < *y);
 }
 
-/* The MANIFEST of ix as a whole: every segment named once, numbered
- * below next, holding at least an ID per fingerprint (one each in band
- * tables). */
+/* The MANIFEST of ix as a whole: every segment and deletion file named
+ * once, numbered below next, no two of one number; a segment holding at
+ * least an ID per fingerprint (one each in band tables), its deletions
+ * of some of them. */
 static int
 whole(const struct sh_index *ix)
 {
-	char (*name)[32];
+	uint64_t *num_of, v;
 	const char *p;
-	uint64_t v;
+	size_t n = 0;
 	int i, e = 0;
 
+	if ((num_of = malloc(2 * (size_t)ix->nseg * sizeof(*num_of) + 1)) ==
+	    NULL)
+		return SH_ENOMEM;
 	for (i = 0; i < ix->nseg && e == 0; i++) {
 		p = ix->name[i] + 4;
-		if (num(&p, &v) != 0 || v >= ix->next ||
+		if (num(&p, &num_of[n++]) != 0 || num_of[n - 1] >= ix->next ||
 		    ix->nid[i] < ix->nfp[i] ||
-		    (ix->bands && ix->nid[i] != ix->nfp[i]))
+		    (ix->bands && ix->nid[i] != ix->nfp[i]) ||
+		    ix->ndel[i] > ix->nid[i] || !*ix->dname[i] != !ix->ndel[i])
+			e = SH_ECORRUPT;
+		p = ix->dname[i] + 4;
+		if (e == 0 && *ix->dname[i] && (num(&p, &num_of[n++]) != 0 ||
+		    num_of[n - 1] >= ix->next))
 			e = SH_ECORRUPT;
 	}
-	if (e != 0 || ix->nseg < 2)
-		return e;
-	if ((name = malloc((size_t)ix->nseg * sizeof(*name))) == NULL)
-		return SH_ENOMEM;
-	memcpy(name, ix->name, (size_t)ix->nseg * sizeof(*name));
-	qsort(name, (size_t)ix->nseg, sizeof(*name), cmp_name);
-	for (i = 1; i < ix->nseg && e == 0; i++)
-		if (strcmp(name[i - 1], name[i]) == 0)
+	if (e == 0)
+		qsort(num_of, n, sizeof(*num_of), cmp_u64);
+	for (v = 1; e == 0 && v < n; v++)
+		if (num_of[v - 1] == num_of[v])
 			e = SH_ECORRUPT;
-	free(name);
+	free(num_of);
 	return e;
 }
 
@@ -183,9 +211,9 @@ whole(const struct sh_index *ix)
 static int
 parse_manifest(struct sh_index *ix, char *p, size_t len)
 {
-	char *line, *last, *nl;
+	char *line, *last, *nl, *del;
 	uint64_t sum, v[6];
-	int i;
+	int i, deletes = 0;
 
 	if (len < 9 || memcmp(p, "sh-index ", 9) != 0)
 		return SH_EMAGIC;
@@ -204,11 +232,20 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 		if (i == 0) {
 			if (scan(line, "sh-index #", v) != 0)
 				return SH_ECORRUPT;
-			if (v[0] < 1 || v[0] > 3)
+			if (v[0] < 1 || v[0] > 4)
 				return SH_EVERSION;
 			ix->lean = v[0] == 2;
 			ix->bands = v[0] == 3;
-		} else if (i == 1 && ix->bands) {
+			deletes = v[0] == 4;
+			continue;
+		}
+		if (i == 1 && deletes) {
+			/* Version 4, with deletions: line 2 says the kind. */
+			ix->bands = strncmp(line, "bands ", 6) == 0;
+			ix->lean = nl - line > 5 && strcmp(nl - 5, " lean") ==
+			    0;
+		}
+		if (i == 1 && ix->bands) {
 			/* Version 3: band tables. */
 			if (scan(line, "bands # # # shard # # next #", v) != 0 ||
 			    v[0] > 1000000 || v[1] < 1 || v[2] < 1 ||
@@ -226,13 +263,24 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			ix->k = (int)v[0];
 			ix->b = (int)v[1];
 			ix->r = (int)v[2];
-		} else if (scan(line, "seg-# # #", v) != 0 ||
+		} else if ((scan(line, "seg-# # #", v) != 0 &&
+		    (scan(line, "seg-# # # del-# #", v) != 0 || !deletes)) ||
 		    (size_t)(strchr(line, ' ') - line) > 24)
 			return SH_ECORRUPT;
 		else {
+			del = strstr(line, " del-");
 			*strchr(line, ' ') = '\0';
 			if (sh_ixfile_addname(ix, line, v[1], v[2]) != 0)
 				return SH_ENOMEM;
+			if (del != NULL && (size_t)(strchr(del + 1, ' ') -
+			    del) > 25)
+				return SH_ECORRUPT;
+			if (del != NULL) {
+				*strchr(del + 1, ' ') = '\0';
+				memcpy(ix->dname[ix->nseg - 1], del + 1,
+				    strlen(del + 1) + 1);
+				ix->ndel[ix->nseg - 1] = v[4];
+			}
 		}
 		if (i == 1) {
 			/* Both kinds end in shard I S next N. */

@@ -32,8 +32,12 @@ int sh_ixfile_open(const char *path, int flags, int *fd);
 /* Whether s is a segment file name: "seg-" and 1 to 20 digits. */
 int sh_ixfile_segname(const char *s);
 
+/* Whether s is a deletion file name: "del-" and 1 to 20 digits. */
+int sh_ixfile_delname(const char *s);
+
 /* Append a segment to the names of ix: name (cut to 31 bytes) and its
- * counts.  Return 0 or SH_ENOMEM (ix then holds the same names). */
+ * counts, without deletions.  Return 0 or SH_ENOMEM (ix then holds the
+ * same names). */
 int sh_ixfile_addname(struct sh_index *ix, const char *name, uint64_t nfp,
     uint64_t nid);
 

@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "base/grow.h"
+#include "index/deletes.h"
 #include "index/index.h"
 #include "index/ixfile.h"
 
@@ -16,10 +17,15 @@ sh_index_close(struct sh_index *ix)
 
 	for (i = 0; ix->seg != NULL && i < ix->nseg; i++)
 		sh_seg_close(&ix->seg[i]);
+	for (i = 0; ix->del != NULL && i < ix->nseg; i++)
+		sh_segdel_free(&ix->del[i]);
 	free(ix->seg);
+	free(ix->del);
 	free(ix->name);
 	free(ix->nfp);
 	free(ix->nid);
+	free(ix->dname);
+	free(ix->ndel);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -31,14 +37,17 @@ segpath(const struct sh_index *ix, int i, char *where)
 	    NULL);
 }
 
-/* Open the segments ix names; an absent one is SH_EIO with ENOENT. */
+/* Open the segments ix names, and read their deletions; an absent file
+ * is SH_EIO with ENOENT. */
 static int
 open_segments(struct sh_index *ix, const char *dir, char *where)
 {
 	char path[SH_WHERE];
 	int i, e;
 
-	if ((ix->seg = calloc((size_t)ix->nseg + 1, sizeof(*ix->seg))) == NULL)
+	if ((ix->seg = calloc((size_t)ix->nseg + 1, sizeof(*ix->seg))) ==
+	    NULL || (ix->del = calloc((size_t)ix->nseg + 1,
+	    sizeof(*ix->del))) == NULL)
 		return SH_ENOMEM;
 	for (i = 0; i < ix->nseg; i++) {
 		sh_ixfile_join(path, dir, ix->name[i], NULL);
@@ -50,8 +59,32 @@ open_segments(struct sh_index *ix, const char *dir, char *where)
 		    ix->seg[i].bands != ix->bands ||
 		    ix->seg[i].rows != ix->rows || ix->seg[i].t != ix->t)
 			return sh_ixfile_fail(where, path, NULL, SH_ECORRUPT);
+		if (!*ix->dname[i])
+			continue;
+		sh_ixfile_join(path, dir, ix->dname[i], NULL);
+		if ((e = sh_segdel_read(&ix->del[i], path, &ix->seg[i])) == 0 &&
+		    ix->del[i].n != ix->ndel[i])
+			e = SH_ECORRUPT;
+		if (e != 0)
+			return sh_ixfile_fail(where, path, NULL, e);
+		ix->ndeleted++;
 	}
 	return 0;
+}
+
+/* Leave out of v[0..n) the hits of entries deleted whole; return how
+ * many are left, in their order. */
+static size_t
+live_hits(const struct sh_index *ix, struct sh_hit *v, size_t n)
+{
+	size_t i, m;
+
+	if (ix->ndeleted == 0)
+		return n;
+	for (i = m = 0; i < n; i++)
+		if (!sh_segdel_dead(&ix->del[v[i].seg], v[i].pos))
+			v[m++] = v[i];
+	return m;
 }
 
 int
@@ -69,8 +102,11 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 	if (stat(path, &st) != 0)
 		return sh_ixfile_fail(where, path, NULL, SH_EIO);
 	if (S_ISREG(st.st_mode)) {
-		if ((ix->seg = calloc(1, sizeof(*ix->seg))) == NULL)
+		if ((ix->seg = calloc(1, sizeof(*ix->seg))) == NULL ||
+		    (ix->del = calloc(1, sizeof(*ix->del))) == NULL) {
+			sh_index_close(ix);
 			return SH_ENOMEM;
+		}
 		if ((e = sh_seg_open(&ix->seg[0], path, 0)) != 0) {
 			sh_index_close(ix);
 			return sh_ixfile_fail(where, path, NULL, e);
@@ -127,7 +163,8 @@ sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
 {
 	int e;
 
-	if ((e = sh_seg_ids(&ix->seg[h->seg], h->pos, p, len)) != 0)
+	if ((e = sh_segdel_ids(&ix->del[h->seg], &ix->seg[h->seg], h->pos, p,
+	    len)) != 0)
 		segpath(ix, h->seg, where);
 	return e;
 }
@@ -186,6 +223,7 @@ sh_index_search_each(struct sh_index *ix, const sh_fpval *q, size_t n,
 					SH_PREFETCH(p);
 		one.n = one.cap = start[i + 1] - start[i];
 		one.v = one.n > 0 ? h->v + start[i] : NULL;
+		one.n = live_hits(ix, one.v, one.n);
 		if (one.n > 1)
 			qsort(one.v, one.n, sizeof(*one.v), cmp_hit);
 		e = fn(ctx, i, &one);
@@ -218,6 +256,7 @@ sh_index_bands_each(struct sh_index *ix, const sh_fpval *q,
 	for (i = 0; i < n && e == 0; i++) {
 		one.n = one.cap = start[i + 1] - start[i];
 		one.v = one.n > 0 ? h->v + start[i] : NULL;
+		one.n = live_hits(ix, one.v, one.n);
 		e = fn(ctx, i, &one);
 	}
 	free(start);
@@ -238,6 +277,7 @@ sh_index_search(struct sh_index *ix, sh_fpval fp, int k, struct sh_hits *h,
 			segpath(ix, i, where);
 			return e;
 		}
+	h->n = first + live_hits(ix, h->v + first, h->n - first);
 	if (h->n > first)
 		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	return 0;
@@ -255,8 +295,10 @@ sh_index_stats(const struct sh_index *ix, struct sh_ixstats *st)
 		st->shard.n = 1;
 	st->nseg = ix->nseg;
 	for (i = 0; i < ix->nseg; i++) {
-		st->nfp += ix->seg[i].nfp;
-		st->nid += ix->seg[i].nid;
+		st->nfp += ix->seg[i].nfp - ix->del[i].ndead;
+		st->nid += ix->seg[i].nid - ix->del[i].n;
+		st->dfp += ix->del[i].ndead;
+		st->did += ix->del[i].n;
 		st->bytes += ix->seg[i].size;
 		if (!ix->bands)
 			st->candidates += sh_seg_candidates(&ix->seg[i],
@@ -273,8 +315,10 @@ sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
 		return SH_ERANGE;
 	g = &ix->seg[i];
 	s->name = *ix->name[i] ? ix->name[i] : ix->path;
-	s->nfp = g->nfp;
-	s->nid = g->nid;
+	s->nfp = g->nfp - ix->del[i].ndead;
+	s->nid = g->nid - ix->del[i].n;
+	s->dfp = ix->del[i].ndead;
+	s->did = ix->del[i].n;
 	s->blocks = g->plan.nblocks;
 	s->keyblocks = g->plan.nkey;
 	s->tables = g->bands ? g->bands : g->plan.ntables;
@@ -290,17 +334,23 @@ sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
 {
 	int e;
 
-	while (c->seg < ix->nseg && c->pos >= ix->seg[c->seg].nfp) {
-		sh_seg_advise(&ix->seg[c->seg], 0);
-		c->seg++;
-		c->pos = 0;
+	for (;;) {
+		while (c->seg < ix->nseg && c->pos >= ix->seg[c->seg].nfp) {
+			sh_seg_advise(&ix->seg[c->seg], 0);
+			c->seg++;
+			c->pos = 0;
+		}
+		if (c->seg >= ix->nseg)
+			return 0;
+		if (c->pos == 0)
+			sh_seg_advise(&ix->seg[c->seg], 1);
+		if (!sh_segdel_dead(&ix->del[c->seg], c->pos))
+			break;
+		c->pos++;
 	}
-	if (c->seg >= ix->nseg)
-		return 0;
-	if (c->pos == 0)
-		sh_seg_advise(&ix->seg[c->seg], 1);
 	if ((e = sh_seg_fp(&ix->seg[c->seg], c->pos, fp)) != 0 ||
-	    (e = sh_seg_ids(&ix->seg[c->seg], c->pos, p, len)) != 0) {
+	    (e = sh_segdel_ids(&ix->del[c->seg], &ix->seg[c->seg], c->pos, p,
+	    len)) != 0) {
 		segpath(ix, c->seg, where);
 		return e;
 	}
@@ -311,5 +361,12 @@ sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
 int
 sh_index_verify(struct sh_index *ix, char *where)
 {
-	return each_segment(ix, sh_seg_verify, where);
+	int i, e;
+
+	if ((e = each_segment(ix, sh_seg_verify, where)) != 0)
+		return e;
+	for (i = 0; i < ix->nseg; i++)
+		if ((e = sh_segdel_verify(&ix->del[i], &ix->seg[i])) != 0)
+			return sh_ixfile_fail(where, ix->path, ix->dname[i], e);
+	return 0;
 }

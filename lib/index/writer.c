@@ -13,8 +13,10 @@
 #include "base/fpval.h"
 #include "base/hash.h"
 #include "base/grow.h"
+#include "base/hmap.h"
 #include "base/io.h"
 #include "base/radix.h"
+#include "index/deletes.h"
 #include "index/ixfile.h"
 #include "index/writer.h"
 
@@ -24,6 +26,7 @@
  * held. */
 struct merge {
 	struct sh_seg *seg;
+	struct sh_segdel *del;	/* their deletions, left out */
 	int nseg;
 	const struct sh_fplist *batch;
 	const struct sh_shard *shard;
@@ -80,6 +83,8 @@ static int
 head(struct merge *m, int s, sh_fpval *fp, int *err)
 {
 	if (s < m->nseg) {
+		while (sh_segdel_dead(&m->del[s], m->head[s]))
+			m->head[s]++;
 		if (m->head[s] >= m->seg[s].nfp)
 			return 0;
 		return (*err = sh_seg_fp(&m->seg[s], m->head[s], fp)) == 0;
@@ -105,7 +110,8 @@ take(struct merge *m, int s, sh_fpval fp)
 			m->head[s]++;
 			return 0;
 		}
-		if ((e = sh_seg_ids(&m->seg[s], m->head[s]++, &p, &len)) != 0)
+		if ((e = sh_segdel_ids(&m->del[s], &m->seg[s], m->head[s]++,
+		    &p, &len)) != 0)
 			return e;
 		return put_ids(m, p, len);
 	}
@@ -364,29 +370,37 @@ static int
 put_manifest(const char *dir, const struct sh_index *ix, char *where,
     int *renamed)
 {
-	size_t cap = 128 + 80 * (size_t)ix->nseg, len;
+	size_t cap = 128 + 128 * (size_t)ix->nseg, len;
 	char *buf;
-	int i, e;
+	int i, e, del;
 
 	*renamed = 0;
 	if ((buf = malloc(cap)) == NULL)
 		return sh_ixfile_fail(where, dir, NULL, SH_ENOMEM);
-	/* A lean index is version 2, band tables 3, which older readers
-	 * refuse. */
+	/* A lean index is version 2, band tables 3, and one with
+	 * deletions 4, which older readers refuse. */
+	for (i = 0, del = 0; i < ix->nseg; i++)
+		del |= *ix->dname[i] != '\0';
 	if (ix->bands)
-		len = (size_t)snprintf(buf, cap, "sh-index 3\nbands %u %d %d "
-		    "shard %u %u next %llu\n", (unsigned)ix->t, ix->bands,
-		    ix->rows, ix->shard.i, ix->shard.n,
+		len = (size_t)snprintf(buf, cap, "sh-index %d\nbands %u %d %d "
+		    "shard %u %u next %llu\n", del ? 4 : 3, (unsigned)ix->t,
+		    ix->bands, ix->rows, ix->shard.i, ix->shard.n,
 		    (unsigned long long)ix->next);
 	else
 		len = (size_t)snprintf(buf, cap, "sh-index %d\nk %d plan %d "
-		    "%d shard %u %u next %llu%s\n", ix->lean ? 2 : 1, ix->k,
-		    ix->b, ix->r, ix->shard.i, ix->shard.n,
+		    "%d shard %u %u next %llu%s\n", del ? 4 : ix->lean ? 2 : 1,
+		    ix->k, ix->b, ix->r, ix->shard.i, ix->shard.n,
 		    (unsigned long long)ix->next, ix->lean ? " lean" : "");
-	for (i = 0; i < ix->nseg; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "%s %llu %llu\n",
+	for (i = 0; i < ix->nseg; i++) {
+		len += (size_t)snprintf(buf + len, cap - len, "%s %llu %llu",
 		    ix->name[i], (unsigned long long)ix->nfp[i],
 		    (unsigned long long)ix->nid[i]);
+		if (*ix->dname[i])
+			len += (size_t)snprintf(buf + len, cap - len,
+			    " %s %llu", ix->dname[i],
+			    (unsigned long long)ix->ndel[i]);
+		buf[len++] = '\n';
+	}
 	len += (size_t)snprintf(buf + len, cap - len, "end ");
 	sh_hex_format(sh_hash64(buf, len - 4, 0), buf + len);
 	len += SH_HEX_LEN;
@@ -398,7 +412,8 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 }
 
 /* Whether dir/name is a file that writers of an index leave behind: a
- * temporary file of theirs, or a segment (with magic, its magic read). */
+ * temporary file of theirs, a segment or a deletion file (with magic,
+ * its magic read). */
 static int
 leftover(const char *dir, const char *name, int magic)
 {
@@ -411,9 +426,11 @@ leftover(const char *dir, const char *name, int magic)
 	    strcmp(name + len - 4, ".tmp") == 0) {
 		memcpy(seg, name, len - 4);
 		seg[len - 4] = '\0';
-		return sh_ixfile_segname(seg);
+		return sh_ixfile_segname(seg) || sh_ixfile_delname(seg);
 	}
 	sh_ixfile_join(path, dir, name, NULL);
+	if (sh_ixfile_delname(name))
+		return !magic || sh_segdel_is(path);
 	return sh_ixfile_segname(name) && (!magic || sh_seg_is(path));
 }
 
@@ -436,7 +453,8 @@ tidy(const char *dir, const struct sh_index *ix, int check)
 		return SH_EIO;
 	while ((de = readdir(d)) != NULL) {
 		for (i = 0, live = 0; i < ix->nseg; i++)
-			live |= strcmp(ix->name[i], de->d_name) == 0;
+			live |= strcmp(ix->name[i], de->d_name) == 0 ||
+			    strcmp(ix->dname[i], de->d_name) == 0;
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0 ||
 		    strcmp(de->d_name, "LOCK") == 0 ||
@@ -483,8 +501,11 @@ struct sh_ixwriter {
 	int lock;
 	struct sh_index ix;	/* the MANIFEST being made */
 	int nold;		/* its first nold segments were there before */
-	char (*drop)[32];	/* segments to remove after the commit */
+	char (*drop)[32];	/* files to remove after the commit */
 	int ndrop;
+	char (*made)[32];	/* deletion files made since, nobody's
+				 * until the commit */
+	int nmade;
 	int dirty;		/* the MANIFEST must be written */
 	int build;		/* replaces the index: one segment in the end */
 	size_t budget;
@@ -504,26 +525,60 @@ sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch)
 	return w->budget != 0 && batch_bytes(w, batch) * 4 > w->budget;
 }
 
-/* Remember segment i for removal: now if this writer made it, else after
- * the commit. */
+/* Append name to the list *v of *n names.  Return 0 or SH_ENOMEM. */
+static int
+push_name(char (**v)[32], int *n, const char *name)
+{
+	void *nv;
+
+	if ((nv = realloc(*v, (size_t)(*n + 1) * sizeof(**v))) == NULL)
+		return SH_ENOMEM;
+	*v = nv;
+	snprintf((*v)[(*n)++], sizeof(**v), "%s", name);
+	return 0;
+}
+
+/* Remove file name of w's directory: now if this writer made it since
+ * the commit (mine), else after the commit. */
+static int
+drop_file(struct sh_ixwriter *w, const char *name, int mine)
+{
+	char path[SH_WHERE];
+
+	w->dirty = 1;
+	if (!mine)
+		return push_name(&w->drop, &w->ndrop, name);
+	sh_ixfile_join(path, w->dir, name, NULL);
+	unlink(path);
+	return 0;
+}
+
+/* Whether w made deletion file name since the commit; forget it. */
+static int
+made(struct sh_ixwriter *w, const char *name)
+{
+	int i;
+
+	for (i = 0; i < w->nmade; i++)
+		if (strcmp(w->made[i], name) == 0) {
+			memmove(w->made[i], w->made[i + 1], (size_t)(w->nmade -
+			    i - 1) * sizeof(*w->made));
+			w->nmade--;
+			return 1;
+		}
+	return 0;
+}
+
+/* Remove segment i and its deletion file, as drop_file does. */
 static int
 drop_segment(struct sh_ixwriter *w, int i)
 {
-	char path[SH_WHERE];
-	void *nd;
+	int e;
 
-	w->dirty = 1;
-	if (i >= w->nold) {
-		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
-		unlink(path);
-		return 0;
-	}
-	if ((nd = realloc(w->drop, (size_t)(w->ndrop + 1) *
-	    sizeof(*w->drop))) == NULL)
-		return SH_ENOMEM;
-	w->drop = nd;
-	memcpy(w->drop[w->ndrop++], w->ix.name[i], sizeof(*w->drop));
-	return 0;
+	if (*w->ix.dname[i] && (e = drop_file(w, w->ix.dname[i], made(w,
+	    w->ix.dname[i]))) != 0)
+		return e;
+	return drop_file(w, w->ix.name[i], i >= w->nold);
 }
 
 /*
@@ -628,11 +683,12 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	struct sh_plan plan;
 	struct sh_segsrc src;
 	struct sh_bandsrc *bsrc = NULL;
+	struct sh_delband *dband = NULL;
 	struct bbatch bb;
 	char path[SH_WHERE], name[32];
 	const char *ids;
 	sh_fpval fp;
-	uint64_t size, n = 0;
+	uint64_t size, n = 0, gone;
 	size_t len, x;
 	int i, j = 0, e = 0;
 
@@ -646,6 +702,8 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	memset(&m, 0, sizeof(m));
 	memset(&bb, 0, sizeof(bb));
 	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL ||
+	    (m.del = calloc((size_t)j + 1, sizeof(*m.del))) == NULL ||
+	    (dband = calloc((size_t)j + 1, sizeof(*dband))) == NULL ||
 	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL) {
 		e = SH_ENOMEM;
 		goto out;
@@ -665,6 +723,22 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sh_seg_advise(&m.seg[m.nseg], 1);	/* read in order */
 		sh_seg_bandsrc(&m.seg[m.nseg], &bsrc[m.nseg]);
 		n += m.seg[m.nseg].nfp;
+		/* Its deletions are left out, and so dropped. */
+		if (!*ix->dname[ix->nseg - j + m.nseg])
+			continue;
+		sh_ixfile_join(path, w->dir, ix->dname[ix->nseg - j + m.nseg],
+		    NULL);
+		if ((e = sh_segdel_read(&m.del[m.nseg], path,
+		    &m.seg[m.nseg])) == 0 && (e = sh_segdel_bytes(
+		    &m.del[m.nseg], &m.seg[m.nseg], &gone)) == 0 && ix->bands)
+			e = sh_segdel_band(&m.del[m.nseg], &bsrc[m.nseg],
+			    &dband[m.nseg], &bsrc[m.nseg]);
+		if (e != 0) {
+			sh_ixfile_fail(where, path, NULL, e);
+			goto out;
+		}
+		bsrc[m.nseg].idbytes -= gone;
+		n -= m.del[m.nseg].ndead;
 	}
 	m.bad = -1;
 	if (ix->bands) {
@@ -704,8 +778,8 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 			src.nid = m.nbatch;
 			src.idbytes = m.bidbytes;
 			for (i = 0; i < m.nseg; i++) {
-				src.nid += m.seg[i].nid;
-				src.idbytes += m.seg[i].idbytes;
+				src.nid += m.seg[i].nid - m.del[i].n;
+				src.idbytes += bsrc[i].idbytes;
 			}
 			src.next = merge_next;
 			src.ctx = &m;
@@ -760,9 +834,14 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		w->dirty = 1;
 	}
 out:
-	for (i = 0; i < m.nseg; i++)
+	for (i = 0; i < m.nseg; i++) {
 		sh_seg_close(&m.seg[i]);
+		sh_segdel_free(&m.del[i]);
+		sh_segdel_bandfree(&dband[i]);
+	}
 	free(m.seg);
+	free(m.del);
+	free(dband);
 	free(bsrc);
 	free(bb.sel);
 	free(bb.w);
@@ -780,6 +859,226 @@ sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	if ((w->ix.bands != 0) != (keys != NULL))
 		return sh_ixfile_fail(where, w->dir, NULL, SH_EKIND);
 	return add(w, batch, keys, 0, where);
+}
+
+int
+sh_ixw_merge(struct sh_ixwriter *w, char *where)
+{
+	struct sh_fplist none;
+	int i, del = 0;
+
+	for (i = 0; i < w->ix.nseg; i++)
+		del |= *w->ix.dname[i] != '\0';
+	if (w->ix.nseg < 2 && !del)
+		return 0;
+	memset(&none, 0, sizeof(none));
+	return add(w, &none, NULL, 1, where);
+}
+
+/* The IDs of a list, a set: by their hash (never 0), the entries of
+ * one hash chained through next. */
+struct idset {
+	const struct sh_fplist *l;
+	struct sh_hmap map;
+	uint32_t *next;
+};
+
+static uint64_t
+idkey(const char *p, size_t len)
+{
+	uint64_t h = sh_hash64(p, len, 0);
+
+	return h != 0 ? h : 1;
+}
+
+/* The first entry of the set's list with ID p[0..len), or -1. */
+static int64_t
+idset_find(const struct idset *set, const char *p, size_t len)
+{
+	const char *q;
+	size_t qlen;
+	uint32_t v;
+
+	if (!sh_hmap_get(&set->map, idkey(p, len), &v))
+		return -1;
+	for (; v != UINT32_MAX; v = set->next[v]) {
+		q = sh_fplist_id(set->l, v, &qlen);
+		if (qlen == len && memcmp(p, q, len) == 0)
+			return v;
+	}
+	return -1;
+}
+
+static int
+idset_make(struct idset *set, const struct sh_fplist *l)
+{
+	const char *p;
+	size_t i, len;
+	uint32_t old, *at;
+	int r;
+
+	memset(set, 0, sizeof(*set));
+	set->l = l;
+	if (l->n >= UINT32_MAX)
+		return SH_ERANGE;
+	if ((set->next = malloc(l->n * sizeof(*set->next) + 1)) == NULL ||
+	    sh_hmap_reserve(&set->map, l->n) != 0)
+		return SH_ENOMEM;
+	/* An entry goes to the end of its hash's chain: the first of an ID
+	 * stays first. */
+	for (i = 0; i < l->n; i++) {
+		p = sh_fplist_id(l, i, &len);
+		set->next[i] = UINT32_MAX;
+		if ((r = sh_hmap_add(&set->map, idkey(p, len), (uint32_t)i,
+		    &old)) < 0)
+			return r;
+		if (r == 1) {
+			for (at = &set->next[old]; *at != UINT32_MAX;
+			    at = &set->next[*at])
+				;
+			*at = (uint32_t)i;
+		}
+	}
+	return 0;
+}
+
+struct delw {
+	const struct sh_delrec *rec;
+	uint64_t n;
+};
+
+static int
+put_del(int fd, void *ctx)
+{
+	struct delw *g = ctx;
+
+	return sh_segdel_write(fd, g->rec, g->n);
+}
+
+/* The deletions of segment s after those of d and the IDs of set:
+ * every record into *out (n of them), found[i] set for the entries of
+ * set found.  Return 0, SH_ENOMEM, SH_ERANGE or SH_ECORRUPT. */
+static int
+delete_in(struct sh_seg *s, const struct sh_segdel *d,
+    const struct idset *set, unsigned char *found, struct sh_delrec **out,
+    size_t *cap, uint64_t *n)
+{
+	const char *p, *id;
+	size_t len, idlen;
+	uint64_t pos, oc = 0, first, o, fresh = 0;
+	uint32_t ord;
+	int64_t f;
+	int e, isnew;
+
+	*n = 0;
+	sh_seg_advise(s, 1);
+	for (pos = 0; pos < s->nfp; pos++) {
+		/* The records of entry pos so far: d->rec[first .. oc). */
+		for (first = oc; oc < d->n && d->rec[oc].pos == pos; oc++)
+			;
+		if (sh_grow(out, cap, (size_t)(*n + oc - first),
+		    sizeof(**out)) != 0)
+			return SH_ENOMEM;
+		if (sh_segdel_dead(d, pos)) {
+			memcpy(*out + *n, d->rec + first, (size_t)(oc - first) *
+			    sizeof(**out));
+			*n += oc - first;
+			continue;
+		}
+		if ((e = sh_seg_ids(s, pos, &p, &len)) != 0)
+			return e;
+		/* Its records, old and new, in order of ID. */
+		o = first;
+		for (ord = 0; sh_ids_next(&p, &len, &id, &idlen); ord++) {
+			if (ord == UINT32_MAX)
+				return SH_ERANGE;
+			if ((isnew = !(o < oc && d->rec[o].ord == ord)) == 0)
+				o++;
+			else if ((f = idset_find(set, id, idlen)) >= 0)
+				found[f] = 1;
+			else
+				continue;
+			if (sh_grow(out, cap, (size_t)*n + 1,
+			    sizeof(**out)) != 0)
+				return SH_ENOMEM;
+			(*out)[*n].pos = pos;
+			(*out)[(*n)++].ord = ord;
+			fresh += isnew;
+		}
+		if (o != oc)
+			return SH_ECORRUPT;
+		for (o = *n; o > 0 && (*out)[o - 1].pos == pos; o--)
+			(*out)[o - 1].nids = ord;
+	}
+	if (fresh == 0)
+		*n = 0;
+	return 0;
+}
+
+int
+sh_ixw_delete(struct sh_ixwriter *w, const struct sh_fplist *ids,
+    unsigned char *found, char *where)
+{
+	struct sh_index *ix = &w->ix;
+	struct sh_delrec *rec = NULL;
+	struct sh_segdel d;
+	struct sh_seg seg;
+	struct idset set;
+	char path[SH_WHERE], name[32];
+	size_t cap = 0;
+	uint64_t n;
+	int i, e;
+
+	memset(found, 0, ids->n);
+	memset(&d, 0, sizeof(d));
+	if ((e = idset_make(&set, ids)) != 0)
+		goto out;
+	for (i = 0; i < ix->nseg && e == 0; i++) {
+		sh_ixfile_join(path, w->dir, ix->name[i], NULL);
+		if ((e = sh_seg_open(&seg, path, 1)) != 0) {
+			sh_ixfile_fail(where, path, NULL, e);
+			break;
+		}
+		if (*ix->dname[i]) {
+			sh_ixfile_join(path, w->dir, ix->dname[i], NULL);
+			e = sh_segdel_read(&d, path, &seg);
+		}
+		if (e == 0 && (e = delete_in(&seg, &d, &set, found, &rec, &cap,
+		    &n)) != 0)
+			sh_ixfile_join(path, w->dir, ix->name[i], NULL);
+		sh_seg_close(&seg);
+		sh_segdel_free(&d);
+		if (e != 0) {
+			sh_ixfile_fail(where, path, NULL, e);
+			break;
+		}
+		if (n == 0)
+			continue;
+		/* Its deletions so far, in a file of their own. */
+		if (ix->next == UINT64_MAX) {
+			e = sh_ixfile_fail(where, w->dir, "MANIFEST", SH_ERANGE);
+			break;
+		}
+		snprintf(name, sizeof(name), "del-%06llu",
+		    (unsigned long long)ix->next++);
+		if ((e = put_file(w->dir, name, put_del, &(struct delw){ rec,
+		    n }, 1, where, NULL)) != 0)
+			break;
+		if ((e = push_name(&w->made, &w->nmade, name)) != 0 ||
+		    (*ix->dname[i] && (e = drop_file(w, ix->dname[i],
+		    made(w, ix->dname[i]))) != 0)) {
+			sh_ixfile_fail(where, w->dir, NULL, e);
+			break;
+		}
+		memcpy(ix->dname[i], name, sizeof(name));
+		ix->ndel[i] = n;
+		w->dirty = 1;
+	}
+out:
+	free(rec);
+	free(set.next);
+	sh_hmap_free(&set.map);
+	return e;
 }
 
 int
@@ -802,11 +1101,13 @@ sh_ixw_commit(struct sh_ixwriter *w, char *where)
 			 * disk: its segments and the old ones all stay. */
 			w->dirty = 0;
 			w->ndrop = 0;
+			w->nmade = 0;
 			w->nold = w->ix.nseg;
 		}
 		return e;
 	}
 	w->dirty = 0;
+	w->nmade = 0;
 	for (i = 0; i < w->ndrop; i++) {
 		sh_ixfile_join(path, w->dir, w->drop[i], NULL);
 		unlink(path);
@@ -829,10 +1130,15 @@ sh_ixw_close(struct sh_ixwriter *w)
 		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
 		unlink(path);
 	}
+	for (i = 0; i < w->nmade; i++) {
+		sh_ixfile_join(path, w->dir, w->made[i], NULL);
+		unlink(path);
+	}
 	sh_index_close(&w->ix);
 	if (w->lock >= 0)
 		close(w->lock);
 	free(w->drop);
+	free(w->made);
 	free(w);
 }
 

@@ -77,6 +77,26 @@ int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
  * time for a writer within a budget to add it as a segment and free it. */
 int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);
 int sh_ixw_commit(struct sh_ixwriter *w, char *where);
+
+/*
+ * Delete from w's index every ID equal to an ID of the list ids (its
+ * fingerprints are not looked at; IDs as stored, escaped as in
+ * fingerprint lines): for each segment holding some, a new deletion file
+ * with all its deletions so far (deletes.h) replaces the old one at the
+ * commit.  found[i] is set to 1 when entry i of ids is an ID deleted
+ * now, the first entry of an ID only; 0 when not (not in the index,
+ * deleted before, or a repeat).  Every reader leaves out what is
+ * deleted; merges drop it.  Return 0, SH_ENOMEM, SH_ERANGE, or an error
+ * of reading a segment or writing a file (where names it).  Cost: reads
+ * every ID of the index once.
+ */
+int sh_ixw_delete(struct sh_ixwriter *w, const struct sh_fplist *ids,
+    unsigned char *found, char *where);
+
+/* Merge every segment of w's index into one, leaving out what is
+ * deleted (nothing when the index is one segment without deletions).
+ * Return as sh_ixw_add. */
+int sh_ixw_merge(struct sh_ixwriter *w, char *where);
 void sh_ixw_close(struct sh_ixwriter *w);
 
 #endif

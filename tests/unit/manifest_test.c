@@ -1,7 +1,9 @@
 /*
  * MANIFESTs that lie, with valid checksums (a forger recomputes them):
  * a next that names a live segment, or that cannot grow, or overflows;
- * a segment named twice; counts that cannot be; names too long.  Each
+ * a segment named twice; counts that cannot be; names too long;
+ * deletion files (version 4) misnumbered, named twice, or deleting more
+ * IDs than their segment holds.  Each
  * is refused by readers and writers, and a writer refused leaves every
  * segment as it was.
  */
@@ -115,6 +117,25 @@ main(void)
 		{ "sh-index 1\nk 3 plan 0 0 shard 0 1 next 3\n"
 		  "seg-000001 500 500\nseg-000002 20 -20\n",
 		  "a negative count" },
+		{ "sh-index 1\nk 3 plan 0 0 shard 0 1 next 4\n"
+		  "seg-000001 500 500 del-000003 1\nseg-000002 20 20\n",
+		  "a deletion file in a MANIFEST of version 1" },
+		{ "sh-index 4\nk 3 plan 0 0 shard 0 1 next 3\n"
+		  "seg-000001 500 500 del-000003 1\nseg-000002 20 20\n",
+		  "a deletion file numbered at next" },
+		{ "sh-index 4\nk 3 plan 0 0 shard 0 1 next 4\n"
+		  "seg-000001 500 500 del-000002 1\nseg-000002 20 20\n",
+		  "a deletion file of a segment's number" },
+		{ "sh-index 4\nk 3 plan 0 0 shard 0 1 next 4\n"
+		  "seg-000001 500 500 del-000003 1\n"
+		  "seg-000002 20 20 del-000003 1\n",
+		  "a deletion file named twice" },
+		{ "sh-index 4\nk 3 plan 0 0 shard 0 1 next 4\n"
+		  "seg-000001 500 500\nseg-000002 20 20 del-000003 21\n",
+		  "more IDs deleted than held" },
+		{ "sh-index 4\nk 3 plan 0 0 shard 0 1 next 4\n"
+		  "seg-000001 500 500\nseg-000002 20 20 del-000003 0\n",
+		  "a deletion file deleting nothing" },
 	};
 	char where[SH_WHERE], path[4200];
 	const char *tmp = getenv("TMPDIR");
