@@ -110,6 +110,19 @@ setup_file() {
 	sh-index build -a 0.8 "$F/bx1" "$F/bbase.fpb"
 	cp -a "$F/bx1" "$F/bx2"
 	sh-index add "$F/bx2" "$F/bmore.fpb"
+
+	# Deletes: ix3 and bx3 are ix2 and bx2 with IDs of both segments
+	# deleted; more of them go, from segments with deletions and
+	# without.
+	cp -a "$F/ix2" "$F/ix3"
+	cp -a "$F/bx2" "$F/bx3"
+	{ echo f3; echo m4; } | sh-index delete "$F/ix3" >/dev/null
+	cut -f 2 "$F/bbase.fpb" | sed -n 4p | sh-index delete "$F/bx3" \
+	    >/dev/null
+	{ awk 'NR % 9 == 0 { print $2 }' "$F/base.fp"; echo m2; } \
+	    >"$F/gone.ids"
+	{ cut -f 2 "$F/bbase.fpb" | awk 'NR % 9 == 0'
+	  cut -f 2 "$F/bmore.fpb" | sed -n 2p; } >"$F/bgone.ids"
 }
 
 setup() {
@@ -141,6 +154,14 @@ op() {
 		CMD=(sh-index add "$W/ix" "$F/bm2.fpb") ;;
 	bquery)	CMD=(sh-near -i "$F/bx2" -v "$F/docs.tsv" -a 0.8 "$F/docs.fpb") ;;
 	bfilter) CMD=(sh-near -u -i "$F/bx2" "$F/docs.fpb") ;;
+	delete)	IX=$W/ix START=$F/ix3
+		CMD=(sh-index delete "$W/ix" "$F/gone.ids") ;;
+	compact) IX=$W/ix START=$F/ix3 CMD=(sh-index merge "$W/ix") ;;
+	dmerge)	IX=$W/ix START=$F/ix3 CMD=(sh-index add "$W/ix" "$F/m2.fp") ;;
+	dquery)	CMD=(sh-near -i "$F/ix3" -k 4 "$F/q.fp") ;;
+	bdelete) IX=$W/ix START=$F/bx3
+		CMD=(sh-index delete "$W/ix" "$F/bgone.ids") ;;
+	bcompact) IX=$W/ix START=$F/bx3 CMD=(sh-index merge "$W/ix") ;;
 	esac
 }
 
@@ -212,10 +233,11 @@ check() {
 		# synced (exit 2), the old one's, which a crash could bring
 		# back: the next writer removes them.
 		f=$( { echo LOCK; echo MANIFEST; [ ! -f "$IX/MANIFEST" ] ||
-		    awk 'NR > 2 && $1 != "end" { print $1 }' "$IX/MANIFEST"
+		    awk 'NR > 2 && $1 != "end" { print $1; print $4 }' \
+			"$IX/MANIFEST"
 		    if [ "$rc" -eq 2 ] && [ -n "$START" ] &&
 			cmp -s "$W/dump" "$W/new.dump"; then
-			awk 'NR > 2 && $1 != "end" { print $1 }' \
+			awk 'NR > 2 && $1 != "end" { print $1; print $4 }' \
 			    "$START/MANIFEST"
 		    fi; } |
 		    grep -vxF -f - <(ls -A "$IX") | tr '\n' ' ')
@@ -402,6 +424,54 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-near -u -i, band tables: each allocation of the program fails" {
 	sweep bfilter FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index delete: each write fails (ENOSPC)" {
+	sweep delete FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index delete: each write is short" {
+	sweep delete FAULT_ERRNO=short
+}
+
+@test "sh-index delete: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep delete "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index delete: each allocation of the program fails" {
+	sweep delete FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index merge: each write fails (ENOSPC)" {
+	sweep compact FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index merge: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep compact "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add, merging segments with deletions: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep dmerge "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add, merging segments with deletions: each allocation of the program fails" {
+	sweep dmerge FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -i, deletions: each allocation of the program fails" {
+	sweep dquery FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index delete, band tables: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep bdelete "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index merge, band tables: each write is short" {
+	sweep bcompact FAULT_ERRNO=short
+}
+
+@test "sh-index merge, band tables: each allocation of the program fails" {
+	sweep bcompact FAULT_CALLS=malloc FAULT_FROM=prog
 }
 
 @test "sh-near -S 1M: each stdio write fails, temporary files and stdout (ENOSPC)" {

@@ -201,6 +201,58 @@ wait_tmp() {
 	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
 }
 
+@test "kill -9 at any moment of a delete or a merge leaves an index that is old or new" {
+	local verb when got old midwrite=0
+	big "$D/new.fp" 1000000 n 32
+	sh-index add "$D/ix" "$D/new.fp"
+	# A delete of a tenth of the IDs, then a merge of what is left.
+	awk 'NR % 10 == 0 { print $2 }' "$D/new.fp" >"$D/gone"
+	cp -a "$D/ix" "$D/ix0"
+	sh-index dump "$D/ix" | LC_ALL=C sort >"$D/full.sorted"
+	awk -F '\t' 'NR == FNR { g[$1] = 1; next } !($2 in g)' "$D/gone" \
+	    "$D/full.sorted" >"$D/left.sorted"
+	for verb in delete merge; do
+		old=$D/full.sorted
+		[ "$verb" = delete ] || old=$D/left.sorted
+		for when in 0.05 tmp tmp+0.05 tmp+0.1 tmp+0.3 tmp+0.6; do
+			if [ "$verb" = delete ]; then
+				rm -rf "$D/ix"
+				cp -a "$D/ix0" "$D/ix"
+				sh-index delete "$D/ix" "$D/gone" >/dev/null &
+			else
+				rm -rf "$D/ix"
+				cp -a "$D/ix1" "$D/ix"
+				sh-index merge "$D/ix" &
+			fi
+			case $when in
+			tmp*)	wait_tmp "$D/ix" && midwrite=$((midwrite + 1))
+				sleep "${when#tmp+}" 2>/dev/null || true ;;
+			*)	sleep "$when" ;;
+			esac
+			kill -9 $! 2>/dev/null || true
+			wait $! || true
+			sh-index verify "$D/ix"
+			sh-index dump "$D/ix" | LC_ALL=C sort >"$D/got"
+			if cmp -s "$D/got" "$D/left.sorted"; then
+				got=new
+			else
+				same_files "$old" "$D/got"
+				got=old
+			fi
+			echo "$verb killed at $when: $got index"
+			# The next writer removes what the killed one left.
+			sh-index add "$D/ix" </dev/null
+			run -0 ls "$D/ix"
+			eq "$(grep -v -x -e LOCK -e MANIFEST <<<"$output" | sort)" \
+			    "$(awk 'NR > 2 && $1 != "end" { print $1; if (NF > 3) print $4 }' \
+			    "$D/ix/MANIFEST" | sort)"
+		done
+		[ "$verb" = merge ] || { rm -rf "$D/ix1"; cp -a "$D/ix0" \
+		    "$D/ix1"; sh-index delete "$D/ix1" "$D/gone" >/dev/null; }
+	done
+	[ "$midwrite" -gt 0 ]
+}
+
 @test "concurrent adds are serialized and all batches land" {
 	local i
 	for i in 1 2 3 4; do

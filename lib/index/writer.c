@@ -1061,12 +1061,18 @@ sh_ixw_delete(struct sh_ixwriter *w, const struct sh_fplist *ids,
 		}
 		snprintf(name, sizeof(name), "del-%06llu",
 		    (unsigned long long)ix->next++);
-		if ((e = put_file(w->dir, name, put_del, &(struct delw){ rec,
-		    n }, 1, where, NULL)) != 0)
+		/* Known as made before it is, so that nothing is left. */
+		if ((e = push_name(&w->made, &w->nmade, name)) != 0) {
+			sh_ixfile_fail(where, w->dir, NULL, e);
 			break;
-		if ((e = push_name(&w->made, &w->nmade, name)) != 0 ||
-		    (*ix->dname[i] && (e = drop_file(w, ix->dname[i],
-		    made(w, ix->dname[i]))) != 0)) {
+		}
+		if ((e = put_file(w->dir, name, put_del, &(struct delw){ rec,
+		    n }, 1, where, NULL)) != 0) {
+			w->nmade--;
+			break;
+		}
+		if (*ix->dname[i] && (e = drop_file(w, ix->dname[i],
+		    made(w, ix->dname[i]))) != 0) {
 			sh_ixfile_fail(where, w->dir, NULL, e);
 			break;
 		}
