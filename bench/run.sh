@@ -19,9 +19,11 @@
 # the copies, default 200000; similarities, default "0.8 0.9"; "yes" to
 # time the fingerprints' route too, the default), BAND_SIZES and BAND_T
 # (the bandindex section: sketch lines indexed, default NEAR_SIZES; the
-# similarity, default 0.8).
+# similarity, default 0.8), DELETE_SIZES and DELETE_PCTS (the deletes
+# section: fingerprints indexed, default the largest of NEAR_SIZES;
+# percentages of their IDs deleted, default "1 10").
 
-sections='fp records dict near index bandindex parallel verify route'
+sections='fp records dict near index bandindex deletes parallel verify route'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -47,6 +49,8 @@ ROUTE_T=${ROUTE_T:-0.8 0.9}
 ROUTE_FP=${ROUTE_FP:-yes}
 BAND_SIZES=${BAND_SIZES:-$NEAR_SIZES}
 BAND_T=${BAND_T:-0.8}
+DELETE_SIZES=${DELETE_SIZES:-$(printf '%s\n' $NEAR_SIZES | sort -n | tail -n 1)}
+DELETE_PCTS=${DELETE_PCTS:-1 10}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -225,7 +229,7 @@ tools()
 	case $1 in
 	fp)	echo sh-fp sh-tokenize ;;
 	near)	echo sh-near ;;
-	index | bandindex) echo sh-index sh-near ;;
+	index | bandindex | deletes) echo sh-index sh-near ;;
 	records) echo sh-fp ;;
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
@@ -711,6 +715,74 @@ bench_bandindex()
 			    $6, ($6 > 0 ? $7 / $6 : 0), $8 }'
 		rm -rf "$f" "$q" "$ix"
 	done
+}
+
+# sh-index delete of DELETE_PCTS % of the IDs of an index of n random
+# fingerprints (every 100/p-th line's), each run on a fresh copy of the
+# index, the copy not timed; then sh-index merge.  sh-near -i of QUERIES
+# (90 % new, 10 % indexed, k = 3) on the index as built and with the
+# deletions, in turns (so that a change of load touches both), then on
+# the merged index; one core, medians of NEAR_RUNS runs.  Slowdown: the
+# queries' time with the deletions over without, less 1.
+bench_deletes()
+{
+	[ -x "$GENFP" ] || die "$GENFP: not found; run make first"
+	echo
+	echo "deletes: sh-index delete; sh-near -i INDEX QUERIES, k = 3," \
+	    "one core, median of $NEAR_RUNS runs"
+	printf '%-10s %5s %9s %8s %10s %10s %9s %8s %10s\n' fps deleted \
+	    'delete s' 'B/del' 'query s' 'deleted s' slowdown 'merge s' \
+	    'merged s'
+	for n in $DELETE_SIZES; do
+		f=$tmp/fp.$n
+		q=$tmp/q.$n
+		ix=$tmp/ix.$n
+		"$GENFP" "$n" >"$f" || die "$GENFP $n failed"
+		{ "$GENFP" -s 2 $((QUERIES - QUERIES / 10)); head -n \
+		    $((QUERIES / 10)) "$f"; } >"$q" || die "queries failed"
+		"$BIN/sh-index" build -O "$ix" "$f" || die "build failed"
+		for p in $DELETE_PCTS; do
+			is_count "$p" && [ "$p" -le 100 ] ||
+			    die "DELETE_PCTS: $p is not a percentage"
+			awk -v m=$((100 / p)) 'NR % m == 0 { print $2 }' "$f" \
+			    >"$tmp/gone"
+			i=0
+			d=
+			while [ "$i" -lt "$NEAR_RUNS" ]; do
+				rm -rf "$ix.d"
+				cp -a "$ix" "$ix.d"
+				d="$d $(RUNS=1 timeit "$BIN/sh-index" delete \
+				    "$ix.d" "$tmp/gone")" || exit 2
+				i=$((i + 1))
+			done
+			d=$(printf '%s\n' $d | median)
+			db=$(find "$ix.d" -name 'del-*' -exec cat {} + | wc -c)
+			nd=$(wc -l <"$tmp/gone")
+			i=0
+			t0=
+			t1=
+			while [ "$i" -lt "$NEAR_RUNS" ]; do
+				t0="$t0 $(RUNS=1 timeit "$BIN/sh-near" -i "$ix" \
+				    "$q")" || exit 2
+				t1="$t1 $(RUNS=1 timeit "$BIN/sh-near" -i \
+				    "$ix.d" "$q")" || exit 2
+				i=$((i + 1))
+			done
+			t0=$(printf '%s\n' $t0 | median)
+			t1=$(printf '%s\n' $t1 | median)
+			mg=$(RUNS=1 timeit "$BIN/sh-index" merge "$ix.d") ||
+			    exit 2
+			t2=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -i "$ix.d" \
+			    "$q") || exit 2
+			rm -rf "$ix.d"
+			echo "$n $p $d $db $nd $t0 $t1 $mg $t2" | awk '{
+				printf "%-10d %4d%% %9.3f %8.1f %10.3f %10.3f %8.1f%% %8.3f %10.3f\n",
+				    $1, $2, $3, $4 / $5, $6, $7,
+				    ($6 > 0 ? 100 * ($7 / $6 - 1) : 0), $8, $9 }'
+		done
+		rm -rf "$f" "$q" "$ix"
+	done
+	echo "(B/del: bytes of deletion files per ID deleted)"
 }
 
 is_count "$RUNS" || die "RUNS must be a positive integer: $RUNS"
