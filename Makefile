@@ -27,7 +27,7 @@ FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
 NEAR_HDR = lib/near/bands.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/fpstore.h lib/near/join.h \
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
-INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/ixfile.h lib/index/segint.h lib/index/segment.h \
+INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/times.h lib/index/ixfile.h lib/index/segint.h lib/index/segment.h \
 	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/match.h \
 	lib/verify/verify.h
@@ -46,7 +46,7 @@ FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
 NEAR_OBJ = lib/near/bands.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
-INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segment.o \
+INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segment.o lib/index/times.o \
 	lib/index/writer.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/groups.o lib/verify/match.o \
 	lib/verify/verify.o

@@ -204,8 +204,8 @@ del_line(void *ctx, const char *p, size_t len, const char *name,
 }
 
 void
-ixdel_run(const char *path, const struct sh_ixopt *o, int n,
-    char *const name[])
+ixdel_run(const char *path, const struct sh_ixopt *o, int verb,
+    uint32_t cutoff, int n, char *const name[])
 {
 	unsigned char *found = NULL;
 	const char *id;
@@ -213,7 +213,7 @@ ixdel_run(const char *path, const struct sh_ixopt *o, int n,
 	int e;
 
 	sh_fplist_init(&list);
-	if (n >= 0) {
+	if (verb == 'd') {
 		input_lines(n, name, del_line, NULL, &status);
 		if (status) {
 			diag_done();
@@ -225,7 +225,8 @@ ixdel_run(const char *path, const struct sh_ixopt *o, int n,
 		}
 	}
 	if ((e = sh_ixw_open(&w, path, o, where)) != 0 ||
-	    (e = n >= 0 ? sh_ixw_delete(w, &list, found, where) :
+	    (e = verb == 'd' ? sh_ixw_delete(w, &list, found, where) :
+	    verb == 'e' ? sh_ixw_expire(w, cutoff, where) :
 	    sh_ixw_merge(w, where)) != 0 ||
 	    (e = sh_ixw_commit(w, where)) != 0)
 		fail(e);

@@ -1,5 +1,5 @@
 /*
- * sh-index build, add, delete and merge: the input lines into batches for the index
+ * sh-index build, add, delete, expire and merge: the input lines into batches for the index
  * writer (index/writer.h), each line with the band keys of its sketch
  * for band tables; within a budget, a batch is written as a segment
  * each time it fills a quarter of it.  With newonly (add -u), each line
@@ -9,6 +9,8 @@
  */
 #ifndef IXADD_H
 #define IXADD_H
+
+#include <stdint.h>
 
 #include "index/writer.h"
 #include "near/bands.h"
@@ -25,14 +27,15 @@ void ixadd_run(const char *path, const struct sh_ixopt *o,
     const struct sh_bandplan *bp, int newonly, int n, char *const name[]);
 
 /*
- * sh-index delete (n >= 0): delete from the index at path the IDs of the
- * n operands name[0..n) (stdin when n is 0), one a line or the ID of a
- * fingerprint line, empty lines skipped, and print each ID deleted, once,
- * in input order.  sh-index merge (n < 0): merge its segments into one,
+ * sh-index delete (verb 'd'): delete from the index at path the IDs of
+ * the n operands name[0..n) (stdin when n is 0), one a line or the ID
+ * of a fingerprint line, empty lines skipped, and print each ID deleted,
+ * once, in input order.  sh-index expire ('e'): delete the IDs added
+ * before cutoff.  sh-index merge ('m'): merge its segments into one,
  * dropping what is deleted.  o: the index's kind.  Errors as
  * ixadd_run's.
  */
-void ixdel_run(const char *path, const struct sh_ixopt *o, int n,
-    char *const name[]);
+void ixdel_run(const char *path, const struct sh_ixopt *o, int verb,
+    uint32_t cutoff, int n, char *const name[]);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/errors.h"
@@ -27,13 +28,15 @@ static struct sh_bandplan bp;	/* an index of band tables: its plan */
 static const char usage_text[] =
     "usage: sh-index build [-EO] [-b blocks -r keyblocks] [-k max] "
     "[-P shard/shards]\n"
-    "                      [-S size] index [file ...]\n"
+    "                      [-S size] [-T time] index [file ...]\n"
     "       sh-index build -a min [-O] [-P shard/shards] [-S size] "
-    "index [file ...]\n"
+    "[-T time]\n"
+    "                      index [file ...]\n"
     "       sh-index add [-u] [-a min | -k max] [-P shard/shards] "
-    "[-S size] index\n"
-    "                    [file ...]\n"
+    "[-S size] [-T time]\n"
+    "                    index [file ...]\n"
     "       sh-index delete index [file ...]\n"
+    "       sh-index expire -o time index\n"
     "       sh-index merge | info | dump | verify index\n"
     "       sh-index -h | -V\n";
 
@@ -108,7 +111,8 @@ main(int argc, char *argv[])
 	struct sh_index ix;
 	const char *verb, *a = NULL;
 	long long v, budget = 0;
-	int ch, e, *opt, newonly = 0;
+	uint32_t cutoff = 0;
+	int ch, e, *opt, newonly = 0, when = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	memset(&o, 0, sizeof(o));
@@ -124,17 +128,17 @@ main(int argc, char *argv[])
 	 * program. */
 	verb = argv[1];
 	if (strcmp(verb, "build") != 0 && strcmp(verb, "add") != 0 &&
-	    strcmp(verb, "delete") != 0 && strcmp(verb, "merge") != 0 &&
-	    strcmp(verb, "info") != 0 && strcmp(verb, "dump") != 0 &&
-	    strcmp(verb, "verify") != 0) {
-		warnx("%s: not a verb: build, add, delete, merge, info, dump "
-		    "or verify", verb);
+	    strcmp(verb, "delete") != 0 && strcmp(verb, "expire") != 0 &&
+	    strcmp(verb, "merge") != 0 && strcmp(verb, "info") != 0 &&
+	    strcmp(verb, "dump") != 0 && strcmp(verb, "verify") != 0) {
+		warnx("%s: not a verb: build, add, delete, expire, merge, "
+		    "info, dump or verify", verb);
 		usage();
 	}
 	argv[1] = argv[0];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "EOP:S:Va:b:fhk:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "EOP:S:T:Va:b:fhk:o:r:u")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch = usage_option(ch, "fO")) {
 		case 'a':
@@ -151,6 +155,14 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			newonly = 1;
+			break;
+		case 'o':
+		case 'T':
+			if ((e = sh_strtowhen(optarg, (uint32_t)time(NULL),
+			    ch == 'o' ? &cutoff : &o.now)) != 0)
+				errx(2, "-%c %s: %s", ch, optarg,
+				    sh_strerror(e));
+			when |= ch == 'o' ? 1 : 2;
 			break;
 		case 'h':
 			usage_help();
@@ -183,6 +195,12 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		usage();
+	if ((when & 1) && strcmp(verb, "expire") != 0)
+		usage_only('o', "expire");
+	if (!(when & 1) && strcmp(verb, "expire") == 0) {
+		warnx("expire: -o time is needed");
+		usage();
+	}
 	if (strcmp(verb, "build") == 0 || strcmp(verb, "add") == 0) {
 		o.replace = verb[0] == 'b';
 		if (!o.replace && (o.lean || o.force || o.b || o.r))
@@ -216,23 +234,23 @@ main(int argc, char *argv[])
 	if (newonly)
 		usage_only('u', "add");
 	if (o.force || o.b || o.r || o.k >= 0 || o.shard.n || budget || a ||
-	    o.lean)
+	    o.lean || (when & 2))
 		usage_only(o.force ? 'O' : o.b ? 'b' : o.r ? 'r' : o.k >= 0 ?
-		    'k' : o.shard.n ? 'P' : a ? 'a' : o.lean ? 'E' : 'S',
-		    "build or add");
+		    'k' : o.shard.n ? 'P' : a ? 'a' : o.lean ? 'E' : (when &
+		    2) ? 'T' : 'S', "build or add");
 	if (argc != 1 && strcmp(verb, "delete") != 0)
 		usage();
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
-	if (strcmp(verb, "delete") == 0 || strcmp(verb, "merge") == 0) {
+	if (strcmp(verb, "delete") == 0 || strcmp(verb, "expire") == 0 ||
+	    strcmp(verb, "merge") == 0) {
 		/* Of the index's kind, which the writer checks again under
 		 * the lock. */
 		o.t = ix.t;
 		o.bands = ix.bands;
 		o.rows = ix.rows;
 		sh_index_close(&ix);
-		ixdel_run(argv[0], &o, verb[0] == 'd' ? argc - 1 : -1,
-		    argv + 1);
+		ixdel_run(argv[0], &o, verb[0], cutoff, argc - 1, argv + 1);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			err(2, "stdout");
 		return 0;

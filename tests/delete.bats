@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# Deletes (sh-index delete) and merges (sh-index merge): what is deleted
-# leaves every answer at once, a merge drops it for good, and the index
-# then equals the one built from the lines that survive.
+# Deletes (sh-index delete), expiry (sh-index expire) and merges
+# (sh-index merge): what is deleted leaves every answer at once, a merge
+# drops it for good, and the index then equals the one built from the
+# lines that survive.
 
 load helper
 
@@ -86,7 +87,7 @@ survivors() {
 	run -0 sh-index merge "$D/ix"
 	eq "$output" ""
 	head -n 1 "$D/ix/MANIFEST" | grep -qx 'sh-index 1'
-	eq "$(ls "$D/ix" | tr '\n' ' ')" "LOCK MANIFEST seg-000007 "
+	eq "$(ls "$D/ix" | tr '\n' ' ')" "LOCK MANIFEST seg-000007 tim-000007 "
 	survivors | sh-index build "$D/s"
 	cmp "$D/ix/seg-000007" "$D/s/seg-000001"
 	run -0 sh-index info "$D/ix"
@@ -209,4 +210,98 @@ sh-index: $D/ix: not written: the input has errors"
 	run -0 sh-index info "$D/ix"
 	eq "$(sed -n 's/^ids\t//p' <<<"$output")" 150
 	sh-index verify "$D/ix"
+}
+
+# Expiry: batches added at stated times (-T), expired by time (-o).
+expiry_index() {
+	sh-index build -T @1000 "$D/ex" "$D/a.fp"
+	sh-index add -T @2000 "$D/ex" "$D/b.fp"
+	sh-index add -T @3000 "$D/ex" "$D/c.fp"
+}
+
+@test "sh-index expire: the IDs added before the time go; a segment all older goes whole, unread" {
+	expiry_index
+	run -0 sh-index expire -o @2000 "$D/ex"
+	eq "$output" ""
+	eq "$(ls "$D/ex" | tr '\n' ' ')" "LOCK MANIFEST seg-000002 seg-000003 tim-000002 tim-000003 "
+	sh-index dump "$D/ex" | LC_ALL=C sort >"$D/got"
+	LC_ALL=C sort "$D/b.fp" "$D/c.fp" | cmp - "$D/got"
+	sh-index verify "$D/ex"
+	# Nothing older: nothing written.
+	cp "$D/ex/MANIFEST" "$D/m"
+	sh-index expire -o @2000 "$D/ex"
+	cmp "$D/m" "$D/ex/MANIFEST"
+	sh-index expire -o @3001 "$D/ex"
+	eq "$(sh-index dump "$D/ex")" ""
+	eq "$(ls "$D/ex" | tr '\n' ' ')" "LOCK MANIFEST "
+}
+
+@test "add times ride through merges: an expire takes from a merged segment the IDs of old batches only" {
+	expiry_index
+	# 30 lines at 2500 merge the two newer segments with them.
+	rand_fps "$D/m.fp" 30 35
+	sed -i 's/\tf/\tm/' "$D/m.fp"
+	sh-index add -T @2500 "$D/ex" "$D/m.fp"
+	[ "$(sh-index info "$D/ex" | grep -c $'^segment\t')" -eq 2 ]
+	sh-index expire -o @2600 "$D/ex"
+	sh-index dump "$D/ex" | LC_ALL=C sort >"$D/got"
+	LC_ALL=C sort "$D/c.fp" | cmp - "$D/got"
+	run -0 sh-index info "$D/ex"
+	eq "$(sed -n 's/^deleted_ids\t//p' <<<"$output")" "$((40 + 30))"
+	sh-index verify "$D/ex"
+	# A merge keeps the times of what is left.
+	sh-index merge "$D/ex"
+	sh-index expire -o @2999 "$D/ex"
+	eq "$(sh-index dump "$D/ex" | LC_ALL=C sort)" "$(LC_ALL=C sort "$D/c.fp")"
+	sh-index expire -o @3001 "$D/ex"
+	eq "$(sh-index dump "$D/ex")" ""
+}
+
+@test "sh-index expire -o AGE: by the clock; -T AGE backdates an add" {
+	sh-index build "$D/ag" "$D/a.fp"
+	sh-index add -T 3d "$D/ag" "$D/b.fp"
+	sh-index expire -o 2d "$D/ag"
+	eq "$(sh-index dump "$D/ag" | LC_ALL=C sort)" "$(LC_ALL=C sort "$D/a.fp")"
+	sh-index expire -o 90m "$D/ag"
+	eq "$(sh-index dump "$D/ag" | LC_ALL=C sort)" "$(LC_ALL=C sort "$D/a.fp")"
+	for bad in 5 5x -3d d @x 99999999999w; do
+		run -2 --separate-stderr sh-index expire -o "$bad" "$D/ag"
+		[[ $stderr == "sh-index: -o $bad: "* ]]
+	done
+	run -2 --separate-stderr sh-index expire "$D/ag"
+	eq "${stderr%%$'\n'*}" "sh-index: expire: -o time is needed"
+	run -2 --separate-stderr sh-index delete -T 1d "$D/ag"
+	eq "${stderr%%$'\n'*}" "sh-index: -T: only with build or add"
+	run -2 --separate-stderr sh-index add -o 1d "$D/ag"
+	eq "${stderr%%$'\n'*}" "sh-index: -o: only with expire"
+}
+
+@test "a segment without add times counts as added when its file was written; a damaged times file fails verify and expire, not queries" {
+	expiry_index
+	rm "$D/ex/tim-000002"
+	touch -d @1500 "$D/ex/seg-000002"
+	sh-index verify "$D/ex"
+	sh-index expire -o @1600 "$D/ex"
+	eq "$(sh-index dump "$D/ex" | LC_ALL=C sort)" "$(LC_ALL=C sort "$D/c.fp")"
+	printf 'Z' | dd of="$D/ex/tim-000003" bs=1 seek=30 conv=notrunc status=none
+	run -2 --separate-stderr sh-index verify "$D/ex"
+	eq "$stderr" "sh-index: $D/ex/tim-000003: corrupt index file"
+	run -2 --separate-stderr sh-index expire -o @5000 "$D/ex"
+	eq "$stderr" "sh-index: $D/ex/tim-000003: corrupt index file"
+	run -0 sh-near -i "$D/ex" -k 0 "$D/c.fp"
+	[ "${#lines[@]}" -ge 10 ]
+}
+
+@test "band tables: expire by time, through merges" {
+	near_copies "$D/docs" 20 6
+	sh-fp -B -w 3 -W binary "$D/docs" >"$D/fpb"
+	head -n 40 "$D/fpb" | sh-index build -T @100 -a 0.8 "$D/bx"
+	sed -n '41,60p' "$D/fpb" | sh-index add -T @200 "$D/bx"
+	sed -n '61,$p' "$D/fpb" | sh-index add -T @300 "$D/bx"
+	sh-index expire -o @250 "$D/bx"
+	eq "$(sh-index dump "$D/bx")" "$(sed -n '61,$p' "$D/fpb" | cut -f 1,2)"
+	sh-index verify "$D/bx"
+	sh-index merge "$D/bx"
+	sh-index expire -o @301 "$D/bx"
+	eq "$(sh-index dump "$D/bx")" ""
 }

@@ -233,11 +233,13 @@ check() {
 		# synced (exit 2), the old one's, which a crash could bring
 		# back: the next writer removes them.
 		f=$( { echo LOCK; echo MANIFEST; [ ! -f "$IX/MANIFEST" ] ||
-		    awk 'NR > 2 && $1 != "end" { print $1; print $4 }' \
+		    awk 'NR > 2 && $1 != "end" { print $1; print $4
+			    print "tim-" substr($1, 5) }' \
 			"$IX/MANIFEST"
 		    if [ "$rc" -eq 2 ] && [ -n "$START" ] &&
 			cmp -s "$W/dump" "$W/new.dump"; then
-			awk 'NR > 2 && $1 != "end" { print $1; print $4 }' \
+			awk 'NR > 2 && $1 != "end" { print $1; print $4
+			    print "tim-" substr($1, 5) }' \
 			    "$START/MANIFEST"
 		    fi; } |
 		    grep -vxF -f - <(ls -A "$IX") | tr '\n' ' ')

@@ -146,10 +146,10 @@ V1='-n 2 -w 1 -W tf'
 
 @test "sh-index: a word that is no verb, an unknown option after one: said, with the usage" {
 	run -2 --separate-stderr sh-index frob x
-	eq "${stderr%%$'\n'*}" "sh-index: frob: not a verb: build, add, info, dump or verify"
+	eq "${stderr%%$'\n'*}" "sh-index: frob: not a verb: build, add, delete, expire, merge, info, dump or verify"
 	[[ "$stderr" == *"usage: sh-index build"* ]]
 	run -2 --separate-stderr sh-index -Q
-	eq "${stderr%%$'\n'*}" "sh-index: -Q: not a verb: build, add, info, dump or verify"
+	eq "${stderr%%$'\n'*}" "sh-index: -Q: not a verb: build, add, delete, expire, merge, info, dump or verify"
 	run -2 --separate-stderr sh-index build -Q x
 	eq "${stderr%%$'\n'*}" "sh-index: invalid option -- 'Q'"
 }

@@ -160,7 +160,7 @@ wait_tmp() {
 	# The next writer removes what killed ones left.
 	printf '2222222222222222\tlast\n' | sh-index add "$D/ix"
 	run -0 ls "$D/ix"
-	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
+	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^tim-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
 	[ "$(grep -c '^seg-' <<<"$output")" -eq "$(($(wc -l <"$D/ix/MANIFEST") - 3))" ]
 }
 
@@ -198,7 +198,7 @@ wait_tmp() {
 	[ "$midwrite" -gt 0 ]
 	head -n 1 "$D/base.fpb" | sh-index add "$D/bx"
 	run -0 ls "$D/bx"
-	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
+	[ "$(grep -c -v -e '^seg-[0-9]*$' -e '^tim-[0-9]*$' -e '^MANIFEST$' -e '^LOCK$' <<<"$output")" -eq 0 ]
 }
 
 @test "kill -9 at any moment of a delete or a merge leaves an index that is old or new" {
@@ -244,7 +244,7 @@ wait_tmp() {
 			sh-index add "$D/ix" </dev/null
 			run -0 ls "$D/ix"
 			eq "$(grep -v -x -e LOCK -e MANIFEST <<<"$output" | sort)" \
-			    "$(awk 'NR > 2 && $1 != "end" { print $1; if (NF > 3) print $4 }' \
+			    "$(awk 'NR > 2 && $1 != "end" { print $1; print "tim-" substr($1, 5); if (NF > 3) print $4 }' \
 			    "$D/ix/MANIFEST" | sort)"
 		done
 		[ "$verb" = merge ] || { rm -rf "$D/ix1"; cp -a "$D/ix0" \
@@ -409,7 +409,7 @@ wait_tmp() {
 	echo half >"$d/killed/seg-000008.tmp"
 	echo half >"$d/killed/MANIFEST.tmp"
 	sh-index build "$d/killed" "$D/base.fp"
-	eq "$(ls -A "$d/killed" | tr '\n' ' ')" "LOCK MANIFEST seg-000001 "
+	eq "$(ls -A "$d/killed" | tr '\n' ' ')" "LOCK MANIFEST seg-000001 tim-000001 "
 }
 
 @test "an add checks what a reader checks: a damaged segment it does not merge stops it" {
@@ -421,7 +421,7 @@ wait_tmp() {
 	run -2 --separate-stderr sh-index add "$d/x" <(head -n 1 "$D/base.fp")
 	eq "$stderr" "sh-index: $d/x/seg-000001: corrupt index file"
 	cmp "$d/x/seg-000001" "$d/damaged"
-	eq "$(ls -A "$d/x" | tr '\n' ' ')" "LOCK MANIFEST seg-000001 "
+	eq "$(ls -A "$d/x" | tr '\n' ' ')" "LOCK MANIFEST seg-000001 tim-000001 "
 }
 
 @test "a MANIFEST or a segment that is a symbolic link is refused" {

@@ -47,6 +47,40 @@ sh_strtosize(const char *s, long long min, long long *v)
 	return *v < min ? SH_ERANGE : 0;
 }
 
+int
+sh_strtowhen(const char *s, uint32_t now, uint32_t *t)
+{
+	static const struct {
+		char c;
+		long long secs;
+	} unit[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+	    { 'w', 604800 } };
+	char buf[32];
+	size_t len = strlen(s), i;
+	long long v, secs = 0;
+	int e;
+
+	if (len == 0 || len >= sizeof(buf))
+		return SH_EINVAL;
+	if (s[0] == '@') {
+		if ((e = sh_strtonum(s + 1, 0, UINT32_MAX, &v)) != 0)
+			return e;
+		*t = (uint32_t)v;
+		return 0;
+	}
+	memcpy(buf, s, len + 1);
+	for (i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+		if (buf[len - 1] == unit[i].c)
+			secs = unit[i].secs;
+	if (secs == 0)
+		return SH_EINVAL;
+	buf[len - 1] = '\0';
+	if ((e = sh_strtonum(buf, 0, UINT32_MAX / secs, &v)) != 0)
+		return e;
+	*t = v * secs >= now ? 0 : now - (uint32_t)(v * secs);
+	return 0;
+}
+
 /*
  * log2 by the bit-by-bit method: with x = 2^e m, 1 <= m < 2, squaring m
  * doubles its logarithm, and each square that reaches 2 gives a 1 bit.

@@ -200,6 +200,43 @@ sh_segdel_verify(const struct sh_segdel *d, struct sh_seg *s)
 	return 0;
 }
 
+/* The first record of entry pos, or of the first entry after it, at
+ * or after ord. */
+static uint64_t
+find(const struct sh_segdel *d, uint64_t pos, uint32_t ord)
+{
+	uint64_t lo = 0, hi = d->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (d->rec[mid].pos < pos || (d->rec[mid].pos == pos &&
+		    d->rec[mid].ord < ord))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int
+sh_segdel_gone(const struct sh_segdel *d, uint64_t pos, uint32_t ord)
+{
+	uint64_t i;
+
+	if (d->part == NULL || !(d->part[pos >> 6] >> (pos & 63) & 1))
+		return sh_segdel_dead(d, pos);
+	i = find(d, pos, ord);
+	return i < d->n && d->rec[i].pos == pos && d->rec[i].ord == ord;
+}
+
+uint32_t
+sh_segdel_nids(const struct sh_segdel *d, uint64_t pos)
+{
+	uint64_t i = find(d, pos, 0);
+
+	return i < d->n && d->rec[i].pos == pos ? d->rec[i].nids : 0;
+}
+
 int
 sh_segdel_ids(const struct sh_segdel *d, struct sh_seg *s, uint64_t pos,
     const char **p, size_t *len)

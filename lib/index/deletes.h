@@ -66,6 +66,12 @@ sh_segdel_dead(const struct sh_segdel *d, uint64_t pos)
 	return d->dead != NULL && (d->dead[pos >> 6] >> (pos & 63) & 1);
 }
 
+/* Whether ID ord of entry pos is deleted. */
+int sh_segdel_gone(const struct sh_segdel *d, uint64_t pos, uint32_t ord);
+
+/* The IDs entry pos holds, by its records; 0 when it has none. */
+uint32_t sh_segdel_nids(const struct sh_segdel *d, uint64_t pos);
+
 /* The IDs of entry pos of s that are not deleted (sh_seg_ids), valid
  * while d and s are; none of an entry deleted whole.  Return 0 or
  * SH_ECORRUPT. */

@@ -96,6 +96,18 @@ sh_ixfile_delname(const char *s)
 }
 
 int
+sh_ixfile_timname(const char *s)
+{
+	return numbered(s, "tim-");
+}
+
+void
+sh_ixfile_timfor(char *out, const char *seg)
+{
+	snprintf(out, 32, "tim-%s", seg + 4);
+}
+
+int
 sh_ixfile_addname(struct sh_index *ix, const char *name, uint64_t nfp,
     uint64_t nid)
 {

@@ -32,8 +32,14 @@ int sh_ixfile_open(const char *path, int flags, int *fd);
 /* Whether s is a segment file name: "seg-" and 1 to 20 digits. */
 int sh_ixfile_segname(const char *s);
 
-/* Whether s is a deletion file name: "del-" and 1 to 20 digits. */
+/* Whether s is a deletion file name: "del-" and 1 to 20 digits; a
+ * times file name: "tim-" and as many. */
 int sh_ixfile_delname(const char *s);
+int sh_ixfile_timname(const char *s);
+
+/* out[32] = the name of the times file of segment seg ("seg-N":
+ * "tim-N"). */
+void sh_ixfile_timfor(char *out, const char *seg);
 
 /* Append a segment to the names of ix: name (cut to 31 bytes) and its
  * counts, without deletions.  Return 0 or SH_ENOMEM (ix then holds the

@@ -9,6 +9,7 @@
 #include "index/deletes.h"
 #include "index/index.h"
 #include "index/ixfile.h"
+#include "index/times.h"
 
 void
 sh_index_close(struct sh_index *ix)
@@ -361,12 +362,23 @@ sh_index_next(struct sh_index *ix, struct sh_ixcursor *c, sh_fpval *fp,
 int
 sh_index_verify(struct sh_index *ix, char *where)
 {
+	char path[SH_WHERE], tname[32];
+	struct sh_times t;
 	int i, e;
 
 	if ((e = each_segment(ix, sh_seg_verify, where)) != 0)
 		return e;
-	for (i = 0; i < ix->nseg; i++)
+	for (i = 0; i < ix->nseg; i++) {
 		if ((e = sh_segdel_verify(&ix->del[i], &ix->seg[i])) != 0)
 			return sh_ixfile_fail(where, ix->path, ix->dname[i], e);
+		/* The add times, where the segment has them. */
+		if (!*ix->name[i])
+			continue;
+		sh_ixfile_timfor(tname, ix->name[i]);
+		sh_ixfile_join(path, ix->path, tname, NULL);
+		if ((e = sh_times_open(&t, path, ix->seg[i].nid, 0)) != 0)
+			return sh_ixfile_fail(where, path, NULL, e);
+		sh_times_close(&t);
+	}
 	return 0;
 }

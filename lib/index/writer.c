@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/errors.h"
@@ -18,6 +19,7 @@
 #include "base/radix.h"
 #include "index/deletes.h"
 #include "index/ixfile.h"
+#include "index/times.h"
 #include "index/writer.h"
 
 /* Merging: the sources are segments, oldest first, then the batch.  It
@@ -27,6 +29,10 @@
 struct merge {
 	struct sh_seg *seg;
 	struct sh_segdel *del;	/* their deletions, left out */
+	struct sh_times *times;	/* the add times of their IDs */
+	uint64_t *tcur;		/* the number of each one's next ID */
+	struct sh_timesw *tw;	/* where the times go, while writing */
+	uint32_t now;		/* the batch's */
 	int nseg;
 	const struct sh_fplist *batch;
 	const struct sh_shard *shard;
@@ -84,7 +90,7 @@ head(struct merge *m, int s, sh_fpval *fp, int *err)
 {
 	if (s < m->nseg) {
 		while (sh_segdel_dead(&m->del[s], m->head[s]))
-			m->head[s]++;
+			m->tcur[s] += sh_segdel_nids(&m->del[s], m->head[s]++);
 		if (m->head[s] >= m->seg[s].nfp)
 			return 0;
 		return (*err = sh_seg_fp(&m->seg[s], m->head[s], fp)) == 0;
@@ -95,29 +101,38 @@ head(struct merge *m, int s, sh_fpval *fp, int *err)
 	return 1;
 }
 
-/* Append the IDs source s has for fp (unless counting), and move past
- * them. */
+/* Append the IDs source s has for fp, but those deleted, with their
+ * times (unless counting), and move past them. */
 static int
 take(struct merge *m, int s, sh_fpval fp)
 {
-	const char *p;
-	size_t len;
-	uint64_t i;
+	const char *p, *id;
+	size_t len, idlen;
+	uint64_t i, pos;
+	uint32_t ord;
 	int e;
 
 	if (s < m->nseg) {
-		if (m->count) {
-			m->head[s]++;
+		pos = m->head[s]++;
+		if (m->count)
 			return 0;
-		}
-		if ((e = sh_segdel_ids(&m->del[s], &m->seg[s], m->head[s]++,
-		    &p, &len)) != 0)
+		if ((e = sh_seg_ids(&m->seg[s], pos, &p, &len)) != 0)
 			return e;
-		return put_ids(m, p, len);
+		for (ord = 0; sh_ids_next(&p, &len, &id, &idlen); ord++) {
+			if (sh_segdel_gone(&m->del[s], pos, ord))
+				continue;
+			if ((e = put_ids(m, id, idlen + 1)) != 0)
+				return e;
+			sh_times_put(m->tw, sh_times_at(&m->times[s],
+			    m->tcur[s] + ord));
+		}
+		m->tcur[s] += ord;
+		return 0;
 	}
 	for (i = m->head[s]; m->head[s] < m->nbatch &&
 	    m->order[m->head[s]].fp == fp; m->head[s]++)
-		;
+		if (!m->count)
+			sh_times_put(m->tw, m->now);
 	return m->count ? 0 : put_ids(m, m->bids + m->boff[i],
 	    (size_t)(m->boff[m->head[s]] - m->boff[i]));
 }
@@ -132,6 +147,7 @@ merge_rewind(struct merge *m)
 	m->n = 0;
 	for (s = 0; s <= m->nseg; s++) {
 		m->head[s] = 0;
+		m->tcur[s] = 0;
 		if (!(m->live[s] = head(m, s, &m->cur[s], &e)) && e != 0) {
 			m->bad = s;
 			return e;
@@ -152,10 +168,12 @@ merge_start(struct merge *m)
 	m->bad = -1;
 	m->order = malloc(m->batch->n * sizeof(*m->order) + 1);
 	m->head = calloc((size_t)m->nseg + 1, sizeof(*m->head));
+	m->tcur = calloc((size_t)m->nseg + 1, sizeof(*m->tcur));
 	m->cur = calloc((size_t)m->nseg + 1, sizeof(*m->cur));
 	m->live = calloc((size_t)m->nseg + 1, sizeof(*m->live));
 	m->boff = malloc((m->batch->n + 1) * sizeof(*m->boff));
-	if (m->order == NULL || m->head == NULL || m->cur == NULL ||
+	if (m->order == NULL || m->head == NULL || m->tcur == NULL ||
+	    m->cur == NULL ||
 	    m->live == NULL || m->boff == NULL)
 		return SH_ENOMEM;
 	/* Entries outside the index's shard are not its own. */
@@ -220,6 +238,7 @@ merge_free(struct merge *m)
 {
 	free(m->order);
 	free(m->head);
+	free(m->tcur);
 	free(m->cur);
 	free(m->live);
 	free(m->ids);
@@ -272,29 +291,39 @@ put_new(const char *tmp, const char *path)
 /* What put_file writes into the file fd: 0 or an SH_E* code. */
 typedef int put_fn(int fd, void *ctx);
 
+/* Create DIR/NAME.tmp, new, open for reading and writing, into *fd (a
+ * writer removed any of that name at the start). */
+static int
+put_begin(const char *dir, const char *name, int *fd, char *where)
+{
+	char tmp[SH_WHERE];
+	int e;
+
+	sh_ixfile_join(tmp, dir, name, ".tmp");
+	if ((e = sh_ixfile_open(tmp, O_RDWR | O_CREAT | O_EXCL, fd)) != 0)
+		return sh_ixfile_fail(where, tmp, NULL, e);
+	return 0;
+}
+
 /*
- * Write a file by fn to DIR/NAME.tmp, sync it, rename it to DIR/NAME.
+ * Finish the file DIR/NAME.tmp open as fd, written with result e: sync
+ * it, close it and rename it to DIR/NAME, then sync the directory; on
+ * any error, or when e is one, the temporary file is removed.
  * *renamed (when not NULL) tells whether the rename was done, also when
  * syncing the directory then failed: a MANIFEST is then the index's,
- * maybe not yet on disk.  seg: a segment, which is nobody's until a
- * MANIFEST names it.
+ * maybe not yet on disk.  seg: a segment or a file beside one, which is
+ * nobody's until a MANIFEST names it, and never replaces a file.
  */
 static int
-put_file(const char *dir, const char *name, put_fn *fn, void *ctx, int seg,
+put_end(const char *dir, const char *name, int fd, int e, int seg,
     char *where, int *renamed)
 {
 	char tmp[SH_WHERE], path[SH_WHERE];
-	int fd, e = 0;
 
 	if (renamed != NULL)
 		*renamed = 0;
-
 	sh_ixfile_join(path, dir, name, NULL);
 	sh_ixfile_join(tmp, dir, name, ".tmp");
-	/* A new file: the tidying removed any of that name. */
-	if ((e = sh_ixfile_open(tmp, O_RDWR | O_CREAT | O_EXCL, &fd)) != 0)
-		return sh_ixfile_fail(where, tmp, NULL, e);
-	e = fn(fd, ctx);
 	if (e == 0 && fsync(fd) != 0)
 		e = SH_EIO;
 	if (close(fd) != 0 && e == 0)
@@ -316,6 +345,20 @@ put_file(const char *dir, const char *name, put_fn *fn, void *ctx, int seg,
 	sh_ixfile_fail(where, tmp, NULL, e);
 	remove_keep_errno(tmp);
 	return e;
+}
+
+/* Write a file by fn to DIR/NAME (put_begin, put_end). */
+static int
+put_file(const char *dir, const char *name, put_fn *fn, void *ctx, int seg,
+    char *where, int *renamed)
+{
+	int fd, e;
+
+	if (renamed != NULL)
+		*renamed = 0;
+	if ((e = put_begin(dir, name, &fd, where)) != 0)
+		return e;
+	return put_end(dir, name, fd, fn(fd, ctx), seg, where, renamed);
 }
 
 /* put_file's writers: text, a segment of fingerprint tables, a segment
@@ -412,8 +455,8 @@ put_manifest(const char *dir, const struct sh_index *ix, char *where,
 }
 
 /* Whether dir/name is a file that writers of an index leave behind: a
- * temporary file of theirs, a segment or a deletion file (with magic,
- * its magic read). */
+ * temporary file of theirs, a segment, a deletion file or a times file
+ * (with magic, its magic read). */
 static int
 leftover(const char *dir, const char *name, int magic)
 {
@@ -426,11 +469,14 @@ leftover(const char *dir, const char *name, int magic)
 	    strcmp(name + len - 4, ".tmp") == 0) {
 		memcpy(seg, name, len - 4);
 		seg[len - 4] = '\0';
-		return sh_ixfile_segname(seg) || sh_ixfile_delname(seg);
+		return sh_ixfile_segname(seg) || sh_ixfile_delname(seg) ||
+		    sh_ixfile_timname(seg);
 	}
 	sh_ixfile_join(path, dir, name, NULL);
 	if (sh_ixfile_delname(name))
 		return !magic || sh_segdel_is(path);
+	if (sh_ixfile_timname(name))
+		return !magic || sh_times_is(path);
 	return sh_ixfile_segname(name) && (!magic || sh_seg_is(path));
 }
 
@@ -454,7 +500,9 @@ tidy(const char *dir, const struct sh_index *ix, int check)
 	while ((de = readdir(d)) != NULL) {
 		for (i = 0, live = 0; i < ix->nseg; i++)
 			live |= strcmp(ix->name[i], de->d_name) == 0 ||
-			    strcmp(ix->dname[i], de->d_name) == 0;
+			    strcmp(ix->dname[i], de->d_name) == 0 ||
+			    (sh_ixfile_timname(de->d_name) &&
+			    strcmp(ix->name[i] + 4, de->d_name + 4) == 0);
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0 ||
 		    strcmp(de->d_name, "LOCK") == 0 ||
@@ -510,6 +558,7 @@ struct sh_ixwriter {
 	int build;		/* replaces the index: one segment in the end */
 	size_t budget;
 	const struct sh_progress *pg;
+	uint32_t now;		/* the add time of what is added */
 };
 
 /* Bytes a batch holds in memory, about. */
@@ -569,14 +618,19 @@ made(struct sh_ixwriter *w, const char *name)
 	return 0;
 }
 
-/* Remove segment i and its deletion file, as drop_file does. */
+/* Remove segment i, its times and its deletion file, as drop_file
+ * does. */
 static int
 drop_segment(struct sh_ixwriter *w, int i)
 {
+	char tname[32];
 	int e;
 
 	if (*w->ix.dname[i] && (e = drop_file(w, w->ix.dname[i], made(w,
 	    w->ix.dname[i]))) != 0)
+		return e;
+	sh_ixfile_timfor(tname, w->ix.name[i]);
+	if ((e = drop_file(w, tname, i >= w->nold)) != 0)
 		return e;
 	return drop_file(w, w->ix.name[i], i >= w->nold);
 }
@@ -669,6 +723,46 @@ bb_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 	return 0;
 }
 
+/* The add times of segment name of dir, open as seg, into *t: those of
+ * its times file, or for a segment written before they were kept, the
+ * time of its file. */
+static int
+open_times(const char *dir, const char *name, const struct sh_seg *seg,
+    struct sh_times *t, char *where)
+{
+	char path[SH_WHERE], tname[32];
+	struct stat st;
+	uint32_t fixed = 0;
+	int e;
+
+	sh_ixfile_join(path, dir, name, NULL);
+	if (stat(path, &st) == 0 && st.st_mtime > 0)
+		fixed = (uint64_t)st.st_mtime > UINT32_MAX ? UINT32_MAX :
+		    (uint32_t)st.st_mtime;
+	sh_ixfile_timfor(tname, name);
+	sh_ixfile_join(path, dir, tname, NULL);
+	if ((e = sh_times_open(t, path, seg->nid, fixed)) != 0)
+		return sh_ixfile_fail(where, path, NULL, e);
+	return 0;
+}
+
+/* The add times of a band segment merged from m's segments and batch
+ * bb: each entry's, in order, but those deleted. */
+static void
+band_times(struct sh_timesw *tw, const struct merge *m,
+    const struct bbatch *bb)
+{
+	uint64_t u;
+	int s;
+
+	for (s = 0; s < m->nseg; s++)
+		for (u = 0; u < m->seg[s].nfp; u++)
+			if (!sh_segdel_dead(&m->del[s], u))
+				sh_times_put(tw, sh_times_at(&m->times[s], u));
+	for (u = 0; u < bb->n; u++)
+		sh_times_put(tw, m->now);
+}
+
 /* The batch with its keys (NULL but for a band index) as a new segment
  * of w, merged with the newest segments while the older neighbour holds
  * fewer than 4 times the fingerprints merged so far (size-tiered, as in
@@ -685,12 +779,13 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	struct sh_bandsrc *bsrc = NULL;
 	struct sh_delband *dband = NULL;
 	struct bbatch bb;
-	char path[SH_WHERE], name[32];
+	struct sh_timesw tw;
+	char path[SH_WHERE], name[32], tname[32];
 	const char *ids;
 	sh_fpval fp;
 	uint64_t size, n = 0, gone;
 	size_t len, x;
-	int i, j = 0, e = 0;
+	int i, j = 0, e = 0, tfd;
 
 	if (batch->n == 0 && !all)
 		return 0;
@@ -701,8 +796,10 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		size += ix->nfp[ix->nseg - 1 - j];
 	memset(&m, 0, sizeof(m));
 	memset(&bb, 0, sizeof(bb));
+	m.now = w->now;
 	if ((m.seg = calloc((size_t)j + 1, sizeof(*m.seg))) == NULL ||
 	    (m.del = calloc((size_t)j + 1, sizeof(*m.del))) == NULL ||
+	    (m.times = calloc((size_t)j + 1, sizeof(*m.times))) == NULL ||
 	    (dband = calloc((size_t)j + 1, sizeof(*dband))) == NULL ||
 	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL) {
 		e = SH_ENOMEM;
@@ -723,6 +820,9 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sh_seg_advise(&m.seg[m.nseg], 1);	/* read in order */
 		sh_seg_bandsrc(&m.seg[m.nseg], &bsrc[m.nseg]);
 		n += m.seg[m.nseg].nfp;
+		if ((e = open_times(w->dir, ix->name[ix->nseg - j + m.nseg],
+		    &m.seg[m.nseg], &m.times[m.nseg], where)) != 0)
+			goto out;
 		/* Its deletions are left out, and so dropped. */
 		if (!*ix->dname[ix->nseg - j + m.nseg])
 			continue;
@@ -812,6 +912,13 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	else if (n > 0) {
 		snprintf(name, sizeof(name), "seg-%06llu",
 		    (unsigned long long)ix->next++);
+		/* Its IDs' add times, written as the segment is, land
+		 * before it is named. */
+		sh_ixfile_timfor(tname, name);
+		if ((e = put_begin(w->dir, tname, &tfd, where)) != 0)
+			goto out;
+		sh_times_begin(&tw, tfd, ix->bands ? n : src.nid);
+		m.tw = &tw;
 		if (ix->bands)
 			e = put_file(w->dir, name, put_bands, &(struct bandw){
 			    ix, bsrc, j + 1, w->pg }, 1, where, NULL);
@@ -823,11 +930,24 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		if (e != 0 && m.bad >= 0 && m.bad < j)
 			sh_ixfile_fail(where, w->dir, ix->name[ix->nseg +
 			    m.bad], e);
-		if (e == 0 && (e = sh_ixfile_addname(ix, name, n, ix->bands ?
-		    n : src.nid)) != 0) {
+		if (e != 0) {
+			close(tfd);
+			sh_ixfile_join(path, w->dir, tname, ".tmp");
+			remove_keep_errno(path);
+			goto out;
+		}
+		if (ix->bands)
+			band_times(&tw, &m, &bb);
+		if ((e = put_end(w->dir, tname, tfd, sh_times_end(&tw), 1,
+		    where, NULL)) == 0 && (e = sh_ixfile_addname(ix, name, n,
+		    ix->bands ? n : src.nid)) != 0) {
 			/* Not named in ix, so nobody's: sh_ixw_close would
-			 * not find it. */
+			 * not find them. */
 			sh_ixfile_fail(where, w->dir, NULL, e);
+			sh_ixfile_join(path, w->dir, tname, NULL);
+			remove_keep_errno(path);
+		}
+		if (e != 0) {
 			sh_ixfile_join(path, w->dir, name, NULL);
 			remove_keep_errno(path);
 		}
@@ -838,9 +958,11 @@ out:
 		sh_seg_close(&m.seg[i]);
 		sh_segdel_free(&m.del[i]);
 		sh_segdel_bandfree(&dband[i]);
+		sh_times_close(&m.times[i]);
 	}
 	free(m.seg);
 	free(m.del);
+	free(m.times);
 	free(dband);
 	free(bsrc);
 	free(bb.sel);
@@ -955,64 +1077,175 @@ put_del(int fd, void *ctx)
 	return sh_segdel_write(fd, g->rec, g->n);
 }
 
-/* The deletions of segment s after those of d and the IDs of set:
- * every record into *out (n of them), found[i] set for the entries of
- * set found.  Return 0, SH_ENOMEM, SH_ERANGE or SH_ECORRUPT. */
+/* Whether ID number idno of a segment (in its order), id[0..len), goes:
+ * a prune's question. */
+typedef int gone_fn(void *ctx, uint64_t idno, const char *id, size_t len);
+
+/* A prune: its question, and its records so far. */
+struct prune {
+	gone_fn *gone;
+	void *ctx;
+	struct sh_delrec *rec;
+	size_t cap;
+	uint64_t n;		/* records */
+	uint64_t fresh;		/* new ones */
+	uint64_t dead;		/* entries deleted whole */
+};
+
+/* The records of segment s: those of d, and one for each other ID that
+ * pr->gone says goes (entries in order, IDs in order).  Return 0,
+ * SH_ENOMEM, SH_ERANGE or SH_ECORRUPT. */
 static int
-delete_in(struct sh_seg *s, const struct sh_segdel *d,
-    const struct idset *set, unsigned char *found, struct sh_delrec **out,
-    size_t *cap, uint64_t *n)
+prune_in(struct sh_seg *s, const struct sh_segdel *d, struct prune *pr)
 {
 	const char *p, *id;
 	size_t len, idlen;
-	uint64_t pos, oc = 0, first, o, fresh = 0;
+	uint64_t pos, oc = 0, first, o, idno = 0, had;
 	uint32_t ord;
-	int64_t f;
 	int e, isnew;
 
-	*n = 0;
+	pr->n = pr->fresh = pr->dead = 0;
 	sh_seg_advise(s, 1);
 	for (pos = 0; pos < s->nfp; pos++) {
 		/* The records of entry pos so far: d->rec[first .. oc). */
 		for (first = oc; oc < d->n && d->rec[oc].pos == pos; oc++)
 			;
-		if (sh_grow(out, cap, (size_t)(*n + oc - first),
-		    sizeof(**out)) != 0)
+		if (sh_grow(&pr->rec, &pr->cap, (size_t)(pr->n + oc - first),
+		    sizeof(*pr->rec)) != 0)
 			return SH_ENOMEM;
 		if (sh_segdel_dead(d, pos)) {
-			memcpy(*out + *n, d->rec + first, (size_t)(oc - first) *
-			    sizeof(**out));
-			*n += oc - first;
+			memcpy(pr->rec + pr->n, d->rec + first,
+			    (size_t)(oc - first) * sizeof(*pr->rec));
+			pr->n += oc - first;
+			pr->dead++;
+			idno += d->rec[first].nids;
 			continue;
 		}
 		if ((e = sh_seg_ids(s, pos, &p, &len)) != 0)
 			return e;
 		/* Its records, old and new, in order of ID. */
 		o = first;
+		had = pr->n;
 		for (ord = 0; sh_ids_next(&p, &len, &id, &idlen); ord++) {
 			if (ord == UINT32_MAX)
 				return SH_ERANGE;
 			if ((isnew = !(o < oc && d->rec[o].ord == ord)) == 0)
 				o++;
-			else if ((f = idset_find(set, id, idlen)) >= 0)
-				found[f] = 1;
-			else
+			else if (!pr->gone(pr->ctx, idno + ord, id, idlen))
 				continue;
-			if (sh_grow(out, cap, (size_t)*n + 1,
-			    sizeof(**out)) != 0)
+			if (sh_grow(&pr->rec, &pr->cap, (size_t)pr->n + 1,
+			    sizeof(*pr->rec)) != 0)
 				return SH_ENOMEM;
-			(*out)[*n].pos = pos;
-			(*out)[(*n)++].ord = ord;
-			fresh += isnew;
+			pr->rec[pr->n].pos = pos;
+			pr->rec[pr->n++].ord = ord;
+			pr->fresh += isnew;
 		}
 		if (o != oc)
 			return SH_ECORRUPT;
-		for (o = *n; o > 0 && (*out)[o - 1].pos == pos; o--)
-			(*out)[o - 1].nids = ord;
+		for (o = had; o < pr->n; o++)
+			pr->rec[o].nids = ord;
+		pr->dead += pr->n - had == ord;
+		idno += ord;
 	}
-	if (fresh == 0)
-		*n = 0;
 	return 0;
+}
+
+/*
+ * Remove segment i from w's index (its files as drop_segment does).
+ */
+static int
+forget_segment(struct sh_ixwriter *w, int i)
+{
+	struct sh_index *ix = &w->ix;
+	size_t k = (size_t)(ix->nseg - i - 1);
+	int e;
+
+	if ((e = drop_segment(w, i)) != 0)
+		return e;
+	memmove(ix->name + i, ix->name + i + 1, k * sizeof(*ix->name));
+	memmove(ix->nfp + i, ix->nfp + i + 1, k * sizeof(*ix->nfp));
+	memmove(ix->nid + i, ix->nid + i + 1, k * sizeof(*ix->nid));
+	memmove(ix->dname + i, ix->dname + i + 1, k * sizeof(*ix->dname));
+	memmove(ix->ndel + i, ix->ndel + i + 1, k * sizeof(*ix->ndel));
+	ix->nseg--;
+	if (i < w->nold)
+		w->nold--;
+	w->dirty = 1;
+	return 0;
+}
+
+/*
+ * Prune segment i of w's index, open as seg: its deletions so far and
+ * those pr says, in a new deletion file that replaces the old one at
+ * the commit; or, when every entry is then deleted, the segment goes
+ * whole (*forgot set).  Nothing when pr deletes nothing new.
+ */
+static int
+prune_segment(struct sh_ixwriter *w, int i, struct sh_seg *seg,
+    struct prune *pr, int *forgot, char *where)
+{
+	struct sh_index *ix = &w->ix;
+	struct sh_segdel d;
+	char path[SH_WHERE], name[32];
+	int e = 0;
+
+	*forgot = 0;
+	memset(&d, 0, sizeof(d));
+	if (*ix->dname[i]) {
+		sh_ixfile_join(path, w->dir, ix->dname[i], NULL);
+		if ((e = sh_segdel_read(&d, path, seg)) != 0)
+			return sh_ixfile_fail(where, path, NULL, e);
+	}
+	e = prune_in(seg, &d, pr);
+	sh_segdel_free(&d);
+	if (e != 0)
+		return sh_ixfile_fail(where, w->dir, ix->name[i], e);
+	if (pr->fresh == 0)
+		return 0;
+	if (pr->dead == seg->nfp) {
+		*forgot = 1;
+		return forget_segment(w, i) != 0 ? sh_ixfile_fail(where,
+		    w->dir, NULL, SH_ENOMEM) : 0;
+	}
+	/* Its deletions so far, in a file of their own. */
+	if (ix->next == UINT64_MAX)
+		return sh_ixfile_fail(where, w->dir, "MANIFEST", SH_ERANGE);
+	snprintf(name, sizeof(name), "del-%06llu",
+	    (unsigned long long)ix->next++);
+	/* Known as made before it is, so that nothing is left. */
+	if ((e = push_name(&w->made, &w->nmade, name)) != 0)
+		return sh_ixfile_fail(where, w->dir, NULL, e);
+	if ((e = put_file(w->dir, name, put_del, &(struct delw){ pr->rec,
+	    pr->n }, 1, where, NULL)) != 0) {
+		w->nmade--;
+		return e;
+	}
+	if (*ix->dname[i] && (e = drop_file(w, ix->dname[i], made(w,
+	    ix->dname[i]))) != 0)
+		return sh_ixfile_fail(where, w->dir, NULL, e);
+	memcpy(ix->dname[i], name, sizeof(name));
+	ix->ndel[i] = pr->n;
+	w->dirty = 1;
+	return 0;
+}
+
+/* sh_ixw_delete's question: an ID of the set, first seen entry found. */
+struct idgone {
+	const struct idset *set;
+	unsigned char *found;
+};
+
+static int
+id_gone(void *ctx, uint64_t idno, const char *id, size_t len)
+{
+	struct idgone *g = ctx;
+	int64_t f;
+
+	(void)idno;
+	if ((f = idset_find(g->set, id, len)) < 0)
+		return 0;
+	g->found[f] = 1;
+	return 1;
 }
 
 int
@@ -1020,17 +1253,19 @@ sh_ixw_delete(struct sh_ixwriter *w, const struct sh_fplist *ids,
     unsigned char *found, char *where)
 {
 	struct sh_index *ix = &w->ix;
-	struct sh_delrec *rec = NULL;
-	struct sh_segdel d;
 	struct sh_seg seg;
 	struct idset set;
-	char path[SH_WHERE], name[32];
-	size_t cap = 0;
-	uint64_t n;
-	int i, e;
+	struct idgone g;
+	struct prune pr;
+	char path[SH_WHERE];
+	int i, e, forgot;
 
 	memset(found, 0, ids->n);
-	memset(&d, 0, sizeof(d));
+	memset(&pr, 0, sizeof(pr));
+	g.set = &set;
+	g.found = found;
+	pr.gone = id_gone;
+	pr.ctx = &g;
 	if ((e = idset_make(&set, ids)) != 0)
 		goto out;
 	for (i = 0; i < ix->nseg && e == 0; i++) {
@@ -1039,51 +1274,73 @@ sh_ixw_delete(struct sh_ixwriter *w, const struct sh_fplist *ids,
 			sh_ixfile_fail(where, path, NULL, e);
 			break;
 		}
-		if (*ix->dname[i]) {
-			sh_ixfile_join(path, w->dir, ix->dname[i], NULL);
-			e = sh_segdel_read(&d, path, &seg);
-		}
-		if (e == 0 && (e = delete_in(&seg, &d, &set, found, &rec, &cap,
-		    &n)) != 0)
-			sh_ixfile_join(path, w->dir, ix->name[i], NULL);
+		e = prune_segment(w, i, &seg, &pr, &forgot, where);
 		sh_seg_close(&seg);
-		sh_segdel_free(&d);
-		if (e != 0) {
+		i -= forgot;
+	}
+out:
+	free(pr.rec);
+	free(set.next);
+	sh_hmap_free(&set.map);
+	return e;
+}
+
+/* sh_ixw_expire's question: added before the cutoff. */
+struct oldgone {
+	const struct sh_times *t;
+	uint32_t cutoff;
+};
+
+static int
+old_gone(void *ctx, uint64_t idno, const char *id, size_t len)
+{
+	struct oldgone *g = ctx;
+
+	(void)id;
+	(void)len;
+	return sh_times_at(g->t, idno) < g->cutoff;
+}
+
+int
+sh_ixw_expire(struct sh_ixwriter *w, uint32_t cutoff, char *where)
+{
+	struct sh_index *ix = &w->ix;
+	struct sh_times t;
+	struct sh_seg seg;
+	struct oldgone g;
+	struct prune pr;
+	char path[SH_WHERE];
+	int i, e = 0, forgot;
+
+	memset(&pr, 0, sizeof(pr));
+	g.t = &t;
+	g.cutoff = cutoff;
+	pr.gone = old_gone;
+	pr.ctx = &g;
+	for (i = 0; i < ix->nseg && e == 0; i++) {
+		sh_ixfile_join(path, w->dir, ix->name[i], NULL);
+		if ((e = sh_seg_open(&seg, path, 1)) != 0) {
 			sh_ixfile_fail(where, path, NULL, e);
 			break;
 		}
-		if (n == 0)
-			continue;
-		/* Its deletions so far, in a file of their own. */
-		if (ix->next == UINT64_MAX) {
-			e = sh_ixfile_fail(where, w->dir, "MANIFEST", SH_ERANGE);
-			break;
+		forgot = 0;
+		/* A segment all older goes whole, one all newer stays,
+		 * without reading its IDs. */
+		if ((e = open_times(w->dir, ix->name[i], &seg, &t,
+		    where)) == 0) {
+			if (t.max < cutoff && (e = forget_segment(w, i)) == 0)
+				forgot = 1;
+			else if (e == 0 && t.min < cutoff)
+				e = prune_segment(w, i, &seg, &pr, &forgot,
+				    where);
+			else if (e != 0)
+				sh_ixfile_fail(where, w->dir, NULL, e);
+			sh_times_close(&t);
 		}
-		snprintf(name, sizeof(name), "del-%06llu",
-		    (unsigned long long)ix->next++);
-		/* Known as made before it is, so that nothing is left. */
-		if ((e = push_name(&w->made, &w->nmade, name)) != 0) {
-			sh_ixfile_fail(where, w->dir, NULL, e);
-			break;
-		}
-		if ((e = put_file(w->dir, name, put_del, &(struct delw){ rec,
-		    n }, 1, where, NULL)) != 0) {
-			w->nmade--;
-			break;
-		}
-		if (*ix->dname[i] && (e = drop_file(w, ix->dname[i],
-		    made(w, ix->dname[i]))) != 0) {
-			sh_ixfile_fail(where, w->dir, NULL, e);
-			break;
-		}
-		memcpy(ix->dname[i], name, sizeof(name));
-		ix->ndel[i] = n;
-		w->dirty = 1;
+		sh_seg_close(&seg);
+		i -= forgot;
 	}
-out:
-	free(rec);
-	free(set.next);
-	sh_hmap_free(&set.map);
+	free(pr.rec);
 	return e;
 }
 
@@ -1126,7 +1383,7 @@ sh_ixw_commit(struct sh_ixwriter *w, char *where)
 void
 sh_ixw_close(struct sh_ixwriter *w)
 {
-	char path[SH_WHERE];
+	char path[SH_WHERE], tname[32];
 	int i;
 
 	if (w == NULL)
@@ -1134,6 +1391,9 @@ sh_ixw_close(struct sh_ixwriter *w)
 	/* Segments made but not committed are nobody's. */
 	for (i = w->nold; i < w->ix.nseg; i++) {
 		sh_ixfile_join(path, w->dir, w->ix.name[i], NULL);
+		unlink(path);
+		sh_ixfile_timfor(tname, w->ix.name[i]);
+		sh_ixfile_join(path, w->dir, tname, NULL);
 		unlink(path);
 	}
 	for (i = 0; i < w->nmade; i++) {
@@ -1167,6 +1427,7 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		return SH_ENOMEM;
 	w->lock = -1;
 	w->budget = o->budget;
+	w->now = o->now != 0 ? o->now : (uint32_t)time(NULL);
 	w->build = o->replace;
 	w->pg = o->pg;
 	sh_ixfile_join(w->dir, dir, NULL, NULL);

@@ -38,6 +38,8 @@ struct sh_ixopt {
 	int replace;
 	int force;		/* replace even an existing index */
 	size_t budget;		/* memory for writing, bytes; 0: no limit */
+	uint32_t now;		/* the add time of the lines added (seconds
+				 * since the epoch); 0: the time of open */
 	const struct sh_progress *pg;	/* the tables of each segment
 				 * written are reported to it; NULL: none */
 };
@@ -83,7 +85,7 @@ int sh_ixw_commit(struct sh_ixwriter *w, char *where);
  * fingerprints are not looked at; IDs as stored, escaped as in
  * fingerprint lines): for each segment holding some, a new deletion file
  * with all its deletions so far (deletes.h) replaces the old one at the
- * commit.  found[i] is set to 1 when entry i of ids is an ID deleted
+ * commit; a segment whose every entry is then deleted goes whole.  found[i] is set to 1 when entry i of ids is an ID deleted
  * now, the first entry of an ID only; 0 when not (not in the index,
  * deleted before, or a repeat).  Every reader leaves out what is
  * deleted; merges drop it.  Return 0, SH_ENOMEM, SH_ERANGE, or an error
@@ -92,6 +94,16 @@ int sh_ixw_commit(struct sh_ixwriter *w, char *where);
  */
 int sh_ixw_delete(struct sh_ixwriter *w, const struct sh_fplist *ids,
     unsigned char *found, char *where);
+
+/*
+ * Delete from w's index every ID added before cutoff (seconds since the
+ * epoch), as sh_ixw_delete does; a segment whose IDs all go is removed
+ * whole (so is one that sh_ixw_delete empties), one whose IDs all stay
+ * is not read.  An ID of a segment written before add times were kept
+ * counts as added when its segment file was last written.  Return as
+ * sh_ixw_delete.
+ */
+int sh_ixw_expire(struct sh_ixwriter *w, uint32_t cutoff, char *where);
 
 /* Merge every segment of w's index into one, leaving out what is
  * deleted (nothing when the index is one segment without deletions).
