@@ -123,6 +123,13 @@ setup_file() {
 	    >"$F/gone.ids"
 	{ cut -f 2 "$F/bbase.fpb" | awk 'NR % 9 == 0'
 	  cut -f 2 "$F/bmore.fpb" | sed -n 2p; } >"$F/bgone.ids"
+
+	# Expiry: ix4 of two segments added at 1000 and 2000; ix5 the same
+	# merged with a batch added at 3000.
+	sh-index build -T @1000 "$F/ix4" "$F/base.fp"
+	sh-index add -T @2000 "$F/ix4" "$F/more.fp"
+	cp -a "$F/ix4" "$F/ix5"
+	sh-index add -T @3000 "$F/ix5" "$F/m2.fp"
 }
 
 setup() {
@@ -162,6 +169,10 @@ op() {
 	bdelete) IX=$W/ix START=$F/bx3
 		CMD=(sh-index delete "$W/ix" "$F/bgone.ids") ;;
 	bcompact) IX=$W/ix START=$F/bx3 CMD=(sh-index merge "$W/ix") ;;
+	expire)	IX=$W/ix START=$F/ix5
+		CMD=(sh-index expire -o @2500 "$W/ix") ;;
+	expwhole) IX=$W/ix START=$F/ix4
+		CMD=(sh-index expire -o @1500 "$W/ix") ;;
 	esac
 }
 
@@ -474,6 +485,22 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-index merge, band tables: each allocation of the program fails" {
 	sweep bcompact FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index expire: each write fails (ENOSPC)" {
+	sweep expire FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index expire: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep expire "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index expire: each allocation of the program fails" {
+	sweep expire FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index expire, a segment whole: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep expwhole "$IO" FAULT_ERRNO=EIO
 }
 
 @test "sh-near -S 1M: each stdio write fails, temporary files and stdout (ENOSPC)" {
