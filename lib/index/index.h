@@ -18,6 +18,14 @@
  * Segments stay in the order their fingerprints were added, and the IDs
  * of a fingerprint stay in that order too.
  *
+ * IDs deleted (sh-index delete and expire: a deletion file beside a
+ * segment, deletes.h) are left out of every answer: searches give no hit
+ * of an entry whose IDs are all deleted, sh_index_ids and sh_index_next
+ * give the IDs not deleted, sh_index_next skips the entries deleted
+ * whole, and the counts of sh_index_stats and sh_index_segstat are of
+ * what is left (and, apart, of what is deleted).  The cost while
+ * deletions are few: a bit test a hit.
+ *
  * Functions that fail on a file write its path into where[SH_WHERE].
  */
 #ifndef SH_INDEX_H
