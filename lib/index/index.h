@@ -71,7 +71,8 @@ struct sh_index {
  * SH_ECORRUPT or SH_ENOMEM.  Fills the caller's *ix, which close
  * empties (zeroed again); on error nothing is left to close.  Opening
  * maps each segment and checks its header and checksum table
- * (segment.h), not its body.
+ * (segment.h), not its body, and reads its deletion file whole
+ * (deletes.h; 16 bytes an ID deleted, 2 bits an entry of the segment).
  */
 int sh_index_open(struct sh_index *ix, const char *path, char *where);
 void sh_index_close(struct sh_index *ix);
