@@ -51,7 +51,9 @@ struct sh_ixopt {
  * o->shard, when set, must match it (else SH_EKMISMATCH, SH_ESHARD), and
  * o's band plan the index's (else SH_EKIND).
  * Each add writes a batch as a new segment, merged with the newest ones,
- * not yet in the MANIFEST; commit writes the MANIFEST when anything
+ * and beside it the add time of each of its IDs (times.h: o->now for
+ * the batch's, the merged segments' own for theirs), not yet in the
+ * MANIFEST; commit writes the MANIFEST when anything
  * changed (the index then holds, with o->replace, the batches alone,
  * merged into one segment), and only then removes the segments it
  * replaces; close unlocks and removes the segments of adds not
