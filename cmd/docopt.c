@@ -70,7 +70,11 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 			r = SH_EINVAL;
 		break;
 	case 'H':
-		o->rec.html = 1;
+	case 'X':
+		if (o->htmlch != 0 && o->htmlch != ch)
+			usage_conflict(o->htmlch, ch);
+		o->htmlch = ch;
+		o->rec.html = ch == 'H' ? SH_HTML_ALWAYS : SH_HTML_NEVER;
 		break;
 	case 'I':
 		o->rec.idfield = arg;

@@ -10,13 +10,14 @@
 #include "text/record.h"
 
 /* The getopt letters of the record framing, and of the features. */
-#define DOCOPT_REC "AC:FHI:M:T:ef:ly:"
+#define DOCOPT_REC "AC:FHI:M:T:Xef:ly:"
 #define DOCOPT_FEAT "D:W:d:n:s:w:z"
 #define DOCOPT_LETTERS DOCOPT_REC DOCOPT_FEAT
 
 struct docopt {
 	struct sh_recopt rec;
 	int modech;		/* the letter of rec.mode: F, l or f; 0 none */
+	int htmlch;		/* H or X; 0 none */
 	struct sh_fpopt fp;
 	const char *dict;	/* -d, loaded by docopt_load */
 	const char **stops;	/* -s, loaded by docopt_load */

@@ -17,7 +17,13 @@ setup() {
 	D=$BATS_TEST_TMPDIR
 	mkdir -p "$D/site"
 	cd "$D/site" || return 1
-	printf '<html><a href="a.html">a</a> <a href="b.html">b</a> <a href="c.txt.gz">c</a> <a href="d.pdf">d</a> <a href="gone.html">e</a> <a href="z.html">z</a></html>\n' >index.html
+	printf '<html><a href="a.html">a</a> <a href="b.html">b</a> <a href="c.txt.gz">c</a> <a href="d.pdf">d</a> <a href="gone.html">e</a> <a href="z.html">z</a> <a href="m1.html">m1</a> <a href="m2.html">m2</a> <a href="prog.c">p</a></html>\n' >index.html
+	# A page and its mirror: the same text under another script,
+	# other attributes and comments; and a C source served as text.
+	text='the committee met on tuesday to discuss the budget for the coming year and agreed to spend more on schools roads and the public library while cutting the cost of running the town hall'
+	printf '<!DOCTYPE html><html><head><script>var tracker = "alpha"; function ping() { send(tracker, window.location) }</script></head><body><nav>home news sport weather</nav><p>%s</p><footer>copyright town gazette all rights reserved</footer></body></html>\n' "$text" >m1.html
+	printf '<!DOCTYPE html><html lang="en"><head><script>window.dataLayer = []; gtag("config", "mirror-site-42"); loadAds("sidebar", "banner")</script><!-- mirrored by example mirrors limited --></head><body class="mirror wide"><nav id="top">home news sport weather</nav><p class="story">%s</p><footer style="color: grey">copyright town gazette all rights reserved</footer></body></html>\n' "$text" >m2.html
+	printf '#include <stdio.h>\n#include <stdlib.h>\nint main(void) { printf("the budget\\n"); return 0; }\n' >prog.c
 	printf '<html><head><meta charset="gbk"></head><body><p>今天北京的天气很好，适合出去散步，公园里有很多人在锻炼身体。</p></body></html>\n' |
 	    iconv -f UTF-8 -t GBK >a.html
 	printf '<html><body><p>今天北京的天气很好，适合出去散步，公园里有很多人在锻炼身体！</p></body></html>\n' >b.html
@@ -47,18 +53,43 @@ teardown() {
 	eq "$output" "$U/
 $U/a.html
 $U/b.html
+$U/m1.html
+$U/m2.html
+$U/prog.c
 $U/z.html"
 	eq "$stderr" "sh-fp: skipped 2 WARC response(s) of an HTTP status other than 2xx (-A keeps them)
 sh-fp: skipped 2 WARC response(s) of a media type not kept (-M)"
 	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H | sh-near'
-	eq "$output" "$U/a.html	$U/b.html	0"
+	eq "$output" "$U/a.html	$U/b.html	0
+$U/m1.html	$U/m2.html	0"
 	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -H 2>/dev/null | grep a.html'
 	eq "$output" "$U/a.html	今天^1 天北^1 北京^1 京的^1 的天^1 天气^1 气很^1 很好^1 适合^1 合出^1 出去^1 去散^1 散步^1 公园^1 园里^1 里有^1 有很^1 很多^1 多人^1 人在^1 在锻^1 锻炼^1 炼身^1 身体^1"
 }
 
+@test "crawl: HTML reduced to text where the Content-Type says HTML, by default and only there; -X keeps the markup" {
+	U=http://127.0.0.1:$PORT
+	# Without -H, the pairs of -H: the mirror is found.
+	zcat crawl.warc.gz | sh-fp -f warc -H 2>/dev/null | sh-near >"$D/forced"
+	run -0 sh -c 'zcat crawl.warc.gz | sh-fp -f warc 2>/dev/null | sh-near'
+	eq "$output" "$(cat "$D/forced")"
+	[[ $output == *"$U/m1.html	$U/m2.html	0"* ]]
+	# The C source (text/x-csrc) keeps <stdio.h>; -H strips it.
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc 2>/dev/null | grep prog.c'
+	[[ $output == *" stdio^1 "* ]]
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -H 2>/dev/null | grep prog.c'
+	[[ $output != *"stdio"* ]]
+	# -X: markup kept, so the mirror's script and bars count.
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -X 2>/dev/null | grep m1.html'
+	[[ $output == *" tracker^"* ]]
+	run -1 sh -c 'zcat crawl.warc.gz | sh-fp -f warc -X 2>/dev/null | sh-near'
+	eq "$output" ""
+	run -2 --separate-stderr sh-fp -f warc -H -X /dev/null
+	eq "${stderr%%$'\n'*}" "sh-fp: -H and -X cannot be used together"
+}
+
 @test "crawl: -A keeps every status, -M '*' every type" {
 	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H -A -M "*" | wc -l'
-	eq "$output" 8
+	eq "$output" 11
 	eq "$stderr" "sh-fp: 1 document(s) with invalid UTF-8"
 	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -M "application/pdf" | cut -f 2'
 	eq "$output" "http://127.0.0.1:$PORT/d.pdf"

@@ -172,6 +172,22 @@ warc_record() {
 	eq "$output" "$(printf 'id\tcafé^1 x^1 unknown^1 1^1 2^1 中文^1')"
 }
 
+@test "HTML by default where the record says so or starts as HTML, and only there; -X never" {
+	# Starts as HTML (the WHATWG sniff): reduced; markup later in the
+	# text is kept, as are tags a sniff does not take.
+	run -0 sh-tokenize $V1 <<<$'a\t  <!DOCTYPE html><p>caf&eacute; <b>x</b></p>\nb\tthe <b> tag&amp;\nc\t<P>one\nd\t<pre>two</pre>\ne\t<!-- c --> three'
+	eq "$output" "$(printf 'a\tcafé^1 x^1\nb\tthe^1 b^1 tag^1 amp^1\nc\tone^1\nd\tpre^2 two^1\ne\tthree^1')"
+	run -0 sh-tokenize $V1 -X <<<$'a\t<p>x</p>'
+	eq "$output" "$(printf 'a\tp^2 x^1')"
+	# -F: a name ending in .html says HTML; other names, the sniff.
+	printf 'x <b>y</b>\n' >"$D/page.HTM"
+	printf 'x <b>y</b>\n' >"$D/page.txt"
+	printf '<p>x <b>y</b></p>\n' >"$D/frag"
+	printf '#include <stdio.h>\n' >"$D/prog.c"
+	run -0 sh-tokenize $V1 -F "$D/page.HTM" "$D/page.txt" "$D/frag" "$D/prog.c"
+	eq "$output" "$(printf '%s\tx^1 y^1\n%s\tx^1 b^2 y^1\n%s\tx^1 y^1\n%s\tinclude^1 stdio^1 h^1' "$D/page.HTM" "$D/page.txt" "$D/frag" "$D/prog.c")"
+}
+
 @test "-H: a reference past U+10FFFF is U+FFFD, not wrapped; markup is matched by its letters only" {
 	# 4294967361 wraps to 65 ("A") in 32 bits; a CR is not "-".
 	run -0 sh-tokenize $V1 -H <<<$'id\tx&#4294967361;y &#x110041;z keep <!-- a -\r> hidden --> shown'

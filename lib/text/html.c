@@ -1,4 +1,5 @@
 #include <string.h>
+#include <strings.h>
 
 #include "base/utf8.h"
 #include "text/html.h"
@@ -137,4 +138,45 @@ sh_html_text(const char *in, size_t len, char *out)
 			out[o++] = in[i++];
 	}
 	return o;
+}
+
+int
+sh_html_sniff(const char *in, size_t len)
+{
+	static const char *const tag[] = { "!doctype html", "html", "head",
+	    "script", "iframe", "h1", "div", "font", "table", "a", "style",
+	    "title", "b", "body", "br", "p" };
+	size_t i = 0, n, t;
+
+	if (len >= 3 && memcmp(in, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < len && strchr(" \t\n\f\r", in[i]) != NULL && in[i] != '\0')
+		i++;
+	if (i >= len || in[i] != '<')
+		return 0;
+	i++;
+	if (len - i >= 3 && memcmp(in + i, "!--", 3) == 0)
+		return 1;
+	for (t = 0; t < sizeof(tag) / sizeof(tag[0]); t++) {
+		n = strlen(tag[t]);
+		if (len - i > n && strncasecmp(in + i, tag[t], n) == 0 &&
+		    (in[i + n] == ' ' || in[i + n] == '>'))
+			return 1;
+	}
+	return 0;
+}
+
+int
+sh_html_name(const char *name)
+{
+	static const char *const ext[] = { ".html", ".htm", ".xhtml",
+	    ".shtml" };
+	size_t len = strlen(name), n, t;
+
+	for (t = 0; t < sizeof(ext) / sizeof(ext[0]); t++) {
+		n = strlen(ext[t]);
+		if (len > n && strcasecmp(name + len - n, ext[t]) == 0)
+			return 1;
+	}
+	return 0;
 }

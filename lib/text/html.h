@@ -14,4 +14,18 @@
  * text is never longer); return its length.  out may equal in. */
 size_t sh_html_text(const char *in, size_t len, char *out);
 
+/*
+ * Whether in[0..len) starts as HTML, by the first bytes as the WHATWG
+ * MIME Sniffing standard reads them: after white space (and a UTF-8 byte
+ * order mark), "<!DOCTYPE HTML", "<HTML", "<HEAD", "<SCRIPT", "<IFRAME",
+ * "<H1", "<DIV", "<FONT", "<TABLE", "<A", "<STYLE", "<TITLE", "<B",
+ * "<BODY", "<BR", "<P" or "<!--", in any case, then a space or '>'
+ * ("<!--" then anything).
+ */
+int sh_html_sniff(const char *in, size_t len);
+
+/* Whether a file name says HTML: it ends in .html, .htm, .xhtml or
+ * .shtml, in any case. */
+int sh_html_name(const char *name);
+
 #endif

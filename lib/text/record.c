@@ -352,7 +352,7 @@ http_head(struct sh_reader *r, const char *p, size_t len)
 	int status = 0;
 
 	r->wcslen = 0;
-	r->whtml = 0;
+	r->whtml = -1;
 	/* "HTTP/x.y NNN" and a space or the line's end: three digits. */
 	if (len > 12 && memcmp(p, "HTTP/", 5) == 0 &&
 	    (v = memchr(p, ' ', len)) != NULL && end - v > 3)
@@ -491,7 +491,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		len = (size_t)clen;
 		response = tlen == 8 && strncasecmp(type, "response", 8) == 0;
 		r->wcslen = 0;
-		r->whtml = 0;
+		r->whtml = -1;
 		/* A response block is an HTTP message: its head tells whether
 		 * the body is wanted, and in which charset; the body is the
 		 * text. */
@@ -555,7 +555,7 @@ escape_id(struct sh_reader *r, struct sh_rec *rec)
  * reader's charset.  Return 0 or SH_ENOMEM.
  */
 static int
-decode(struct sh_reader *r, struct sh_rec *rec)
+decode(struct sh_reader *r, struct sh_rec *rec, int html)
 {
 	const char *cs = NULL, *out;
 	size_t n = 0, outlen;
@@ -564,8 +564,7 @@ decode(struct sh_reader *r, struct sh_rec *rec)
 	if (r->mode == SH_REC_WARC && r->wcslen > 0) {
 		cs = r->wcs;
 		n = r->wcslen;
-	} else if ((r->html || (r->mode == SH_REC_WARC && r->whtml)) &&
-	    sh_charset_meta(rec->text, rec->len, &cs, &n))
+	} else if (html && sh_charset_meta(rec->text, rec->len, &cs, &n))
 		;
 	else if (r->charset != NULL) {
 		cs = r->charset;
@@ -624,20 +623,34 @@ next(struct sh_reader *r, struct sh_rec *rec)
 	return 1;
 }
 
+/* Whether the text of rec is HTML, as the reader's html option says. */
+static int
+is_html(const struct sh_reader *r, const struct sh_rec *rec)
+{
+	if (r->html != SH_HTML_AUTO)
+		return r->html == SH_HTML_ALWAYS;
+	if (r->mode == SH_REC_WARC && r->whtml >= 0)
+		return r->whtml;
+	if (r->mode == SH_REC_FILE && sh_html_name(r->name))
+		return 1;
+	return sh_html_sniff(rec->text, rec->len);
+}
+
 int
 sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 {
-	int ret;
+	int ret, html;
 
 	if ((ret = next(r, rec)) != 1)
 		return ret;
+	html = is_html(r, rec);
 	if ((r->mode != SH_REC_TAB && escape_id(r, rec) != 0) ||
-	    decode(r, rec) != 0)
+	    decode(r, rec, html) != 0)
 		return SH_ENOMEM;
 	/* A paragraph's size takes in the blank line that ended it. */
 	rec->size = r->in.off - rec->off;
 	/* The text always lies in one of the reader's own buffers. */
-	if (r->html)
+	if (html)
 		rec->len = sh_html_text(rec->text, rec->len, (char *)rec->text);
 	return ret;
 }

@@ -28,9 +28,14 @@
  * Content-Type is kept); the others are skipped and counted.  Its text is
  * made UTF-8 from the charset its Content-Type declares, or that an HTML
  * page declares in a <meta> (text/charset.h); the text of a record that
- * declares none is taken to be in charset, when set.  With html set, the
- * text of every record is reduced from HTML to text (html.h), after a
- * <meta> charset is looked for.
+ * declares none is taken to be in charset, when set.  The text of a
+ * record that is HTML is reduced to text (html.h), after a <meta>
+ * charset is looked for: with html SH_HTML_AUTO (the default), a record
+ * is HTML when its type says so (a WARC response's Content-Type; with
+ * SH_REC_FILE, a file name ending in .html, .htm, .xhtml or .shtml) or,
+ * where nothing says, when its first bytes look like HTML
+ * (sh_html_sniff); with SH_HTML_ALWAYS every record is, with
+ * SH_HTML_NEVER none.
  * IDs come in an escaped form, so that one never breaks a line or a field
  * of what the tools write: a TAB, LF, CR or backslash of the ID becomes
  * \t, \n, \r or \\.  In SH_REC_TAB the ID is taken as written, that form
@@ -60,10 +65,12 @@ int sh_rec_mode(const char *s);
 /* How the documents are read: a mode, the fields of the ID and the text
  * (JSON Lines, WARC), the WARC types kept, HTML reduced to text, and bad
  * records skipped (counted by the caller) instead of reported. */
+enum { SH_HTML_AUTO, SH_HTML_ALWAYS, SH_HTML_NEVER };
+
 struct sh_recopt {
 	int mode;
 	const char *idfield, *textfield, *types;	/* NULL: defaults */
-	int html;
+	int html;		/* SH_HTML_* */
 	int skip;		/* skip bad records instead of failing */
 	const char *mtypes;	/* media types of WARC responses kept; NULL:
 				 * SH_REC_MTYPES */
@@ -106,7 +113,8 @@ struct sh_reader {
 	struct sh_charset *cs;	/* made at the first text to convert */
 	const char *wcs;	/* the charset a WARC response declares */
 	size_t wcslen;
-	int whtml;		/* the response is HTML */
+	int whtml;		/* the response is HTML (1), not (0), or
+				 * has no Content-Type (-1) */
 	/* Counts: WARC responses skipped for their HTTP status or media
 	 * type, records in a charset the C library does not know (read as
 	 * UTF-8). */
