@@ -66,7 +66,7 @@ MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1
 MAN5 = man/sh-index.5
 # The sample files of the man pages' examples, installed in DATADIR.
-EXAMPLES = tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
+EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
