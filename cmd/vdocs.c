@@ -27,8 +27,12 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 
 	d->path = path;
 	if ((r = sh_docmap_open(&d->m, path, &o->rec)) != 0)
-		errx(2, "%s: %s", path, r == SH_EINVAL ?
-		    "-v: not with this format" : sh_strerror(r));
+		errx(2, "%s: %s", path, r == SH_EINVAL ? "-v: not with -F, "
+		    "which makes the whole file one document; the documents "
+		    "are records of one file (tab, line, nul, para, jsonl or "
+		    "warc)" : r == SH_ENOTREG ? "not a regular file: -v "
+		    "reads the documents where they lie, so they must be a "
+		    "file (zcat a .gz to one first)" : sh_strerror(r));
 	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
 		if (r == 1) {
 			progress_items("documents", ++n);

@@ -408,13 +408,13 @@ sh-dist: pairs:5: too few fields"
 	mkdocs
 	run -2 --separate-stderr sh -c 'cat docs | sh-dist -v /dev/stdin /dev/null'
 	eq "$output" ""
-	eq "$stderr" "sh-dist: /dev/stdin: not a regular file"
+	eq "$stderr" "sh-dist: /dev/stdin: not a regular file: -v reads the documents where they lie, so they must be a file (zcat a .gz to one first)"
 	run -2 --separate-stderr sh-dist -v nosuch /dev/null
 	eq "$stderr" "sh-dist: nosuch: No such file or directory"
 	run -2 --separate-stderr sh-dist -v . /dev/null
-	eq "$stderr" "sh-dist: .: not a regular file"
+	eq "$stderr" "sh-dist: .: not a regular file: -v reads the documents where they lie, so they must be a file (zcat a .gz to one first)"
 	run -2 --separate-stderr sh-dist -v docs -F /dev/null
-	eq "$stderr" "sh-dist: docs: -v: not with this format"
+	eq "$stderr" "sh-dist: docs: -v: not with -F, which makes the whole file one document; the documents are records of one file (tab, line, nul, para, jsonl or warc)"
 }
 
 @test "-v: bad records of docs are reported, the others used; -e skips them" {

@@ -215,9 +215,9 @@ sorted() {
 
 @test "sh-fp -P: a pipe or a numbered framing is an error" {
 	run -2 --separate-stderr sh -c "cat '$FIXTURES/sample.tsv' | sh-fp -P 0/2"
-	eq "$stderr" "sh-fp: <stdin>: -P: Illegal seek"
+	eq "$stderr" "sh-fp: <stdin>: -P: a pipe does not shard: name the file"
 	run -2 --separate-stderr sh-fp -l -P 0/2 "$FIXTURES/sample.tsv"
-	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: not with this format"
+	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: only the tab, nul and jsonl formats shard; give each process files of its own"
 }
 
 @test "sh-near -S: the join and the clusters in a small budget, byte-identical" {
