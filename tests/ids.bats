@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # One rule for IDs in every format: a TAB, LF, CR or backslash of an ID
-# comes out as \t, \n, \r or \\, and that form reads back as itself
-# through every tool.
+# comes out as \t, \n, \r or \\, another control byte as \xHH, and that
+# form reads back as itself through every tool.
 
 load helper
 
@@ -37,6 +37,26 @@ a\\nb\\\\c	x^1 y^1"
 	eq "$output" "$FP	a\\tb\\\\c"
 	run -0 sh-fp $V1 -l "a	b\\c" ids.jsonl
 	eq "${lines[0]}" "$FP	a\\tb\\\\c:1"
+}
+
+@test "ids: every other control byte is \\xHH, from JSON, WARC headers, file names and tab lines alike; sh-near -v finds them" {
+	printf '%s\n' '{"id":"n\u0000e\u001bd\u007f","text":"hello world"}' \
+	    '{"id":"\u0007bell","text":"hello world"}' >ctl.jsonl
+	run -0 --separate-stderr sh-fp $V1 -f jsonl ctl.jsonl
+	eq "$output" "$FP	n\\x00e\\x1bd\\x7f
+$FP	\\x07bell"
+	run -0 sh -c 'sh-fp $V1 -f jsonl ctl.jsonl | sh-near -v ctl.jsonl -f jsonl $V1 -k 0'
+	eq "$output" 'n\x00e\x1bd\x7f	\x07bell	0	1.000000'
+	printf 'WARC/1.0\r\nWARC-Type: conversion\r\nWARC-Target-URI: http://a/\033[31mred\r\nContent-Length: 11\r\n\r\nhello world\r\n\r\n' >ctl.warc
+	run -0 sh-fp $V1 -f warc ctl.warc
+	eq "$output" "$FP	http://a/\\x1b[31mred"
+	printf 'hello world\n' >"$(printf 'f\033g')"
+	run -0 sh-fp $V1 -F "$(printf 'f\033g')"
+	eq "$output" "$FP	f\\x1bg"
+	# A tab line's ID is the escaped form already: its backslashes
+	# stay, its raw control bytes are escaped.
+	run -0 sh-fp $V1 <<<"$(printf 'a\\tb\033c\thello world')"
+	eq "$output" "$FP	a\\tb\\x1bc"
 }
 
 @test "ids: the tab format takes IDs as written, so round trips hold" {

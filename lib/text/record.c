@@ -518,32 +518,57 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 	return ret;
 }
 
+/* The escape of byte c in an ID, into out (2 or 4 bytes; its length),
+ * or 0 when c stands as it is: a TAB, LF, CR or backslash is \t, \n, \r
+ * or \\ (but with tab, where the ID is written in this form already, a
+ * backslash stays), another control byte (0 to 31, 127) \xHH. */
+static size_t
+escape_byte(unsigned char c, int tab, char *out)
+{
+	static const char from[] = "\t\n\r\\", to[] = "tnr\\", hex[] =
+	    "0123456789abcdef";
+	const char *f;
+
+	if (c != '\0' && (f = strchr(from, c)) != NULL && !(tab &&
+	    c == '\\')) {
+		out[0] = '\\';
+		out[1] = to[f - from];
+		return 2;
+	}
+	if (c >= 32 && c != 127)
+		return 0;
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[c >> 4];
+	out[3] = hex[c & 15];
+	return 4;
+}
+
 /*
- * The ID of rec in its escaped form, in r->ebuf when it differs: a TAB,
- * LF, CR or backslash becomes \t, \n, \r or \\, so that an ID never
- * breaks a line or a field of what the tools write.
+ * The ID of rec in its escaped form, in r->ebuf when it differs
+ * (escape_byte), so that an ID never breaks a line or a field of what the
+ * tools write, nor writes a control byte to a terminal.
  */
 static int
 escape_id(struct sh_reader *r, struct sh_rec *rec)
 {
-	static const char from[] = "\t\n\r\\", to[] = "tnr\\";
-	const char *f;
-	size_t i, n, extra = 0;
+	int tab = r->mode == SH_REC_TAB;
+	size_t i, n, k, extra = 0;
+	char e[4];
 
 	for (i = 0; i < rec->idlen; i++)
-		extra += strchr(from, rec->id[i]) != NULL && rec->id[i] != '\0';
+		if ((k = escape_byte((unsigned char)rec->id[i], tab, e)) > 0)
+			extra += k - 1;
 	if (extra == 0)
 		return 0;
 	if (reserve(&r->ebuf, &r->ecap, rec->idlen + extra) != 0)
 		return SH_ENOMEM;
-	for (i = n = 0; i < rec->idlen; i++) {
-		if (rec->id[i] != '\0' &&
-		    (f = strchr(from, rec->id[i])) != NULL) {
-			r->ebuf[n++] = '\\';
-			r->ebuf[n++] = to[f - from];
-		} else
+	for (i = n = 0; i < rec->idlen; i++)
+		if ((k = escape_byte((unsigned char)rec->id[i], tab,
+		    r->ebuf + n)) > 0)
+			n += k;
+		else
 			r->ebuf[n++] = rec->id[i];
-	}
 	rec->id = r->ebuf;
 	rec->idlen = n;
 	return 0;
@@ -644,7 +669,7 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 	if ((ret = next(r, rec)) != 1)
 		return ret;
 	html = is_html(r, rec);
-	if ((r->mode != SH_REC_TAB && escape_id(r, rec) != 0) ||
+	if (escape_id(r, rec) != 0 ||
 	    decode(r, rec, html) != 0)
 		return SH_ENOMEM;
 	/* A paragraph's size takes in the blank line that ended it. */

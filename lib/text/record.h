@@ -37,9 +37,11 @@
  * (sh_html_sniff); with SH_HTML_ALWAYS every record is, with
  * SH_HTML_NEVER none.
  * IDs come in an escaped form, so that one never breaks a line or a field
- * of what the tools write: a TAB, LF, CR or backslash of the ID becomes
- * \t, \n, \r or \\.  In SH_REC_TAB the ID is taken as written, that form
- * already (an ID written by a tool reads back as itself).
+ * of what the tools write, nor sends a control byte to a terminal: a TAB,
+ * LF, CR or backslash of the ID becomes \t, \n, \r or \\, another
+ * control byte (0 to 31, 127) \xHH, in lowercase hex.  In SH_REC_TAB the
+ * ID is taken as written, that form already (an ID written by a tool
+ * reads back as itself), but for its control bytes, escaped as above.
  * Lines end at '\n'; one '\r' before it is dropped (CRLF input); a last
  * line without '\n' counts.  A stream that starts with the gzip magic is
  * refused (base/lines.h).  Lines may hold any bytes, NUL included, and
