@@ -160,6 +160,7 @@ docopt_tally(struct docopt *o, const struct sh_reader *r)
 	o->nstatus += r->nstatus;
 	o->ntype += r->ntype;
 	o->nbadcs += r->nbadcs;
+	o->nbinary += r->nbinary;
 }
 
 void
@@ -171,6 +172,9 @@ docopt_report(const struct docopt *o)
 	if (o->ntype)
 		warnx("skipped %llu WARC response(s) of a media type not "
 		    "kept (-M)", o->ntype);
+	if (o->nbinary)
+		warnx("skipped %llu binary document(s): a NUL byte, the magic "
+		    "number of a binary format, or control bytes", o->nbinary);
 	if (o->nbadcs)
 		warnx("%llu document(s) in a charset unknown here, read as "
 		    "UTF-8", o->nbadcs);

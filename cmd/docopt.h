@@ -23,7 +23,7 @@ struct docopt {
 	const char **stops;	/* -s, loaded by docopt_load */
 	size_t nstops;
 	/* What the readers skipped or could not decode (docopt_tally). */
-	unsigned long long nstatus, ntype, nbadcs;
+	unsigned long long nstatus, ntype, nbadcs, nbinary;
 };
 
 /* The defaults: tab records and the fingerprint's defaults

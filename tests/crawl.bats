@@ -87,10 +87,12 @@ $U/m1.html	$U/m2.html	0"
 	eq "${stderr%%$'\n'*}" "sh-fp: -H and -X cannot be used together"
 }
 
-@test "crawl: -A keeps every status, -M '*' every type" {
+@test "crawl: -A keeps every status, -M '*' every type; binary bodies are skipped and counted" {
 	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H -A -M "*" | wc -l'
-	eq "$output" 11
-	eq "$stderr" "sh-fp: 1 document(s) with invalid UTF-8"
-	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -M "application/pdf" | cut -f 2'
-	eq "$output" "http://127.0.0.1:$PORT/d.pdf"
+	eq "$output" 9
+	eq "$stderr" "sh-fp: skipped 2 binary document(s): a NUL byte, the magic number of a binary format, or control bytes"
+	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -M "text/plain,text/x-csrc" | cut -f 2'
+	eq "$output" "http://127.0.0.1:$PORT/prog.c"
+	eq "$stderr" "sh-fp: skipped 2 WARC response(s) of an HTTP status other than 2xx (-A keeps them)
+sh-fp: skipped 8 WARC response(s) of a media type not kept (-M)"
 }

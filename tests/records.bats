@@ -188,6 +188,19 @@ warc_record() {
 	eq "$output" "$(printf '%s\tx^1 y^1\n%s\tx^1 b^2 y^1\n%s\tx^1 y^1\n%s\tinclude^1 stdio^1 h^1' "$D/page.HTM" "$D/page.txt" "$D/frag" "$D/prog.c")"
 }
 
+@test "-F: binary files (a NUL byte, a magic number, control bytes) are skipped and counted, as in a WARC" {
+	printf '\177ELF some words after the magic\n' >"$D/elf"
+	printf 'words\0and a NUL\n' >"$D/nul"
+	printf 'a\001\002\003\004b\n' >"$D/ctl"
+	printf 'plain words \033[1mbold\033[0m here\n' >"$D/ansi"
+	run -0 --separate-stderr sh-fp -F "$D/elf" "$D/nul" "$D/ctl" "$D/ansi"
+	eq "$(cut -f 2 <<<"$output")" "$D/ansi"
+	eq "$stderr" "sh-fp: skipped 3 binary document(s): a NUL byte, the magic number of a binary format, or control bytes"
+	# An empty file is text, of no features.
+	run -0 --separate-stderr sh-fp -F /dev/null
+	eq "$stderr" "sh-fp: skipped 1 document(s) without features"
+}
+
 @test "-H: a reference past U+10FFFF is U+FFFD, not wrapped; markup is matched by its letters only" {
 	# 4294967361 wraps to 65 ("A") in 32 bits; a CR is not "-".
 	run -0 sh-tokenize $V1 -H <<<$'id\tx&#4294967361;y &#x110041;z keep <!-- a -\r> hidden --> shown'

@@ -648,6 +648,41 @@ next(struct sh_reader *r, struct sh_rec *rec)
 	return 1;
 }
 
+/*
+ * Whether the body p[0..len) of a whole file or a WARC response is not
+ * text: its first 8 KiB hold a NUL byte, start with the magic number of
+ * a binary format, or are more than a tenth control bytes (other than
+ * TAB, LF, VT, FF, CR and ESC).
+ */
+static int
+binary(const char *p, size_t len)
+{
+	static const struct {
+		const char *m;
+		size_t n;
+	} magic[] = {
+		{ "\x7f" "ELF", 4 }, { "%PDF-", 5 }, { "PK\x03\x04", 4 },
+		{ "\x1f\x8b", 2 }, { "\x89PNG\r\n\x1a\n", 8 },
+		{ "\xff\xd8\xff", 3 }, { "GIF87a", 6 }, { "GIF89a", 6 },
+		{ "BZh", 3 }, { "\xfd" "7zXZ", 5 }, { "7z\xbc\xaf\x27\x1c", 6 },
+		{ "\x28\xb5\x2f\xfd", 4 }, { "OggS", 4 },
+		{ "\xca\xfe\xba\xbe", 4 },
+	};
+	size_t i, n = len < 8192 ? len : 8192, ctl = 0;
+	unsigned char c;
+
+	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if (len >= magic[i].n && memcmp(p, magic[i].m, magic[i].n) == 0)
+			return 1;
+	for (i = 0; i < n; i++) {
+		if ((c = (unsigned char)p[i]) == '\0')
+			return 1;
+		ctl += (c < 32 && strchr("\t\n\v\f\r\033", c) == NULL) ||
+		    c == 127;
+	}
+	return ctl * 10 > n;
+}
+
 /* Whether the text of rec is HTML, as the reader's html option says. */
 static int
 is_html(const struct sh_reader *r, const struct sh_rec *rec)
@@ -666,7 +701,11 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 {
 	int ret, html;
 
-	if ((ret = next(r, rec)) != 1)
+	/* Binary bodies are no documents: skipped, and counted. */
+	while ((ret = next(r, rec)) == 1 && (r->mode == SH_REC_FILE ||
+	    r->mode == SH_REC_WARC) && binary(rec->text, rec->len))
+		r->nbinary++;
+	if (ret != 1)
 		return ret;
 	html = is_html(r, rec);
 	if (escape_id(r, rec) != 0 ||

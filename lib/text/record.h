@@ -36,6 +36,10 @@
  * where nothing says, when its first bytes look like HTML
  * (sh_html_sniff); with SH_HTML_ALWAYS every record is, with
  * SH_HTML_NEVER none.
+ * A whole file (SH_REC_FILE) or a WARC response whose body is binary (a
+ * NUL byte, the magic number of a binary format such as ELF, PDF, ZIP,
+ * gzip, PNG or JPEG, or more than a tenth control bytes, in its first 8
+ * KiB) is no document: it is skipped and counted (nbinary).
  * IDs come in an escaped form, so that one never breaks a line or a field
  * of what the tools write, nor sends a control byte to a terminal: a TAB,
  * LF, CR or backslash of the ID becomes \t, \n, \r or \\, another
@@ -121,6 +125,8 @@ struct sh_reader {
 	 * type, records in a charset the C library does not know (read as
 	 * UTF-8). */
 	unsigned long long nstatus, ntype, nbadcs;
+	unsigned long long nbinary;	/* files or WARC responses skipped as
+					 * binary */
 };
 
 /* Read fp (not closed here) in framing mode; name is the stream's name,
