@@ -310,7 +310,7 @@ $Z	$F	x	64"
 mkdocs() {
 	printf '%s\n' 'a	the quick brown fox jumps over the lazy dog' \
 	    'b	the quick brown fox jumped over the lazy dog' \
-	    'c	something else entirely' 'a	a later duplicate' >docs
+	    'c	something else entirely' >docs
 }
 
 @test "-v: exact Jaccard of each pair, extra fields carried" {
@@ -394,13 +394,15 @@ sh-dist: pairs:5: too few fields"
 	eq "$output" ""
 }
 
-@test "-v: the first of two records with one ID is used" {
+@test "-v: the first of two records with one ID is used; the others are counted, one named" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdocs
-	# With the last record, "a later duplicate", a and b share nothing.
+	# With the later records of a, a and b would share nothing.
+	printf 'a\ta later duplicate\nc\tagain\na\tand another\n' >>docs
 	printf 'a\tb\n' >pairs
 	run -0 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "a	b	0.777778"
+	eq "$stderr" "sh-dist: docs: 3 document(s) with the ID of one before, not read (the first of an ID is), such as a"
 }
 
 @test "-v: docs must be a regular file" {

@@ -178,6 +178,71 @@ sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c)
 	return 0;
 }
 
+/* Read entry i's record again into *rec. */
+static int
+reread(struct sh_docmap *m, size_t i, struct sh_rec *rec)
+{
+	int r;
+
+	if (sh_reader_seek(&m->rd, m->e[i].off, m->e[i].size,
+	    m->numbered ? m->e[i].key : 0) != 0)
+		return SH_EIO;
+	if ((r = sh_reader_next(&m->rd, rec)) < 0 && !sh_rec_skippable(r))
+		return r;
+	if (r != 1 || rec->off != m->e[i].off || rec->size != m->e[i].size)
+		return SH_ECHANGED;
+	return 1;
+}
+
+long long
+sh_docmap_dups(struct sh_docmap *m, struct sh_rec *rec)
+{
+	long long n = 0;
+	size_t i, j, first = 0;
+	char *id = NULL;
+	size_t idlen = 0;
+	int r;
+
+	sort_table(m);
+	if (m->numbered)
+		return 0;
+	/* Runs of one hash: each record's ID against the first of the run
+	 * (others differ only where 64-bit hashes collide; such a record
+	 * is then counted when its ID equals the run's first). */
+	for (i = 0; i < m->n; i = j) {
+		for (j = i + 1; j < m->n && m->e[j].key == m->e[i].key; j++)
+			;
+		if (j - i < 2)
+			continue;
+		if ((r = reread(m, i, rec)) != 1) {
+			n = r;
+			goto out;
+		}
+		free(id);
+		if ((id = malloc(rec->idlen + 1)) == NULL) {
+			n = SH_ENOMEM;
+			goto out;
+		}
+		memcpy(id, rec->id, rec->idlen);
+		idlen = rec->idlen;
+		for (; i + 1 < j; i++) {
+			if ((r = reread(m, i + 1, rec)) != 1) {
+				n = r;
+				goto out;
+			}
+			if (rec->idlen == idlen && memcmp(rec->id, id,
+			    idlen) == 0 && (n++ == 0 ||
+			    m->e[i + 1].off < m->e[first].off))
+				first = i + 1;
+		}
+	}
+	if (n > 0 && (r = reread(m, first, rec)) != 1)
+		n = r;
+out:
+	free(id);
+	return n;
+}
+
 int
 sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec)
