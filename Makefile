@@ -59,8 +59,8 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 # reading of operands, the messages about them, progress, usage and
 # version; and the plumbing of sh-near's joins and verification and of
 # sh-index's writes.
-CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/input.h cmd/ixadd.h cmd/progress.h cmd/usage.h cmd/vdocs.h
-CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/input.o cmd/ixadd.o cmd/progress.o cmd/usage.o cmd/vdocs.o
+CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/help.h cmd/input.h cmd/ixadd.h cmd/progress.h cmd/usage.h cmd/vdocs.h
+CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/help.o cmd/input.o cmd/ixadd.o cmd/progress.o cmd/usage.o cmd/vdocs.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1

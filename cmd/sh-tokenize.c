@@ -20,7 +20,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-tokenize [-AceFHlz] [-C charset] [-D idf] [-d dict] "
+    "usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] "
     "[-f format]\n"
     "                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n"
     "                   [-T textfield] [-W weight] [-w shingle] [-y types]\n"

@@ -9,6 +9,7 @@
 #include "base/sketch.h"
 #include "base/version.h"
 #include "fp/fingerprint.h"
+#include "help.h"
 #include "progress.h"
 #include "usage.h"
 
@@ -79,7 +80,19 @@ usage_only(int a, const char *what)
 void
 usage_help(void)
 {
-	out(stdout, 0);
+	const char *opts, *docs;
+
+	/* The usage, then what each option does. */
+	if ((opts = help_options(prog, &docs)) == NULL)
+		out(stdout, 0);
+	fputs(text, stdout);
+	printf("\n%s", opts);
+	if (docs != NULL)
+		printf("\n%s", docs);
+	printf("\nSee %s(1) for the rest.\n", prog);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(2, "stdout");
+	exit(0);
 }
 
 void

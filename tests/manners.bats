@@ -11,23 +11,42 @@ TOOLS='sh-dist sh-fp sh-index sh-near sh-tokenize'
 # words, CJK bigrams, term frequency.
 V1='-n 2 -w 1 -W tf'
 
-@test "-h and --help: the usage of a usage error, on stdout, status 0" {
+# The option letters of each tool; with the document options for those
+# that read documents.
+DOCLETTERS='A C F H I M T X e f l y D W d n s w z'
+declare -A LETTERS=(
+	[sh-dist]="J N R S V a h k p q t v x $DOCLETTERS"
+	[sh-fp]="B L P V c h j t $DOCLETTERS"
+	[sh-index]="E O P S T V a b h k o r u"
+	[sh-near]="B J K P S V a g h i j k m r t u v $DOCLETTERS"
+	[sh-tokenize]="V c h m $DOCLETTERS"
+)
+
+@test "-h and --help: the usage of a usage error, then each option in a line, on stdout, status 0" {
 	for t in $TOOLS; do
 		run -2 --separate-stderr "$t" -Q </dev/null
 		usage=$(printf '%s\n' "${stderr_lines[@]}" | sed -n '/^usage: /,$p')
 		[ -n "$usage" ]
 		run -0 --separate-stderr "$t" -h
-		eq "$output" "$usage"
+		[[ $output == "$usage"$'\n\nOptions:\n'* ]]
+		[[ $output == *$'\n'"See $t(1) for the rest." ]]
 		eq "$stderr" ""
+		help=$output
+		for l in ${LETTERS[$t]}; do
+			grep -qE -- "(^|  )-$l( |$)" <<<"$help" ||
+			    { echo "$t -h: no line for -$l"; return 1; }
+		done
+		# One line each: none wider than 80 columns.
+		[ "$(awk 'length > 80' <<<"$help" | wc -l)" -eq 0 ]
 		run -0 --separate-stderr "$t" --help
-		eq "$output" "$usage"
+		eq "$output" "$help"
 		eq "$stderr" ""
 	done
 }
 
 @test "--help and --version anywhere before --, then an operand" {
 	run -0 --separate-stderr sh-fp -l -n 3 --help nofile
-	eq "${lines[0]}" "usage: sh-fp [-ABceFHltz] [-C charset] [-D idf] [-d dict] [-f format]"
+	eq "${lines[0]}" "usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]"
 	run -0 --separate-stderr sh-near -k 2 nofile --version
 	eq "$output" "sh-near (sh) 0.11.0, fingerprint version 2, sketch version 1"
 	run -2 --separate-stderr sh-near -- --help
