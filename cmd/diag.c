@@ -11,7 +11,7 @@
 #define KINDS 64		/* -SH_E* codes counted apart */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned long long count[KINDS];
+static unsigned long long shown, left[KINDS];
 static int looked, registered;
 
 void
@@ -21,11 +21,11 @@ diag_done(void)
 
 	pthread_mutex_lock(&lock);
 	for (k = 0; k < KINDS; k++) {
-		if (count[k] > DIAG_MAX)
-			warnx("and %llu more: %s", count[k] - DIAG_MAX,
-			    sh_strerror(-k));
-		count[k] = 0;
+		if (left[k] > 0)
+			warnx("and %llu more: %s", left[k], sh_strerror(-k));
+		left[k] = 0;
 	}
+	shown = 0;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -40,7 +40,10 @@ diag(int e, const char *name, unsigned long long line, const char *fmt,
 	pthread_mutex_lock(&lock);
 	if (!registered)
 		registered = atexit(diag_done) == 0;
-	print = ++count[k] <= DIAG_MAX;
+	if ((print = shown < DIAG_MAX) != 0)
+		shown++;
+	else
+		left[k]++;
 	pthread_mutex_unlock(&lock);
 	if (!print)
 		return;
@@ -57,25 +60,30 @@ diag(int e, const char *name, unsigned long long line, const char *fmt,
 }
 
 void
-diag_looks(const char *name, const char *p, size_t len)
+diag_looks(const char *name, const char *p, size_t len, int as)
 {
 	const char *what = NULL;
 	size_t i, ctl;
+	int docs = as != DIAG_FPLINES;
 
 	for (i = ctl = 0; i < len && i < 512; i++)
 		ctl += (unsigned char)p[i] < 0x20 && p[i] != '\t' &&
-		    p[i] != '\r';
+		    p[i] != '\r' && p[i] != '\n';
 	if (len >= 5 && memcmp(p, "WARC/", 5) == 0)
-		what = "WARC: fingerprint it first (sh-fp -f warc -H)";
-	else if (len > 0 && p[0] == '{')
-		what = "JSON Lines: fingerprint it first (sh-fp -f jsonl)";
+		what = docs ? "WARC: read them with -f warc" :
+		    "WARC: fingerprint it first (sh-fp -f warc)";
+	else if (len > 0 && p[0] == '{' && as != DIAG_JSONDOCS)
+		what = docs ? "JSON Lines: read them with -f jsonl (-I and -T "
+		    "name the fields)" : "JSON Lines: fingerprint it first "
+		    "(sh-fp -f jsonl)";
 	else if (memchr(p, '\0', len < 512 ? len : 512) != NULL ||
 	    ctl * 10 > (len < 512 ? len : 512))
 		what = "binary data, not text";
 	pthread_mutex_lock(&lock);
 	if (what != NULL && !looked) {
 		looked = 1;
-		warnx("%s: the input looks like %s", name, what);
+		warnx("%s: the %s like %s", name, docs ? "documents look" :
+		    "input looks", what);
 	}
 	pthread_mutex_unlock(&lock);
 }

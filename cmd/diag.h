@@ -1,8 +1,8 @@
 /*
  * Messages about the lines and records of the input, which a wrong
- * input repeats for every line: the first DIAG_MAX of each kind (an
- * SH_E* code) are printed, "PROG: NAME:LINE: MESSAGE", the others
- * counted, and at exit one line tells how many more there were.  When
+ * input repeats for every line: the first DIAG_MAX are printed, "PROG:
+ * NAME:LINE: MESSAGE", the others counted by kind (an SH_E* code), and
+ * at exit one line a kind tells how many more there were.  When
  * the first line at fault looks like another format than the one read
  * (a WARC record, JSON Lines, binary bytes), one line says so.
  * Thread-safe.
@@ -28,9 +28,15 @@ void diag(int e, const char *name, unsigned long long line,
  * its own.  At exit, this is done anyway. */
 void diag_done(void);
 
-/* Whether p[0..len), a line that is not what was expected, looks like
+/* What a line was read as, for diag_looks. */
+enum { DIAG_FPLINES, DIAG_DOCS, DIAG_JSONDOCS };
+
+/* Whether p[0..len), a line that is not what was expected (read as
+ * fingerprint lines, documents, or documents in JSON Lines), looks like
  * another format: if so, say once what it looks like and what reads it
- * ("NAME: the input looks like WARC: fingerprint it first ..."). */
-void diag_looks(const char *name, const char *p, size_t len);
+ * ("NAME: the input looks like WARC: fingerprint it first ...", or of
+ * documents: "NAME: the documents look like WARC: read them with -f
+ * warc"). */
+void diag_looks(const char *name, const char *p, size_t len, int as);
 
 #endif

@@ -85,7 +85,7 @@ fp_line(void *ctx, const char *p, size_t len, const char *name,
 
 	if ((r = sh_fpline_parse(p, len, &f.fp, &f.id, &f.idlen)) != 0) {
 		diag(r, name, line, NULL);
-		diag_looks(name, p, len);
+		diag_looks(name, p, len, DIAG_FPLINES);
 		*c->status = 2;
 		return 0;
 	}
@@ -120,7 +120,7 @@ bad_line(void *ctx, unsigned long long line, int e, const char *p,
 
 	diag(e, b->name, line, NULL);
 	if (p != NULL)
-		diag_looks(b->name, p, len);
+		diag_looks(b->name, p, len, DIAG_FPLINES);
 	*b->status = 2;
 }
 

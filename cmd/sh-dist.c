@@ -76,6 +76,7 @@ fp_pair(void *status, const char *p, size_t len, const char *name,
 
 	if ((e = sh_fppair_parse(p, len, &a, &b)) != 0) {
 		diag(e, name, line, NULL);
+		diag_looks(name, p, len, DIAG_FPLINES);
 		*(int *)status = 2;
 		return 0;
 	}

@@ -119,6 +119,9 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
 		if (r < 0 && !sh_rec_skippable(r))
 			break;
+		if (r == SH_ETAB || r == SH_EJSON)
+			diag_looks(shown, rec.text, rec.len, r == SH_ETAB ?
+			    DIAG_DOCS : DIAG_JSONDOCS);
 		if ((r = sh_fpbatch_add(&rn->batch, rec.id, rec.idlen,
 		    rec.text, rec.len, rec.line, r < 0 ? r : 0)) != 0 ||
 		    (sh_fpbatch_full(&rn->batch) &&

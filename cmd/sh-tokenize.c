@@ -73,6 +73,9 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 				diag(r, shown, rec.line, NULL);
 				status = 2;
 			}
+			if (r == SH_ETAB || r == SH_EJSON)
+				diag_looks(shown, rec.text, rec.len,
+				    r == SH_ETAB ? DIAG_DOCS : DIAG_JSONDOCS);
 			continue;
 		}
 		bad = 0;

@@ -42,6 +42,9 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
 			errx(2, "%s: %s", path, sh_strerror(r));
 		diag(r, path, rec.line, NULL);
+		if (r == SH_ETAB || r == SH_EJSON)
+			diag_looks(path, rec.text, rec.len, r == SH_ETAB ?
+			    DIAG_DOCS : DIAG_JSONDOCS);
 		if (!sh_rec_skippable(r))
 			exit(2);
 		*status = 2;
@@ -53,8 +56,8 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		errx(2, "%s: %s", path, sh_strerror((int)dups));
 	if (dups > 0)
 		warnx("%s: %lld document(s) with the ID of one before, not "
-		    "read (the first of an ID is), such as %.*s", path, dups,
-		    (int)(rec.idlen > 200 ? 200 : rec.idlen), rec.id);
+		    "read (the first of an ID is), such as \"%.*s\"", path,
+		    dups, (int)(rec.idlen > 200 ? 200 : rec.idlen), rec.id);
 	if ((d->fp = sh_fp_new(&o->fp)) == NULL ||
 	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure, budget,
 	    input_tmpdir())) == NULL)

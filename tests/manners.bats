@@ -146,7 +146,7 @@ declare -A LETTERS=(
 	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\n' >"$d/w"
 	run -2 --separate-stderr sh-near "$d/w"
 	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
-	    "sh-near: $d/w: the input looks like WARC: fingerprint it first (sh-fp -f warc -H)"
+	    "sh-near: $d/w: the input looks like WARC: fingerprint it first (sh-fp -f warc)"
 	printf '{"id": "a", "text": "b"}\n' >"$d/j"
 	run -2 --separate-stderr sh-index build "$d/jx" "$d/j"
 	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
@@ -161,6 +161,32 @@ declare -A LETTERS=(
 	run -2 --separate-stderr sh-dist -v "$d/docs" "$d/pairs"
 	eq "$(printf '%s\n' "$stderr" | wc -l)" 11
 	eq "$(printf '%s\n' "$stderr" | tail -n 1)" "sh-dist: and 30 more: no such document"
+}
+
+@test "a wrong framing, in every tool: at most 20 lines on stderr, a hint, exit 2" {
+	local d=$BATS_TEST_TMPDIR c n
+	for n in $(seq 100); do
+		zcat "$FIXTURES/crawl.warc.gz"
+	done >"$d/crawl.warc"
+	sh-fp -f warc "$d/crawl.warc" >"$d/crawl.fp"
+	sh-index build "$d/ix" "$d/crawl.fp"
+	for c in "sh-fp $d/crawl.warc" "sh-fp -t $d/crawl.warc" \
+	    "sh-fp -f jsonl $d/crawl.warc" "sh-tokenize $d/crawl.warc" \
+	    "sh-tokenize -f jsonl $d/crawl.warc" \
+	    "sh-dist -p $d/crawl.warc" "sh-near $d/crawl.warc" \
+	    "sh-near -i $d/ix $d/crawl.warc" \
+	    "sh-index build $d/ix2 $d/crawl.warc" \
+	    "sh-index add $d/ix $d/crawl.warc" \
+	    "sh-near -v $d/crawl.warc $d/crawl.fp" \
+	    "sh-near -v $d/crawl.warc -a 0.8 $d/crawl.fp"; do
+		run -2 --separate-stderr $c
+		[ "${#stderr_lines[@]}" -le 20 ] ||
+		    { echo "$c: ${#stderr_lines[@]} lines"; return 1; }
+		[[ $stderr == *"looks like WARC"* || $stderr == *"look like WARC"* ]] ||
+		    { echo "$c: no hint: $stderr"; return 1; }
+	done
+	run -2 --separate-stderr sh-near -v "$d/crawl.warc" "$d/crawl.fp"
+	[[ $stderr == *"sh-near: $d/crawl.warc: the documents look like WARC: read them with -f warc"* ]]
 }
 
 @test "sh-index: a word that is no verb, an unknown option after one: said, with the usage" {

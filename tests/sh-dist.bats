@@ -271,7 +271,8 @@ $Z	$F	x	64"
 	printf '%s\t000000000000000\000\n' "$Z" >nul
 	run -2 --separate-stderr sh-dist -p nul
 	eq "$output" ""
-	eq "$stderr" "sh-dist: nul:1: fingerprint is not 16 hex digits"
+	eq "$stderr" "sh-dist: nul:1: fingerprint is not 16 hex digits
+sh-dist: nul: the input looks like binary data, not text"
 }
 
 @test "-p: a line over 1 MiB" {
@@ -402,7 +403,7 @@ sh-dist: pairs:5: too few fields"
 	printf 'a\tb\n' >pairs
 	run -0 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "a	b	0.777778"
-	eq "$stderr" "sh-dist: docs: 3 document(s) with the ID of one before, not read (the first of an ID is), such as a"
+	eq "$stderr" "sh-dist: docs: 3 document(s) with the ID of one before, not read (the first of an ID is), such as \"a\""
 }
 
 @test "-v: docs must be a regular file" {

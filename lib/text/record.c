@@ -246,6 +246,9 @@ json(struct sh_reader *r, struct sh_rec *rec)
 	rec->off = r->in.lineoff;
 	paths[0] = r->idfield ? r->idfield : "id";
 	paths[1] = r->textfield ? r->textfield : "text";
+	/* A bad line is the record's text, for the caller's message. */
+	rec->text = p;
+	rec->len = len;
 	if ((ret = sh_json_find(p, len, paths, 2, v)) != 0)
 		return ret;
 	if (v[0].type == SH_JSON_NUMBER) {
@@ -639,8 +642,11 @@ next(struct sh_reader *r, struct sh_rec *rec)
 		rec->len = len;
 		return 1;
 	}
-	if ((tab = memchr(p, '\t', len)) == NULL)
+	if ((tab = memchr(p, '\t', len)) == NULL) {
+		rec->text = p;
+		rec->len = len;
 		return SH_ETAB;
+	}
 	rec->id = p;
 	rec->idlen = (size_t)(tab - p);
 	rec->text = tab + 1;

@@ -141,7 +141,8 @@ void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
 
 /*
  * Next record into *rec.  Return 1, 0 at the end, or an error: a bad
- * record that is skipped (sh_rec_skippable; rec->line tells where):
+ * record that is skipped (sh_rec_skippable; rec->line tells where, and
+ * for SH_ETAB and the JSON errors rec->text holds the line):
  * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT, SH_EIDTYPE and
  * SH_ETEXTTYPE (a JSON ID or text of another type), SH_EHTTP (a WARC
  * response without an HTTP head); or one that ends the stream: SH_EWARC
