@@ -42,6 +42,7 @@ static const char usage_text[] =
     "       sh-dist -v docs [-qt] [-a min] [-J measure] [-S size]\n"
     "               [document option ...] [file ...]\n"
     "       sh-dist -x [-t] [-N count] [document option ...] doc1 doc2\n"
+    "       sh-dist -x [-t] [-N count] [document option ...] docs id1 id2\n"
     "       sh-dist -h | -V\n";
 
 /* Print line p[0..len) (none when NULL) with its measure appended,
@@ -147,21 +148,28 @@ two(char *argv[])
 	found = kmax < 0 || d <= kmax;
 }
 
-/* Explain mode: why the fingerprints of doc1 and doc2 are close or far. */
+/* Explain mode: why the fingerprints of doc1 and doc2 are close or far;
+ * with three operands, of the documents of IDs argv[1] and argv[2] of
+ * the file argv[0]. */
 static void
-explain(char *argv[])
+explain(int argc, char *argv[])
 {
 	struct sh_fvec v[2];
 	struct sh_explain x;
-	unsigned long long line;
+	unsigned long long line = 0;
 	char *id[2];
 	size_t i, col;
 	int r;
 
 	for (i = 0; i < 2; i++) {
 		sh_fvec_init(&v[i], 1);
-		r = sh_verify_file(argv[i], &o.rec, fp, tflag, &v[i], &id[i],
-		    &line, &col);
+		if (argc == 3 && (r = sh_verify_doc(vd.m, argv[i + 1], fp,
+		    tflag, &v[i], &id[i], &col)) != 1)
+			exit(vdocs_error(&vd, r == 0 ? SH_ENODOC : r, NULL, 0,
+			    argv[i + 1], strlen(argv[i + 1]), col));
+		if (argc == 2)
+			r = sh_verify_file(argv[i], &o.rec, fp, tflag, &v[i],
+			    &id[i], &line, &col);
 		if (r == SH_EIO || r == SH_ENOMEM)
 			errx(2, "%s: %s", argv[i], sh_strerror(r));
 		if (r < 0 && col > 0)
@@ -170,7 +178,7 @@ explain(char *argv[])
 		if (r < 0)
 			errx(2, "%s:%llu: %s", argv[i], line, sh_strerror(r));
 		if (v[i].n == 0)
-			errx(2, "%s: no features", argv[i]);
+			errx(2, "%s: no features", argv[i + (argc == 3)]);
 	}
 	if (sh_explain(&v[0], &v[1], (size_t)ntop, &x) != 0)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
@@ -248,22 +256,23 @@ main(int argc, char *argv[])
 		else if (strchr(ok, *p) == NULL)
 			usage_only(*p, strchr("JSa", *p) ? "-v" : *p == 'N' ?
 			    "-x" : "-v or -x");
-	if ((form == 'x' && argc != 2) || (form == 0 && argc != 0 &&
-	    argc != 2))
+	if ((form == 'x' && argc != 2 && argc != 3) || (form == 0 &&
+	    argc != 0 && argc != 2))
 		usage();
 	if (o.rec.mode < 0)
-		o.rec.mode = form == 'x' && !tflag ? SH_REC_FILE : SH_REC_TAB;
+		o.rec.mode = form == 'x' && argc == 2 && !tflag ? SH_REC_FILE :
+		    SH_REC_TAB;
 	if (tflag && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
 	docopt_load(&o);
 	if (form == 'x' && (fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
-	if (form == 'v')
-		vdocs_open(&vd, docs, &o, tflag, measure, (size_t)budget, 0,
-		    &status);
+	if (form == 'v' || (form == 'x' && argc == 3))
+		vdocs_open(&vd, form == 'v' ? docs : argv[0], &o, tflag,
+		    measure, (size_t)budget, 0, &status);
 
 	if (form == 'x')
-		explain(argv);
+		explain(argc, argv);
 	else if (form == 0 && argc > 0)
 		two(argv);
 	else

@@ -11,6 +11,7 @@ USAGE='usage: sh-dist [-qR] [-k max] fingerprint fingerprint
        sh-dist -v docs [-qt] [-a min] [-J measure] [-S size]
                [document option ...] [file ...]
        sh-dist -x [-t] [-N count] [document option ...] doc1 doc2
+       sh-dist -x [-t] [-N count] [document option ...] docs id1 id2
        sh-dist -h | -V'
 Z=0000000000000000
 F=ffffffffffffffff
@@ -670,6 +671,31 @@ feature	9	1	0	jumps"
 	eq "$stderr" "sh-dist: -x and -k cannot be used together"
 	run -2 --separate-stderr sh-dist -x -N 1000001 a a
 	eq "$stderr" "sh-dist: -N 1000001: number out of range"
+}
+
+@test "-x docs id1 id2: the documents of two IDs of a file, in any framing" {
+	cd "$BATS_TEST_TMPDIR"
+	printf 'a\tthe quick brown fox\nb\tthe quick brown cat\n' >docs
+	printf 'the quick brown fox\n' >fa
+	printf 'the quick brown cat\n' >fb
+	run -0 --separate-stderr sh-dist $V1 -x docs a b
+	eq "$(sed 1,2d <<<"$output")" "$(sh-dist $V1 -x fa fb | sed 1,2d)"
+	eq "$(cut -f 3 <<<"$output" | head -n 2)" "a
+b"
+	zcat "$FIXTURES/crawl.warc.gz" >crawl.warc
+	U=http://news.example.org
+	run -0 --separate-stderr sh-dist -x -f warc crawl.warc "$U/budget.html" "$U/budget-update.html"
+	eq "$(sed -n 3p <<<"$output")" "distance	8"
+	eq "$(grep '^similarity	jaccard' <<<"$output")" "similarity	jaccard	0.825000"
+	# Each against the distance sh-near printed for the pair.
+	eq "$(sh-fp -f warc crawl.warc | sh-near -k 8 | grep -c "	$U/budget-update.html	8$")" 2
+	run -2 --separate-stderr sh-dist -x docs a nobody
+	eq "$output" ""
+	eq "$stderr" "sh-dist: no document nobody in docs"
+	run -2 --separate-stderr sh-dist -x -F docs a b
+	[[ $stderr == "sh-dist: docs: -v: not with -F"* ]]
+	run -2 --separate-stderr sh-dist -x docs a b c
+	eq "$stderr" "$USAGE"
 }
 
 @test "options of one form are refused in another, both named" {

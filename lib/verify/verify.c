@@ -532,6 +532,40 @@ sh_verify_line(struct sh_verify *v, const char *p, size_t len,
 	return r;
 }
 
+/* The features of rec, cut by f into v, its ID copied into *id: 1 or an
+ * error of sh_fvec_doc (*col then past the ID). */
+static int
+cut_rec(const struct sh_rec *rec, struct sh_fp *f, int tokens,
+    struct sh_fvec *v, char **id, size_t *col)
+{
+	int r, bad;
+
+	if ((r = sh_fvec_doc(v, f, rec->text, rec->len, tokens, &bad,
+	    col)) != 0) {
+		if (r == SH_EWEIGHT || r == SH_EEMPTYTOK || r == SH_ERANGE)
+			*col += rec->idlen + 1;
+		return r;
+	}
+	if ((*id = malloc(rec->idlen + 1)) == NULL)
+		return SH_ENOMEM;
+	memcpy(*id, rec->id, rec->idlen);
+	(*id)[rec->idlen] = '\0';
+	return 1;
+}
+
+int
+sh_verify_doc(struct sh_docmap *m, const char *id, struct sh_fp *f,
+    int tokens, struct sh_fvec *v, char **idout, size_t *col)
+{
+	struct sh_rec rec;
+	int r;
+
+	*col = 0;
+	if ((r = sh_docmap_get(m, id, strlen(id), &rec)) != 1)
+		return r;
+	return cut_rec(&rec, f, tokens, v, idout, col);
+}
+
 int
 sh_verify_file(const char *path, const struct sh_recopt *o,
     struct sh_fp *f, int tokens, struct sh_fvec *v, char **id,
@@ -540,7 +574,7 @@ sh_verify_file(const char *path, const struct sh_recopt *o,
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
 	FILE *in;
-	int r, bad;
+	int r;
 
 	*col = 0;
 	if ((in = fopen(path, "r")) == NULL)
@@ -550,17 +584,8 @@ sh_verify_file(const char *path, const struct sh_recopt *o,
 	    o->skip)
 		;
 	*line = rec.line;
-	if (r == 1 && (r = sh_fvec_doc(v, f, rec.text, rec.len, tokens, &bad,
-	    col)) == 0) {
-		if ((*id = malloc(rec.idlen + 1)) == NULL)
-			r = SH_ENOMEM;
-		else {
-			memcpy(*id, rec.id, rec.idlen);
-			(*id)[rec.idlen] = '\0';
-			r = 1;
-		}
-	} else if (r == SH_EWEIGHT || r == SH_EEMPTYTOK || r == SH_ERANGE)
-		*col += rec.idlen + 1;
+	if (r == 1)
+		r = cut_rec(&rec, f, tokens, v, id, col);
 	sh_reader_free(&rd);
 	fclose(in);
 	return r;

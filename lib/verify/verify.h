@@ -111,4 +111,11 @@ int sh_verify_file(const char *path, const struct sh_recopt *o,
     struct sh_fp *f, int tokens, struct sh_fvec *v, char **id,
     unsigned long long *line, size_t *col);
 
+/* The same for the document of ID id (NUL-terminated) in map m (its first
+ * record of that ID), its ID into *idout.  Return 1; 0 when there is
+ * none; SH_EIO, SH_ENOMEM, SH_ECHANGED (sh_docmap_get), or a token-list
+ * error with *col saying where. */
+int sh_verify_doc(struct sh_docmap *m, const char *id, struct sh_fp *f,
+    int tokens, struct sh_fvec *v, char **idout, size_t *col);
+
 #endif
