@@ -17,6 +17,10 @@
 #   fortune.txt  Short texts: the fortunes of Debian packages fortunes and
 #           fortunes-min (installed likewise), one document per fortune,
 #           ID "FILE#N"; white space collapsed.
+#   ja.txt, ru.txt, fr.txt, de.txt  Japanese, Russian, French and German
+#           pages of manpages-ja, manpages-ru, manpages-fr and
+#           manpages-de (installed likewise), at most LANG_MAX each: for
+#           bench/charset-eval.sh, only when CORPORA names them.
 #   zhshort.txt  Short Chinese texts: the sentences of zh.txt (pieces
 #           between the marks 。！？；!?;) of 10 to 59 characters with at
 #           least 8 ideographs, each once, every Nth so that at most
@@ -41,7 +45,8 @@
 # usage: bench/corpus.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
 # environment: CORPORA ("zh en": the corpora built, of zh, en, tw, api
 # and fortune; zh brings zhshort), MANDIR (/usr/share/man), EN_MAX (3000), EN_FAMILY (10),
-# MINBYTES (300), JOBS (number of processors), SHORT_MAX (20000).
+# MINBYTES (300), JOBS (number of processors), SHORT_MAX (20000),
+# LANG_MAX (600).
 
 set -eu
 
@@ -56,6 +61,7 @@ en_max=${EN_MAX:-3000}
 en_family=${EN_FAMILY:-10}
 minbytes=${MINBYTES:-300}
 short_max=${SHORT_MAX:-20000}
+lang_max=${LANG_MAX:-600}
 jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 
 die() {
@@ -90,8 +96,8 @@ build_short() {
 
 for c in $corpora; do
 	case $c in
-	zh|en|tw|api|fortune) ;;
-	*) die "unknown corpus $c (zh, en, tw, api or fortune)" ;;
+	zh|en|tw|api|fortune|ja|ru|fr|de) ;;
+	*) die "unknown corpus $c (zh, en, tw, api, fortune, ja, ru, fr or de)" ;;
 	esac
 done
 
@@ -130,6 +136,8 @@ for c in $corpora; do
 	# A page of manpages-zh's own: man-db, login and others install a
 	# few zh_CN pages of theirs too.
 	zh|tw)	need manpages-zh "$mandir/zh_CN/man1/bash.1.gz" ;;
+	ja)	need manpages-ja "$mandir/ja/man1/ls.1.gz" ;;
+	ru|fr|de) need "manpages-$c" "$mandir/$c/man1/ls.1.gz" ;;
 	api)	need libssl-doc "$mandir/man3/SSL_new.3ssl.gz"
 		need libcurl4-doc "$mandir/man3/curl_easy_setopt.3.gz"
 		need libx11-doc "$mandir/man3/XOpenDisplay.3.gz" ;;
@@ -221,6 +229,7 @@ for c in $corpora; do
 	zh)	zh_pages zh_CN | build zh 1000000000
 		build_short ;;
 	tw)	zh_pages zh_TW | build tw 1000000000 ;;
+	ja|ru|fr|de) zh_pages "$c" | build "$c" "$lang_max" ;;
 	api)	(cd "$mandir" && { find man3 -type f \( -name '*curl*' -o \
 		    -name 'CURL*' \); find man1 man3 man7 -type f \
 		    -name '*ssl.gz'; dpkg -L libx11-doc 2>/dev/null |

@@ -255,13 +255,46 @@ warc_record() {
 	run -0 --separate-stderr sh-tokenize $V1 -C GBK "$D/gbk.tsv"
 	eq "$output" "$(printf 'a\t今天^1 天天^1 天气^1 气很^1 很好^1\nb\t今天^1 天天^1 天气^1 气很^1 很好^1')"
 	eq "$stderr" ""
-	run -0 --separate-stderr sh-fp "$D/gbk.tsv"
+	# Undeclared, the charset is found; -C UTF-8 says there is none.
+	run -0 --separate-stderr sh-tokenize $V1 "$D/gbk.tsv"
+	eq "$output" "$(printf 'a\t今天^1 天天^1 天气^1 气很^1 很好^1\nb\t今天^1 天天^1 天气^1 气很^1 很好^1')"
+	run -0 --separate-stderr sh-fp -C UTF-8 "$D/gbk.tsv"
 	eq "$stderr" "sh-fp: 2 document(s) with invalid UTF-8"
 	printf '<meta charset="big5"><p>%s</p>\n' "$(printf '繁體' | iconv -f UTF-8 -t BIG5)" >"$D/b5.html"
 	run -0 sh-tokenize $V1 -F -H -C GBK "$D/b5.html"
 	eq "$output" "$(printf '%s\t繁體^1' "$D/b5.html")"
 	run -2 --separate-stderr sh-fp -C no-such-charset "$D/gbk.tsv"
 	eq "$stderr" "sh-fp: -C no-such-charset: invalid value"
+}
+
+@test "a charset undeclared is found from the bytes: GBK, Big5, Shift_JIS, EUC-KR, windows-1251, windows-1252" {
+	local enc f
+	# Simplified and traditional Chinese of zdump(8), and sentences.
+	cut -f 2 "$FIXTURES/zdump-zh.tsv" | head -n 1 | cut -c 1-900 >"$D/zh"
+	cut -f 2 "$FIXTURES/zdump-zh.tsv" | tail -n 1 | cut -c 1-900 >"$D/tw"
+	printf '日本語の文章です。東京は日本の首都で、多くの人が住んでいます。今日はとてもいい天気ですね。\n' >"$D/ja"
+	printf '대한민국의 수도는 서울이며 많은 사람들이 살고 있습니다. 오늘은 날씨가 정말 좋습니다.\n' >"$D/ko"
+	printf 'Москва является столицей России и крупнейшим городом страны; в ней живут миллионы людей.\n' >"$D/ru"
+	printf 'Le café de la gare était fermé ; à côté, un hôtel très élégant où l’on mange bien.\n' >"$D/fr"
+	for f in zh:GBK zh:GB18030 tw:BIG5 ja:SHIFT_JIS ko:EUC-KR ru:WINDOWS-1251 fr:WINDOWS-1252; do
+		enc=${f#*:}
+		f=${f%%:*}
+		# What the charset holds of the text, and that in UTF-8.
+		{ printf 'x\t'; iconv -c -f UTF-8 -t "$enc" "$D/$f"; } >"$D/$f.$enc"
+		iconv -f "$enc" -t UTF-8 "$D/$f.$enc" >"$D/$f.tsv"
+		run -0 --separate-stderr sh-tokenize $V1 "$D/$f.$enc"
+		eq "$output" "$(sh-tokenize $V1 "$D/$f.tsv")"
+		eq "$stderr" ""
+		eq "$(sh-fp "$D/$f.$enc")" "$(sh-fp "$D/$f.tsv")"
+	done
+	# UTF-8 with a stray byte stays UTF-8, the byte counted as invalid.
+	printf 'x\t今天天气很好，\377我们去公园散步吧。\n' >"$D/stray"
+	run -0 --separate-stderr sh-tokenize $V1 "$D/stray"
+	eq "$output" "$(printf 'x\t今天^1 天天^1 天气^1 气很^1 很好^1 我们^1 们去^1 去公^1 公园^1 园散^1 散步^1 步吧^1')"
+	eq "$stderr" "sh-tokenize: 1 document(s) with invalid UTF-8"
+	# -C forces a charset: none is guessed.
+	run -0 --separate-stderr sh-tokenize $V1 -C BIG5 "$D/zh.GBK"
+	[ "$output" != "$(sh-tokenize $V1 "$D/zh.tsv")" ]
 }
 
 @test "warc: a Content-Length past the end of the input is an error, not a huge allocation" {

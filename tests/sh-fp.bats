@@ -506,9 +506,9 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	eq "$stderr" "sh-fp: skipped 3 document(s) without features"
 }
 
-@test "invalid UTF-8: bytes separate words, one summary line" {
+@test "invalid UTF-8 (-C UTF-8: no charset guessed): bytes separate words, one summary line" {
 	run -0 --separate-stderr sh -c \
-	    'printf "1\tabc\377abc\n2\ta\300\200b\n3\t\377\376\n4\ta b\n" | sh-fp "$@"' \
+	    'printf "1\tabc\377abc\n2\ta\300\200b\n3\t\377\376\n4\ta b\n" | sh-fp -C UTF-8 "$@"' \
 	    sh $V1
 	eq "$output" $'44bc2cf5ad770999\t1\n504400a108800e1b\t2\n504400a108800e1b\t4'
 	eq "$stderr" 'sh-fp: 3 document(s) with invalid UTF-8
@@ -620,11 +620,11 @@ sh-fp: skipped 1 document(s) without features'
 				printf "d%d\tword%d and some words %d near %d\n", i, i % 13, i % 7, i
 		}
 	}' >"$BATS_TEST_TMPDIR/in"
-	sh-fp -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/want" 2>"$BATS_TEST_TMPDIR/want.err" || true
+	sh-fp -C UTF-8 -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/want" 2>"$BATS_TEST_TMPDIR/want.err" || true
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -eq 1996 ]
 	eq "$(cat "$BATS_TEST_TMPDIR/want.err")" "$(printf 'sh-fp: 7 document(s) with invalid UTF-8\nsh-fp: skipped 4 document(s) without features\nsh-fp: 7 of 1996 document(s) with fewer than 5 features: short, see sh-fp(1)')"
 	for j in 2 3 64; do
-		sh-fp -j "$j" -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/got" 2>"$BATS_TEST_TMPDIR/got.err"
+		sh-fp -C UTF-8 -j "$j" -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/got" 2>"$BATS_TEST_TMPDIR/got.err"
 		cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
 		cmp "$BATS_TEST_TMPDIR/want.err" "$BATS_TEST_TMPDIR/got.err"
 	done

@@ -16,6 +16,7 @@ struct sh_charset {
 	char name[NAME_MAX_LEN + 1];	/* the charset cd converts from */
 	char *buf;
 	size_t cap;
+	size_t done;		/* input bytes the last call converted */
 };
 
 struct sh_charset *
@@ -94,6 +95,7 @@ sh_charset_conv(struct sh_charset *c, const char *name, size_t namelen,
 	if ((e = open_cd(c, name, namelen)) != 0)
 		return e;
 	iconv(c->cd, NULL, NULL, NULL, NULL);
+	c->done = len;
 	/* UTF-8 takes at most 4 bytes a character of any charset's; most
 	 * take at most 3 for 2. */
 	if (sh_grow(&c->buf, &c->cap, 2 * len + 16, 1) != 0)
@@ -114,6 +116,7 @@ sh_charset_conv(struct sh_charset *c, const char *name, size_t namelen,
 			continue;
 		}
 		/* EILSEQ, EINVAL: the rest as it is. */
+		c->done = len - inleft;
 		done = (size_t)(o - c->buf);
 		if (sh_grow(&c->buf, &c->cap, done + inleft, 1) != 0)
 			return SH_ENOMEM;
@@ -134,6 +137,12 @@ sh_charset_conv(struct sh_charset *c, const char *name, size_t namelen,
 	*out = c->buf;
 	*outlen = (size_t)(o - c->buf);
 	return e;
+}
+
+size_t
+sh_charset_done(const struct sh_charset *c)
+{
+	return c->done;
 }
 
 /* The first place in p[0..len) of the ASCII word w, case ignored, or

@@ -42,6 +42,10 @@ int sh_charset_utf8(const char *name, size_t len);
 int sh_charset_conv(struct sh_charset *c, const char *name, size_t namelen,
     const char *p, size_t len, const char **out, size_t *outlen);
 
+/* The bytes of input the last sh_charset_conv converted: all of them but
+ * after SH_EUTF8, those before the invalid sequence. */
+size_t sh_charset_done(const struct sh_charset *c);
+
 /*
  * The charset an HTML page p[0..len) declares in a <meta charset=...> or
  * <meta http-equiv=Content-Type content="...; charset=..."> within its

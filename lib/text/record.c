@@ -9,6 +9,7 @@
 #include "base/grow.h"
 #include "base/num.h"
 #include "text/charset.h"
+#include "text/detect.h"
 #include "text/html.h"
 #include "text/json.h"
 #include "text/record.h"
@@ -598,10 +599,17 @@ decode(struct sh_reader *r, struct sh_rec *rec, int html)
 		cs = r->charset;
 		n = strlen(cs);
 	}
-	if (cs == NULL || sh_charset_utf8(cs, n))
+	if (cs != NULL && sh_charset_utf8(cs, n))
 		return 0;
 	if (r->cs == NULL && (r->cs = sh_charset_new()) == NULL)
 		return SH_ENOMEM;
+	/* Nothing declared: UTF-8, or else the charset its bytes show. */
+	if (cs == NULL) {
+		if ((cs = sh_charset_detect(r->cs, rec->text, rec->len,
+		    &e)) == NULL)
+			return e;
+		n = strlen(cs);
+	}
 	e = sh_charset_conv(r->cs, cs, n, rec->text, rec->len, &out, &outlen);
 	if (e == SH_ENOMEM)
 		return e;
