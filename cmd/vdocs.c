@@ -16,6 +16,41 @@
 #include "progress.h"
 #include "vdocs.h"
 
+/*
+ * Documents that are no regular file (a pipe, a process substitution, a
+ * device) are copied once into an unnamed temporary file in TMPDIR, read
+ * then where they lie, each reader through a name of its own for the
+ * descriptor (/proc/self/fd/N, Linux), so that they keep offsets of their
+ * own.  Return the name to open: path itself, or that one.
+ */
+static const char *
+spill(struct vdocs *d, const char *path)
+{
+	static char name[64];
+	struct sh_drain *dr;
+	struct stat st;
+	FILE *in;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode) ||
+	    S_ISDIR(st.st_mode))
+		return path;
+	if ((in = fopen(path, "r")) == NULL)
+		err(2, "%s", path);
+	if ((dr = malloc(sizeof(*dr))) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	if (sh_tmpfile(input_tmpdir(), &d->spill) != 0)
+		err(2, "%s", input_tmpmsg());
+	if (sh_drain(fileno(in), fileno(d->spill), dr) != 0)
+		err(2, "%s", dr->writing ? input_tmpmsg() : path);
+	free(dr);
+	fclose(in);
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", fileno(d->spill));
+	if (stat(name, &st) != 0)
+		errx(2, "%s: not a regular file, and no /proc to read a copy "
+		    "through: -v reads the documents where they lie", path);
+	return name;
+}
+
 /* vdocs_open, without the drain. */
 static void
 open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
@@ -27,13 +62,11 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	int r;
 
 	d->path = path;
-	if ((r = sh_docmap_open(&d->m, path, &o->rec)) != 0)
+	if ((r = sh_docmap_open(&d->m, spill(d, path), &o->rec)) != 0)
 		errx(2, "%s: %s", path, r == SH_EINVAL ? "-v: not with -F, "
 		    "which makes the whole file one document; the documents "
 		    "are records of one file (tab, line, nul, para, jsonl or "
-		    "warc)" : r == SH_ENOTREG ? "not a regular file: -v "
-		    "reads the documents where they lie, so they must be a "
-		    "file (zcat a .gz to one first)" : sh_strerror(r));
+		    "warc)" : sh_strerror(r));
 	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
 		if (r == 1) {
 			progress_items("documents", ++n);
@@ -210,4 +243,6 @@ vdocs_close(struct vdocs *d)
 	sh_verify_free(d->vf);
 	sh_docmap_free(d->m);
 	sh_fp_free(d->fp);
+	if (d->spill != NULL)
+		fclose(d->spill);
 }

@@ -6,6 +6,8 @@
 #ifndef VDOCS_H
 #define VDOCS_H
 
+#include <stdio.h>
+
 #include "text/docmap.h"
 #include "verify/verify.h"
 #include "docopt.h"
@@ -15,10 +17,13 @@ struct vdocs {
 	struct sh_docmap *m;
 	struct sh_fp *fp;
 	struct sh_verify *vf;
+	FILE *spill;		/* documents not in a regular file: a copy */
 };
 
 /*
- * Map the documents of path, read and cut with the options of o (loaded,
+ * Map the documents of path (a pipe or a device copied first into an
+ * unnamed temporary file in TMPDIR, read through /proc/self/fd), read
+ * and cut with the options of o (loaded,
  * docopt_load), as token lists when tokens != 0, and make the verifier
  * comparing them by measure, keeping about budget bytes of features in
  * memory and the rest in a temporary file in TMPDIR.  A

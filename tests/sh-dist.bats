@@ -407,16 +407,26 @@ sh-dist: pairs:5: too few fields"
 	eq "$stderr" "sh-dist: docs: 3 document(s) with the ID of one before, not read (the first of an ID is), such as \"a\""
 }
 
-@test "-v: docs must be a regular file" {
+@test "-v: docs from a pipe or a process substitution are copied to TMPDIR once; a directory is refused" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdocs
-	run -2 --separate-stderr sh -c 'cat docs | sh-dist -v /dev/stdin /dev/null'
-	eq "$output" ""
-	eq "$stderr" "sh-dist: /dev/stdin: not a regular file: -v reads the documents where they lie, so they must be a file (zcat a .gz to one first)"
+	printf 'a\tb\nb\tc\na\tc\n' >pairs
+	want=$(sh-dist $V1 -v docs pairs)
+	run -0 --separate-stderr sh -c 'cat docs | sh-dist $1 -v /dev/stdin pairs' sh "$V1"
+	eq "$output" "$want"
+	eq "$stderr" ""
+	run -0 --separate-stderr bash -c 'sh-dist $1 -v <(gzip -c docs | gzip -dc) pairs' sh "$V1"
+	eq "$output" "$want"
+	# Nothing is left in TMPDIR; one that cannot take the copy is said.
+	mkdir tmp
+	TMPDIR=$PWD/tmp run -0 sh -c 'cat docs | sh-dist -v /dev/stdin pairs'
+	eq "$(ls -A tmp)" ""
+	TMPDIR=/nonexistent run -2 --separate-stderr sh -c 'cat docs | sh-dist -v /dev/stdin pairs'
+	eq "$stderr" "sh-dist: /nonexistent: temporary file: No such file or directory"
 	run -2 --separate-stderr sh-dist -v nosuch /dev/null
 	eq "$stderr" "sh-dist: nosuch: No such file or directory"
 	run -2 --separate-stderr sh-dist -v . /dev/null
-	eq "$stderr" "sh-dist: .: not a regular file: -v reads the documents where they lie, so they must be a file (zcat a .gz to one first)"
+	eq "$stderr" "sh-dist: .: not a regular file"
 	run -2 --separate-stderr sh-dist -v docs -F /dev/null
 	eq "$stderr" "sh-dist: docs: -v: not with -F, which makes the whole file one document; the documents are records of one file (tab, line, nul, para, jsonl or warc)"
 }
