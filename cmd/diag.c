@@ -59,6 +59,26 @@ diag(int e, const char *name, unsigned long long line, const char *fmt,
 		warnx("%s", fmt != NULL ? text : sh_strerror(e));
 }
 
+static unsigned long long ninvalid;
+static char firstbad[201];
+
+void
+diag_invalid(const char *id, size_t idlen)
+{
+	if (ninvalid++ == 0)
+		snprintf(firstbad, sizeof(firstbad), "%.*s", (int)(idlen >
+		    200 ? 200 : idlen), id);
+}
+
+void
+diag_invalid_report(void)
+{
+	if (ninvalid > 0)
+		warnx("%llu document(s) with invalid UTF-8, the first \"%s\" "
+		    "(-C names a charset)", ninvalid, firstbad);
+	ninvalid = 0;
+}
+
 void
 diag_looks(const char *name, const char *p, size_t len, int as)
 {

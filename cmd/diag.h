@@ -28,6 +28,11 @@ void diag(int e, const char *name, unsigned long long line,
  * its own.  At exit, this is done anyway. */
 void diag_done(void);
 
+/* A document whose text holds invalid UTF-8: counted, the first one's
+ * ID kept; diag_invalid_report tells the count and that ID, once. */
+void diag_invalid(const char *id, size_t idlen);
+void diag_invalid_report(void);
+
 /* What a line was read as, for diag_looks. */
 enum { DIAG_FPLINES, DIAG_DOCS, DIAG_JSONDOCS };
 

@@ -36,7 +36,7 @@ struct run {
 	struct sh_shard shard;	/* n = 0: whole files */
 	int count;		/* -c */
 	long long min;		/* -m */
-	unsigned long long nbad, nempty, nskip, nshort, ndocs;
+	unsigned long long nempty, nskip, nshort, ndocs;
 };
 
 /* Fingerprint the batch and print it in input order, with the errors
@@ -72,7 +72,8 @@ flush(struct run *rn, const char *shown, int *status)
 			r = 0;
 			continue;
 		}
-		rn->nbad += d->bad;
+		if (d->bad)
+			diag_invalid(sh_fpbatch_id(b, d), d->idlen);
 		if (d->total == 0) {
 			rn->nempty++;
 			continue;
@@ -209,8 +210,7 @@ main(int argc, char *argv[])
 	if (rn.nskip)
 		warnx("skipped %llu bad record(s)", rn.nskip);
 	docopt_report(&o);
-	if (rn.nbad)
-		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
+	diag_invalid_report();
 	if (rn.nempty)
 		warnx("skipped %llu document(s) without features", rn.nempty);
 	if (rn.nshort)

@@ -33,7 +33,7 @@ struct run {
 	struct sh_fp *fp;
 	struct sh_recopt ro;
 	struct sh_df *df;	/* -c: counting, nothing printed per document */
-	unsigned long long nbad, nskip, ndocs;
+	unsigned long long nskip, ndocs;
 };
 
 static void
@@ -82,7 +82,8 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		if (r < 0 || (r = sh_fp_features(rn->fp, rec.text, rec.len,
 		    &bag, &bad)) != 0)
 			break;
-		rn->nbad += bad;
+		if (bad)
+			diag_invalid(rec.id, rec.idlen);
 		progress_items("documents", ++rn->ndocs);
 		if (rn->df != NULL) {
 			if ((r = sh_df_add(rn->df, bag)) != 0)
@@ -188,8 +189,7 @@ main(int argc, char *argv[])
 	if (rn.nskip)
 		warnx("skipped %llu bad record(s)", rn.nskip);
 	docopt_report(&o);
-	if (rn.nbad)
-		warnx("%llu document(s) with invalid UTF-8", rn.nbad);
+	diag_invalid_report();
 	sh_dfmerge_free(&m);
 	sh_df_free(rn.df);
 	sh_fp_free(rn.fp);

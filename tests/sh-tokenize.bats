@@ -460,7 +460,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] [-f forma
 	run -0 --separate-stderr sh -c \
 	    'printf "a\tfoo\377bar\nb\tok\nc\t\303x\376\375\nd\t\355\240\200\n" | sh-tokenize -C UTF-8 $V1'
 	eq "$output" $'a\tfoo^1 bar^1\nb\tok^1\nc\tx^1\nd\t'
-	eq "$stderr" "sh-tokenize: 3 document(s) with invalid UTF-8"
+	eq "$stderr" "sh-tokenize: 3 document(s) with invalid UTF-8, the first \"a\" (-C names a charset)"
 }
 
 @test "a line over 1 MiB" {
