@@ -163,13 +163,15 @@ explain(int argc, char *argv[])
 
 	for (i = 0; i < 2; i++) {
 		sh_fvec_init(&v[i], 1);
-		if (argc == 3 && (r = sh_verify_doc(vd.m, argv[i + 1], fp,
-		    tflag, &v[i], &id[i], &col)) != 1)
-			exit(vdocs_error(&vd, r == 0 ? SH_ENODOC : r, NULL, 0,
-			    argv[i + 1], strlen(argv[i + 1]), col));
-		if (argc == 2)
+		if (argc == 3)
+			r = sh_verify_doc(vd.m, argv[i + 1], fp, tflag, &v[i],
+			    &id[i], &col);
+		else
 			r = sh_verify_file(argv[i], &o.rec, fp, tflag, &v[i],
 			    &id[i], &line, &col);
+		if (argc == 3 && r != 1)
+			exit(vdocs_error(&vd, r == 0 ? SH_ENODOC : r, NULL, 0,
+			    argv[i + 1], strlen(argv[i + 1]), col));
 		if (r == SH_EIO || r == SH_ENOMEM)
 			errx(2, "%s: %s", argv[i], sh_strerror(r));
 		if (r < 0 && col > 0)
