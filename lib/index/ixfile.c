@@ -84,6 +84,19 @@ numbered(const char *s, const char *prefix)
 }
 
 int
+sh_ixfile_magic(const char *path, const unsigned char *magic)
+{
+	unsigned char m[8];
+	int fd, is;
+
+	if (sh_ixfile_open(path, O_RDONLY, &fd) != 0)
+		return 0;
+	is = pread(fd, m, 8, 0) == 8 && memcmp(m, magic, 8) == 0;
+	close(fd);
+	return is;
+}
+
+int
 sh_ixfile_segname(const char *s)
 {
 	return numbered(s, "seg-");

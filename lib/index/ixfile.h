@@ -29,6 +29,10 @@ int sh_ixfile_fail(char *where, const char *dir, const char *name, int e);
  * descriptor in *fd, SH_ENOTREG, or SH_EIO (errno set). */
 int sh_ixfile_open(const char *path, int flags, int *fd);
 
+/* Whether path is a regular file (not a link) that starts with the 8
+ * bytes magic. */
+int sh_ixfile_magic(const char *path, const unsigned char *magic);
+
 /* Whether s is a segment file name: "seg-" and 1 to 20 digits. */
 int sh_ixfile_segname(const char *s);
 

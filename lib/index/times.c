@@ -143,12 +143,5 @@ sh_times_close(struct sh_times *t)
 int
 sh_times_is(const char *path)
 {
-	unsigned char m[8];
-	int fd, is;
-
-	if (sh_ixfile_open(path, O_RDONLY, &fd) != 0)
-		return 0;
-	is = pread(fd, m, 8, 0) == 8 && memcmp(m, magic, 8) == 0;
-	close(fd);
-	return is;
+	return sh_ixfile_magic(path, magic);
 }
