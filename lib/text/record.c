@@ -580,8 +580,9 @@ escape_id(struct sh_reader *r, struct sh_rec *rec)
 
 /*
  * The text of rec made UTF-8 from the charset it declares (a WARC
- * response's Content-Type, an HTML page's <meta>) or else from the
- * reader's charset.  Return 0 or SH_ENOMEM.
+ * response's Content-Type, an HTML page's <meta>), or else the reader's
+ * charset, or else the one its bytes show (detect.h).  Return 0 or
+ * SH_ENOMEM.
  */
 static int
 decode(struct sh_reader *r, struct sh_rec *rec, int html)

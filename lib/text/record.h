@@ -28,7 +28,8 @@
  * Content-Type is kept); the others are skipped and counted.  Its text is
  * made UTF-8 from the charset its Content-Type declares, or that an HTML
  * page declares in a <meta> (text/charset.h); the text of a record that
- * declares none is taken to be in charset, when set.  The text of a
+ * declares none is taken to be in charset, when set, or else in the
+ * charset its bytes show (text/detect.h: UTF-8 mostly).  The text of a
  * record that is HTML is reduced to text (html.h), after a <meta>
  * charset is looked for: with html SH_HTML_AUTO (the default), a record
  * is HTML when its type says so (a WARC response's Content-Type; with
