@@ -61,6 +61,16 @@ diag(int e, const char *name, unsigned long long line, const char *fmt,
 
 static unsigned long long ninvalid;
 static char firstbad[201];
+static FILE *list;
+static const char *listname;
+
+void
+diag_invalid_list(const char *name)
+{
+	if ((list = fopen(name, "w")) == NULL)
+		err(2, "%s", name);
+	listname = name;
+}
 
 void
 diag_invalid(const char *id, size_t idlen)
@@ -68,6 +78,10 @@ diag_invalid(const char *id, size_t idlen)
 	if (ninvalid++ == 0)
 		snprintf(firstbad, sizeof(firstbad), "%.*s", (int)(idlen >
 		    200 ? 200 : idlen), id);
+	if (list != NULL) {
+		fwrite(id, 1, idlen, list);
+		putc('\n', list);
+	}
 }
 
 void
@@ -75,8 +89,12 @@ diag_invalid_report(void)
 {
 	if (ninvalid > 0)
 		warnx("%llu document(s) with invalid UTF-8, the first \"%s\" "
-		    "(-C names a charset)", ninvalid, firstbad);
+		    "(-C names a charset%s)", ninvalid, firstbad, list ? "" :
+		    "; -U lists them");
 	ninvalid = 0;
+	if (list != NULL && (ferror(list) | fclose(list)) != 0)
+		err(2, "%s", listname);
+	list = NULL;
 }
 
 void

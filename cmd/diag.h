@@ -29,7 +29,11 @@ void diag(int e, const char *name, unsigned long long line,
 void diag_done(void);
 
 /* A document whose text holds invalid UTF-8: counted, the first one's
- * ID kept; diag_invalid_report tells the count and that ID, once. */
+ * ID kept, and every ID written, a line each, to the file name (-U)
+ * that diag_invalid_list opens (exit 2 when it cannot);
+ * diag_invalid_report tells the count and that ID, once, and closes the
+ * list (exit 2 when it could not be written). */
+void diag_invalid_list(const char *name);
 void diag_invalid(const char *id, size_t idlen);
 void diag_invalid_report(void);
 

@@ -45,6 +45,8 @@ static const struct {
 	    "tokens\n"
 	    "  -m            merge DF lines, each input sorted (sh-tokenize "
 	    "-c of shards)\n"
+	    "  -U file       write there the IDs of documents with invalid "
+	    "UTF-8\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 1 },
 	{ "sh-fp",
@@ -56,6 +58,8 @@ static const struct {
 	    "  -P i/n        read shard i of n of each file (tab, nul, "
 	    "jsonl)\n"
 	    "  -t            read token lists (sh-tokenize) instead of text\n"
+	    "  -U file       write there the IDs of documents with invalid "
+	    "UTF-8\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 1 },
 	{ "sh-near",

@@ -25,8 +25,8 @@ static const char usage_text[] =
     "usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n"
     "             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n"
     "             [-P shard/shards] [-s stopwords] [-T textfield] "
-    "[-W weight]\n"
-    "             [-w shingle] [-y types] [file ...]\n"
+    "[-U file]\n"
+    "             [-W weight] [-w shingle] [-y types] [file ...]\n"
     "       sh-fp -h | -V\n";
 
 struct run {
@@ -153,7 +153,7 @@ main(int argc, char *argv[])
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "BL:P:Vchj:m:t")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "BL:P:U:Vchj:m:t")) != -1) {
 		switch (ch = usage_option(ch, "mL")) {
 		case 'P':
 			if (sh_shard_parse(optarg, &rn.shard) != 0)
@@ -176,6 +176,9 @@ main(int argc, char *argv[])
 			break;
 		case 'c':
 			rn.count = 1;
+			break;
+		case 'U':
+			diag_invalid_list(optarg);
 			break;
 		case 'L':
 			if ((r = sh_strtonum(optarg, 0, 1LL << 40, &rn.min)) != 0)

@@ -23,8 +23,8 @@ static const char usage_text[] =
     "usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] "
     "[-f format]\n"
     "                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n"
-    "                   [-T textfield] [-W weight] [-w shingle] [-y types]\n"
-    "                   [file ...]\n"
+    "                   [-T textfield] [-U file] [-W weight] [-w shingle]\n"
+    "                   [-y types] [file ...]\n"
     "       sh-tokenize -m [file ...]\n"
     "       sh-tokenize -h | -V\n";
 
@@ -138,7 +138,7 @@ main(int argc, char *argv[])
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "Vchm")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "U:Vchm")) != -1) {
 		if (ch == 'h')
 			usage_help();
 		if (ch == 'V')
@@ -151,6 +151,8 @@ main(int argc, char *argv[])
 			other = ch;
 		if (ch == 'c')
 			count = 1;
+		else if (ch == 'U')
+			diag_invalid_list(optarg);
 		else if (!docopt_set(&o, ch, optarg))
 			usage();
 	}

@@ -16,10 +16,10 @@ V1='-n 2 -w 1 -W tf'
 DOCLETTERS='A C F H I M T X e f l y D W d n s w z'
 declare -A LETTERS=(
 	[sh-dist]="J N R S V a h k p q t v x $DOCLETTERS"
-	[sh-fp]="B L P V c h j t $DOCLETTERS"
+	[sh-fp]="B L P U V c h j t $DOCLETTERS"
 	[sh-index]="E O P S T V a b h k o r u"
 	[sh-near]="B J K P S V a g h i j k m r t u v $DOCLETTERS"
-	[sh-tokenize]="V c h m $DOCLETTERS"
+	[sh-tokenize]="U V c h m $DOCLETTERS"
 )
 
 @test "-h and --help: the usage of a usage error, then each option in a line, on stdout, status 0" {

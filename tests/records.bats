@@ -259,7 +259,7 @@ warc_record() {
 	run -0 --separate-stderr sh-tokenize $V1 "$D/gbk.tsv"
 	eq "$output" "$(printf 'a\t今天^1 天天^1 天气^1 气很^1 很好^1\nb\t今天^1 天天^1 天气^1 气很^1 很好^1')"
 	run -0 --separate-stderr sh-fp -C UTF-8 "$D/gbk.tsv"
-	eq "$stderr" "sh-fp: 2 document(s) with invalid UTF-8, the first \"a\" (-C names a charset)"
+	eq "$stderr" "sh-fp: 2 document(s) with invalid UTF-8, the first \"a\" (-C names a charset; -U lists them)"
 	printf '<meta charset="big5"><p>%s</p>\n' "$(printf '繁體' | iconv -f UTF-8 -t BIG5)" >"$D/b5.html"
 	run -0 sh-tokenize $V1 -F -H -C GBK "$D/b5.html"
 	eq "$output" "$(printf '%s\t繁體^1' "$D/b5.html")"
@@ -291,7 +291,7 @@ warc_record() {
 	printf 'x\t今天天气很好，\377我们去公园散步吧。\n' >"$D/stray"
 	run -0 --separate-stderr sh-tokenize $V1 "$D/stray"
 	eq "$output" "$(printf 'x\t今天^1 天天^1 天气^1 气很^1 很好^1 我们^1 们去^1 去公^1 公园^1 园散^1 散步^1 步吧^1')"
-	eq "$stderr" "sh-tokenize: 1 document(s) with invalid UTF-8, the first \"x\" (-C names a charset)"
+	eq "$stderr" "sh-tokenize: 1 document(s) with invalid UTF-8, the first \"x\" (-C names a charset; -U lists them)"
 	# -C forces a charset: none is guessed.
 	run -0 --separate-stderr sh-tokenize $V1 -C BIG5 "$D/zh.GBK"
 	[ "$output" != "$(sh-tokenize $V1 "$D/zh.tsv")" ]

@@ -6,7 +6,7 @@ load helper
 # The default features of fingerprint version 1, for tests of other rules.
 V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-W weight]\n             [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-U file]\n             [-W weight] [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -493,6 +493,20 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	eq "$output" $'593b03225397e4ae\tx'
 }
 
+@test "-U: the IDs of the documents with invalid UTF-8, a line each, in a file" {
+	printf '1\tabc\377abc\n2\tok\n3\tx\300\200y\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-fp -C UTF-8 -U "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/in"
+	eq "$(cut -f 2 <<<"$output")" "$(printf '1\n2\n3')"
+	eq "$stderr" 'sh-fp: 2 document(s) with invalid UTF-8, the first "1" (-C names a charset)'
+	eq "$(cat "$BATS_TEST_TMPDIR/bad")" "$(printf '1\n3')"
+	run -0 sh-tokenize -C UTF-8 -U "$BATS_TEST_TMPDIR/bad2" "$BATS_TEST_TMPDIR/in"
+	cmp "$BATS_TEST_TMPDIR/bad" "$BATS_TEST_TMPDIR/bad2"
+	run -2 --separate-stderr sh-fp -U /nonexistent/dir/bad "$BATS_TEST_TMPDIR/in"
+	eq "$stderr" "sh-fp: /nonexistent/dir/bad: No such file or directory"
+	run -2 --separate-stderr sh-fp -C UTF-8 -U /dev/full "$BATS_TEST_TMPDIR/in"
+	eq "${stderr_lines[-1]}" "sh-fp: /dev/full: No space left on device"
+}
+
 @test "an embedded NUL separates words" {
 	run -0 --separate-stderr sh -c \
 	    'printf "1\tabc\000abc\n2\ta\000b\n" | sh-fp "$@"' sh $V1
@@ -511,7 +525,7 @@ sh-fp: <stdin>:6: column 5: bad token weight'
 	    'printf "1\tabc\377abc\n2\ta\300\200b\n3\t\377\376\n4\ta b\n" | sh-fp -C UTF-8 "$@"' \
 	    sh $V1
 	eq "$output" $'44bc2cf5ad770999\t1\n504400a108800e1b\t2\n504400a108800e1b\t4'
-	eq "$stderr" 'sh-fp: 3 document(s) with invalid UTF-8, the first "1" (-C names a charset)
+	eq "$stderr" 'sh-fp: 3 document(s) with invalid UTF-8, the first "1" (-C names a charset; -U lists them)
 sh-fp: skipped 1 document(s) without features'
 }
 
@@ -622,7 +636,7 @@ sh-fp: skipped 1 document(s) without features'
 	}' >"$BATS_TEST_TMPDIR/in"
 	sh-fp -C UTF-8 -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/want" 2>"$BATS_TEST_TMPDIR/want.err" || true
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/want")" -eq 1996 ]
-	eq "$(cat "$BATS_TEST_TMPDIR/want.err")" "$(printf 'sh-fp: 7 document(s) with invalid UTF-8, the first \"u11\" (-C names a charset)\nsh-fp: skipped 4 document(s) without features\nsh-fp: 7 of 1996 document(s) with fewer than 5 features: short, see sh-fp(1)')"
+	eq "$(cat "$BATS_TEST_TMPDIR/want.err")" "$(printf 'sh-fp: 7 document(s) with invalid UTF-8, the first \"u11\" (-C names a charset; -U lists them)\nsh-fp: skipped 4 document(s) without features\nsh-fp: 7 of 1996 document(s) with fewer than 5 features: short, see sh-fp(1)')"
 	for j in 2 3 64; do
 		sh-fp -C UTF-8 -j "$j" -c -L 5 "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/got" 2>"$BATS_TEST_TMPDIR/got.err"
 		cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"

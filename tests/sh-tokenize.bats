@@ -7,7 +7,7 @@ load helper
 # words, CJK bigrams, term frequency.
 export V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-W weight] [-w shingle] [-y types]\n                   [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
+USAGE=$'usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -460,7 +460,7 @@ USAGE=$'usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] [-f forma
 	run -0 --separate-stderr sh -c \
 	    'printf "a\tfoo\377bar\nb\tok\nc\t\303x\376\375\nd\t\355\240\200\n" | sh-tokenize -C UTF-8 $V1'
 	eq "$output" $'a\tfoo^1 bar^1\nb\tok^1\nc\tx^1\nd\t'
-	eq "$stderr" "sh-tokenize: 3 document(s) with invalid UTF-8, the first \"a\" (-C names a charset)"
+	eq "$stderr" "sh-tokenize: 3 document(s) with invalid UTF-8, the first \"a\" (-C names a charset; -U lists them)"
 }
 
 @test "a line over 1 MiB" {
