@@ -63,10 +63,10 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 
 	d->path = path;
 	if ((r = sh_docmap_open(&d->m, spill(d, path), &o->rec)) != 0)
-		errx(2, "%s: %s", path, r == SH_EINVAL ? "-v: not with -F, "
-		    "which makes the whole file one document; the documents "
-		    "are records of one file (tab, line, nul, para, jsonl or "
-		    "warc)" : sh_strerror(r));
+		errx(2, "%s: %s", path, r == SH_EINVAL ? "-v with -F takes "
+		    "a directory: the documents are the files the IDs name, "
+		    "below it (-v . for the paths sh-fp -F was given)" :
+		    sh_strerror(r));
 	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
 		if (r == 1) {
 			progress_items("documents", ++n);

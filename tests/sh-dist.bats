@@ -428,7 +428,36 @@ sh-dist: pairs:5: too few fields"
 	run -2 --separate-stderr sh-dist -v . /dev/null
 	eq "$stderr" "sh-dist: .: not a regular file"
 	run -2 --separate-stderr sh-dist -v docs -F /dev/null
-	eq "$stderr" "sh-dist: docs: -v: not with -F, which makes the whole file one document; the documents are records of one file (tab, line, nul, para, jsonl or warc)"
+	eq "$stderr" "sh-dist: docs: -v with -F takes a directory: the documents are the files the IDs name, below it (-v . for the paths sh-fp -F was given)"
+}
+
+@test "-v DIR -F: each document is the file its ID names, below DIR; escaped names too" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir -p d/a
+	printf 'the quick brown fox jumps over the lazy dog\n' >d/one
+	printf 'the quick brown fox jumped over the lazy dog\n' >d/a/two
+	printf 'the quick brown fox jumps over the lazy cat\n' >"$(printf 'd/t\tab')"
+	sh-fp $V1 -F d/one d/a/two "$(printf 'd/t\tab')" >fps
+	eq "$(cut -f 2 fps)" 'd/one
+d/a/two
+d/t\tab'
+	printf 'd/one\td/a/two\nd/one\td/t\\tab\nd/one\td/none\n' >pairs
+	run -2 --separate-stderr sh-dist $V1 -v . -F pairs
+	eq "$output" 'd/one	d/a/two	0.777778
+d/one	d/t\tab	0.777778'
+	eq "$stderr" "sh-dist: pairs:3: no document d/none in ."
+	# Relative IDs below the directory given, absolute ones as they are.
+	mkdir sub
+	run -0 sh -c "cd sub && sh-dist $V1 -v .. -F ../pairs 2>/dev/null | head -n 1"
+	eq "$output" 'd/one	d/a/two	0.777778'
+	sed "s|^|$PWD/|; s|\t|\t$PWD/|" pairs | head -n 1 >abs
+	run -0 sh-dist $V1 -v sub -F abs
+	eq "$(cut -f 3 <<<"$output")" 0.777778
+	# sh-near: the fingerprints of sh-fp -F, verified.
+	run -0 --separate-stderr sh-near $V1 -v . -F -k 16 fps
+	eq "$output" 'd/one	d/a/two	10	0.777778
+d/one	d/t\tab	6	0.777778
+d/a/two	d/t\tab	14	0.600000'
 }
 
 @test "-v: bad records of docs are reported, the others used; -e skips them" {
@@ -703,7 +732,7 @@ b"
 	eq "$output" ""
 	eq "$stderr" "sh-dist: no document nobody in docs"
 	run -2 --separate-stderr sh-dist -x -F docs a b
-	[[ $stderr == "sh-dist: docs: -v: not with -F"* ]]
+	[[ $stderr == "sh-dist: docs: -v with -F takes a directory"* ]]
 	run -2 --separate-stderr sh-dist -x docs a b c
 	eq "$stderr" "$USAGE"
 }

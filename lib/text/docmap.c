@@ -25,6 +25,11 @@ struct sh_docmap {
 	int skip;
 	int clone;
 	unsigned long long nskip;
+	/* -F: the documents are files, their IDs paths below dir. */
+	char *dir;
+	char *name, *path;	/* the ID unescaped, and the file's path */
+	size_t namecap, pathcap;
+	int open;		/* rd reads a file of dir */
 };
 
 int
@@ -34,8 +39,19 @@ sh_docmap_open(struct sh_docmap **m, const char *path,
 	struct stat st;
 	FILE *fp;
 
-	if (o->mode == SH_REC_FILE)
-		return SH_EINVAL;
+	/* -F: a directory, and nothing to read yet. */
+	if (o->mode == SH_REC_FILE) {
+		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+			return SH_EINVAL;
+		if ((*m = calloc(1, sizeof(**m))) == NULL ||
+		    ((*m)->dir = strdup(path)) == NULL) {
+			free(*m);
+			return SH_ENOMEM;
+		}
+		(*m)->o = o;
+		(*m)->sorted = 1;
+		return 0;
+	}
 	if ((fp = fopen(path, "r")) == NULL)
 		return SH_EIO;
 	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -59,10 +75,15 @@ sh_docmap_free(struct sh_docmap *m)
 {
 	if (m == NULL)
 		return;
-	fclose(m->rd.in.fp);
-	sh_reader_free(&m->rd);
+	if (m->dir == NULL || m->open) {
+		fclose(m->rd.in.fp);
+		sh_reader_free(&m->rd);
+	}
 	if (!m->clone)
 		free(m->e);
+	free(m->dir);
+	free(m->name);
+	free(m->path);
 	free(m);
 }
 
@@ -114,6 +135,8 @@ sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 	struct ent *e;
 	int r;
 
+	if (m->dir != NULL)
+		return 0;	/* -F: files, found when asked for */
 	while ((r = sh_reader_next(&m->rd, rec)) != 1) {
 		if (r == 0)
 			sort_table(m);
@@ -158,6 +181,16 @@ sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c)
 	struct stat a, b;
 	FILE *fp;
 
+	if (m->dir != NULL) {
+		if ((*c = calloc(1, sizeof(**c))) == NULL ||
+		    ((*c)->dir = strdup(m->dir)) == NULL) {
+			free(*c);
+			return SH_ENOMEM;
+		}
+		(*c)->o = m->o;
+		(*c)->sorted = (*c)->clone = 1;
+		return 0;
+	}
 	if ((fp = fopen(m->rd.name, "r")) == NULL)
 		return SH_EIO;
 	if (fstat(fileno(m->rd.in.fp), &a) != 0 ||
@@ -204,7 +237,7 @@ sh_docmap_dups(struct sh_docmap *m, struct sh_rec *rec)
 	int r;
 
 	sort_table(m);
-	if (m->numbered)
+	if (m->numbered || m->dir != NULL)
 		return 0;
 	/* Runs of one hash: each record's ID against the first of the run
 	 * (others differ only where 64-bit hashes collide; such a record
@@ -243,6 +276,82 @@ out:
 	return n;
 }
 
+/* The value of hex digit c, or -1. */
+static int
+hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
+	    c - 'a' + 10 : -1;
+}
+
+/* id[0..len), an ID in its escaped form (record.h), back to the bytes it
+ * stands for, into out (room for len bytes); return their number. */
+static size_t
+unescape(const char *id, size_t len, char *out)
+{
+	static const char from[] = "tnr\\", to[] = "\t\n\r\\";
+	const char *f;
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (id[i] != '\\' || i + 1 == len) {
+			out[n++] = id[i];
+			continue;
+		}
+		if (id[i + 1] != '\0' && (f = strchr(from, id[i + 1])) != NULL) {
+			out[n++] = to[f - from];
+			i++;
+		} else if (id[i + 1] == 'x' && i + 3 < len &&
+		    hex(id[i + 2]) >= 0 && hex(id[i + 3]) >= 0) {
+			out[n++] = (char)(hex(id[i + 2]) << 4 | hex(id[i + 3]));
+			i += 3;
+		} else
+			out[n++] = id[i];
+	}
+	return n;
+}
+
+/* -F: the document of ID id is the file of that path, below m->dir when
+ * the path is relative, read whole as sh-fp -F reads it. */
+static int
+get_file(struct sh_docmap *m, const char *id, size_t idlen,
+    struct sh_rec *rec)
+{
+	struct stat st;
+	size_t n, d = strlen(m->dir);
+	FILE *fp;
+	int r;
+
+	if (m->open) {
+		fclose(m->rd.in.fp);
+		sh_reader_free(&m->rd);
+		m->open = 0;
+	}
+	if (sh_grow(&m->name, &m->namecap, idlen + 1, 1) != 0 ||
+	    sh_grow(&m->path, &m->pathcap, d + idlen + 2, 1) != 0)
+		return SH_ENOMEM;
+	n = unescape(id, idlen, m->name);
+	m->name[n] = '\0';
+	if (n == 0 || memchr(m->name, '\0', n) != NULL)
+		return 0;
+	if (m->name[0] == '/')
+		memcpy(m->path, m->name, n + 1);
+	else
+		snprintf(m->path, m->pathcap, "%s/%s", m->dir, m->name);
+	if ((fp = fopen(m->path, "r")) == NULL)
+		return 0;
+	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(fp);
+		return 0;
+	}
+	sh_reader_open(&m->rd, fp, m->o, m->name, 0);
+	m->open = 1;
+	if ((r = sh_reader_next(&m->rd, rec)) != 1)
+		return r < 0 && !sh_rec_skippable(r) ? r : 0;
+	/* The same ID, as the reader escapes a name. */
+	return rec->idlen == idlen && memcmp(rec->id, id, idlen) == 0;
+}
+
 int
 sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec)
@@ -251,6 +360,8 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 	size_t lo = 0, hi = m->n;
 	int r;
 
+	if (m->dir != NULL)
+		return get_file(m, id, idlen, rec);
 	sort_table(m);
 	if (m->numbered) {
 		if ((key = line_key(id, idlen)) == 0)

@@ -22,8 +22,11 @@ struct sh_docmap;
 /*
  * A new, empty map into *m over the regular file path, opened here and
  * closed by sh_docmap_free, read with record options o (not copied).
- * Return 0, SH_EIO (errno set), SH_ENOTREG, SH_ENOMEM or SH_EINVAL (the
- * file framing, where a file is one document).
+ * With the file framing (SH_REC_FILE), where a file is one document,
+ * path is a directory instead: the document of an ID is the file the ID
+ * names once unescaped (record.h), below path when relative, read whole;
+ * there is nothing to scan.  Return 0, SH_EIO (errno set), SH_ENOTREG,
+ * SH_ENOMEM or SH_EINVAL (the file framing, and path no directory).
  */
 int sh_docmap_open(struct sh_docmap **m, const char *path,
     const struct sh_recopt *o);
