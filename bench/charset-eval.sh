@@ -11,8 +11,10 @@
 # more.  The truth is that text converted back to UTF-8 by iconv.  A page
 # counts as found when sh-fp, given the legacy bytes without -C, gives
 # the fingerprint of the truth: its text decoded the same, word for
-# word (the undeclared twin at distance 0).  No Korean pages are in
-# Debian: EUC-KR is not measured here.
+# word (the undeclared twin at distance 0).  Debian has no Korean man
+# pages: the Korean pages are the messages of the Korean gettext
+# catalogs installed here (/usr/share/locale/ko, read by python3), cut
+# into pages of about 2000 bytes, for EUC-KR.
 #
 # usage: bench/charset-eval.sh [DIR]	(default ${TMPDIR:-/tmp}/sh-eval)
 # environment: BIN (directory of the tools, default bin), PAGES (pages
@@ -41,6 +43,25 @@ CORPORA="zh tw ja ru fr de" MINBYTES=$minbytes LANG_MAX=$pages \
 work=$(mktemp -d "${TMPDIR:-/tmp}/charset-eval.XXXXXX") ||
     die "cannot create a work directory"
 trap 'rm -rf "$work"' EXIT
+# Korean: the translated messages of each catalog, in pages.
+python3 - "$dir/ko.txt" <<'PY' || die "python3 failed on the Korean catalogs"
+import gettext, glob, sys
+out = open(sys.argv[1], "w", encoding="utf-8")
+for f in sorted(glob.glob("/usr/share/locale/ko/LC_MESSAGES/*.mo")):
+    try:
+        cat = gettext.GNUTranslations(open(f, "rb"))._catalog
+    except Exception:
+        continue
+    words = " ".join(v if isinstance(v, str) else " ".join(v)
+                     for k, v in sorted(cat.items(), key=str) if k).split()
+    page, n = [], 0
+    for w in words:
+        page.append(w)
+        if len(" ".join(page).encode()) >= 2000:
+            n += 1
+            out.write("%s#%d\t%s\n" % (f.split("/")[-1], n, " ".join(page)))
+            page = []
+PY
 
 # pages CORPUS ENCODING: the legacy pages into $work/ENC.tsv and their
 # truth into $work/ENC.utf8, at most $pages of them.
@@ -64,8 +85,8 @@ echo
 echo "charset detection: sh-fp without -C on pages of $minbytes bytes or" \
     "more that declare no charset"
 printf '%-18s %6s %6s %6s %9s\n' encoding pages right wrong 'right %'
-for pair in zh:GBK tw:BIG5 ja:SHIFT_JIS ru:WINDOWS-1251 fr:WINDOWS-1252 \
-    de:WINDOWS-1252; do
+for pair in zh:GBK tw:BIG5 ja:SHIFT_JIS ko:EUC-KR ru:WINDOWS-1251 \
+    fr:WINDOWS-1252 de:WINDOWS-1252; do
 	c=${pair%%:*}
 	e=${pair#*:}
 	[ -s "$dir/$c.txt" ] || die "$dir/$c.txt: empty"
