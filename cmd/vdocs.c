@@ -59,6 +59,7 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	struct sh_rec rec;
 	unsigned long long n = 0;
 	long long dups;
+	char ids[400];
 	int r;
 
 	d->path = path;
@@ -85,12 +86,12 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	if (sh_docmap_skipped(d->m))
 		warnx("skipped %llu bad record(s)", sh_docmap_skipped(d->m));
 	/* Records of an ID seen before are never read: said once. */
-	if ((dups = sh_docmap_dups(d->m, &rec)) < 0)
+	if ((dups = sh_docmap_dups(d->m, ids, sizeof(ids))) < 0)
 		errx(2, "%s: %s", path, sh_strerror((int)dups));
 	if (dups > 0)
 		warnx("%s: %lld document(s) with the ID of one before, not "
-		    "read (the first of an ID is), such as \"%.*s\"", path,
-		    dups, (int)(rec.idlen > 200 ? 200 : rec.idlen), rec.id);
+		    "read (the first of an ID is): %s%s", path, dups, ids,
+		    dups > 3 ? ", ..." : "");
 	if ((d->fp = sh_fp_new(&o->fp)) == NULL ||
 	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure, budget,
 	    input_tmpdir())) == NULL)

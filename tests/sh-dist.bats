@@ -404,7 +404,7 @@ sh-dist: pairs:5: too few fields"
 	printf 'a\tb\n' >pairs
 	run -0 --separate-stderr sh-dist $V1 -v docs pairs
 	eq "$output" "a	b	0.777778"
-	eq "$stderr" "sh-dist: docs: 3 document(s) with the ID of one before, not read (the first of an ID is), such as \"a\""
+	eq "$stderr" "sh-dist: docs: 3 document(s) with the ID of one before, not read (the first of an ID is): \"a\", \"c\", \"a\""
 }
 
 @test "-v: docs from a pipe or a process substitution are copied to TMPDIR once; a directory is refused" {

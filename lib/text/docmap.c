@@ -228,52 +228,58 @@ reread(struct sh_docmap *m, size_t i, struct sh_rec *rec)
 }
 
 long long
-sh_docmap_dups(struct sh_docmap *m, struct sh_rec *rec)
+sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap)
 {
+	struct sh_rec rec;
 	long long n = 0;
-	size_t i, j, first = 0;
+	size_t i, j, k, few[3], nfew = 0, len;
 	char *id = NULL;
 	size_t idlen = 0;
-	int r;
+	int r = 1;
 
+	*ids = '\0';
 	sort_table(m);
 	if (m->numbered || m->dir != NULL)
 		return 0;
 	/* Runs of one hash: each record's ID against the first of the run
 	 * (others differ only where 64-bit hashes collide; such a record
-	 * is then counted when its ID equals the run's first). */
-	for (i = 0; i < m->n; i = j) {
+	 * is then counted when its ID equals the run's first).  The three
+	 * first in the file are kept. */
+	for (i = 0; i < m->n && r == 1; i = j) {
 		for (j = i + 1; j < m->n && m->e[j].key == m->e[i].key; j++)
 			;
-		if (j - i < 2)
+		if (j - i < 2 || (r = reread(m, i, &rec)) != 1)
 			continue;
-		if ((r = reread(m, i, rec)) != 1) {
-			n = r;
-			goto out;
-		}
 		free(id);
-		if ((id = malloc(rec->idlen + 1)) == NULL) {
-			n = SH_ENOMEM;
-			goto out;
+		if ((id = malloc(rec.idlen + 1)) == NULL) {
+			r = SH_ENOMEM;
+			break;
 		}
-		memcpy(id, rec->id, rec->idlen);
-		idlen = rec->idlen;
-		for (; i + 1 < j; i++) {
-			if ((r = reread(m, i + 1, rec)) != 1) {
-				n = r;
-				goto out;
+		memcpy(id, rec.id, rec.idlen);
+		idlen = rec.idlen;
+		for (; i + 1 < j && (r = reread(m, i + 1, &rec)) == 1; i++) {
+			if (rec.idlen != idlen || memcmp(rec.id, id, idlen) != 0)
+				continue;
+			n++;
+			for (k = nfew; k > 0 && m->e[few[k - 1]].off >
+			    m->e[i + 1].off; k--)
+				if (k < 3)
+					few[k] = few[k - 1];
+			if (k < 3) {
+				few[k] = i + 1;
+				nfew += nfew < 3;
 			}
-			if (rec->idlen == idlen && memcmp(rec->id, id,
-			    idlen) == 0 && (n++ == 0 ||
-			    m->e[i + 1].off < m->e[first].off))
-				first = i + 1;
 		}
 	}
-	if (n > 0 && (r = reread(m, first, rec)) != 1)
-		n = r;
-out:
+	for (k = 0; k < nfew && r == 1; k++)
+		if ((r = reread(m, few[k], &rec)) == 1) {
+			len = strlen(ids);
+			snprintf(ids + len, cap - len, "%s\"%.*s\"", k ? ", " :
+			    "", (int)(rec.idlen > 100 ? 100 : rec.idlen),
+			    rec.id);
+		}
 	free(id);
-	return n;
+	return r == 1 ? n : r;
 }
 
 /* The value of hex digit c, or -1. */

@@ -62,12 +62,13 @@ int sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c);
 
 /*
  * After the last scan: how many records have the ID of a record before
- * them (never found: sh_docmap_get finds the first), the first of them
- * in the file read into *rec.  Return that count, 0 (rec untouched), or an error of
- * reading it again (as sh_docmap_get).  Cost: O(records), and a
- * record's ID compared for each pair of records whose IDs share a hash.
+ * them (never found: sh_docmap_get finds the first); the IDs of the
+ * first three of them in the file, quoted, ", " between, into ids[cap]
+ * (cut to fit).  Return that count, or an error of reading a record
+ * again (as sh_docmap_get).  Cost: O(records), and a record's ID
+ * compared for each pair of records whose IDs share a hash.
  */
-long long sh_docmap_dups(struct sh_docmap *m, struct sh_rec *rec);
+long long sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap);
 
 /* Records kept, and bad records skipped. */
 size_t sh_docmap_count(const struct sh_docmap *m);
