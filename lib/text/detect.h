@@ -9,7 +9,7 @@
  * as invalid bytes (a UTF-8 text with a stray byte).  Otherwise
  * the first 16 KiB are converted (charset.h) from each multi-byte
  * candidate, and the candidate is scored by what the converted text
- * holds: of its characters past ASCII, the share that are among the 500
+ * holds: of its characters past ASCII, the share that are among the 459
  * commonest Chinese characters (traditional ones taken as their
  * simplified forms) for GB18030 and Big5, kana or those for Shift_JIS,
  * Hangul syllables for EUC-KR; a candidate the bytes break early is
