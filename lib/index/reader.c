@@ -278,7 +278,8 @@ sh_index_search(struct sh_index *ix, sh_fpval fp, int k, struct sh_hits *h,
 			segpath(ix, i, where);
 			return e;
 		}
-	h->n = first + live_hits(ix, h->v + first, h->n - first);
+	if (h->n > first)
+		h->n = first + live_hits(ix, h->v + first, h->n - first);
 	if (h->n > first)
 		qsort(h->v + first, h->n - first, sizeof(*h->v), cmp_hit);
 	return 0;
