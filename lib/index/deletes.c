@@ -37,6 +37,13 @@ setbit(uint64_t *m, uint64_t i)
 	m[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
+/* Whether entry pos is deleted in part. */
+static int
+partly(const struct sh_segdel *d, uint64_t pos)
+{
+	return d->part != NULL && (d->part[pos >> 6] >> (pos & 63) & 1);
+}
+
 /* The records of d, from the file's bytes p (n records), checked. */
 static int
 records(struct sh_segdel *d, const unsigned char *p, struct sh_seg *s)
@@ -89,7 +96,7 @@ kept(struct sh_segdel *d, struct sh_seg *s)
 	for (i = 0; i < d->n; i = j) {
 		for (j = i; j < d->n && d->rec[j].pos == d->rec[i].pos; j++)
 			;
-		if (!(d->part[d->rec[i].pos >> 6] >> (d->rec[i].pos & 63) & 1))
+		if (!partly(d, d->rec[i].pos))
 			continue;
 		if ((e = sh_seg_ids(s, d->rec[i].pos, &p, &len)) != 0)
 			return e;
@@ -223,7 +230,7 @@ sh_segdel_gone(const struct sh_segdel *d, uint64_t pos, uint32_t ord)
 {
 	uint64_t i;
 
-	if (d->part == NULL || !(d->part[pos >> 6] >> (pos & 63) & 1))
+	if (!partly(d, pos))
 		return sh_segdel_dead(d, pos);
 	i = find(d, pos, ord);
 	return i < d->n && d->rec[i].pos == pos && d->rec[i].ord == ord;
@@ -243,7 +250,7 @@ sh_segdel_ids(const struct sh_segdel *d, struct sh_seg *s, uint64_t pos,
 {
 	size_t lo = 0, hi = d->nk, mid;
 
-	if (d->part == NULL || !(d->part[pos >> 6] >> (pos & 63) & 1)) {
+	if (!partly(d, pos)) {
 		if (!sh_segdel_dead(d, pos))
 			return sh_seg_ids(s, pos, p, len);
 		*p = "";
@@ -320,7 +327,6 @@ static int
 band_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 {
 	struct sh_delband *f = ctx;
-	size_t lo = 0, hi = (size_t)f->d->ndead, mid;
 	int e;
 
 	if (j != f->band || i < f->kl) {
@@ -338,47 +344,26 @@ band_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 			break;
 	}
 	f->ku++;
-	/* Its entry numbered among those left. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (f->dead[mid] < *ref)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*ref -= (uint32_t)lo;
+	/* Its entry numbered among those left: a band entry holds one ID,
+	 * so the records before it are the entries deleted before it. */
+	*ref -= (uint32_t)find(f->d, *ref, 0);
 	return 0;
 }
 
-int
+void
 sh_segdel_band(const struct sh_segdel *d, const struct sh_bandsrc *in,
     struct sh_delband *f, struct sh_bandsrc *out)
 {
-	uint64_t i, n = 0;
-
 	memset(f, 0, sizeof(*f));
 	f->in = *in;
 	f->d = d;
 	f->band = -1;
 	f->ui = skip_dead(d, 0);
-	if ((f->dead = malloc(d->ndead * sizeof(*f->dead) + 1)) == NULL)
-		return SH_ENOMEM;
-	/* A band entry holds one ID: each record deletes an entry. */
-	for (i = 0; i < d->n; i++)
-		f->dead[n++] = d->rec[i].pos;
 	*out = *in;
 	out->n = in->n - d->ndead;
 	out->entry = band_entry;
 	out->key = band_key;
 	out->ctx = f;
-	return 0;
-}
-
-void
-sh_segdel_bandfree(struct sh_delband *f)
-{
-	free(f->dead);
-	f->dead = NULL;
 }
 
 int

@@ -89,19 +89,17 @@ int sh_segdel_bytes(const struct sh_segdel *d, struct sh_seg *s,
  * and key numbers those of the entries left, in order.  Its entries and
  * each band's keys are best asked for in order, as sh_seg_write_bands
  * does (asking again from further back reads from the start).  *f holds
- * the state, which sh_segdel_bandfree frees.  Return 0 or SH_ENOMEM.
+ * the state; d and in must outlive it.
  */
 struct sh_delband {
 	struct sh_bandsrc in;
 	const struct sh_segdel *d;
-	uint64_t *dead;		/* the entries deleted, ascending */
 	uint64_t li, ui;	/* entry li left is entry ui of in */
 	int band;		/* band of the key cursor, -1 none */
 	uint64_t kl, ku;	/* key kl left is at or past key ku of in */
 };
-int sh_segdel_band(const struct sh_segdel *d, const struct sh_bandsrc *in,
+void sh_segdel_band(const struct sh_segdel *d, const struct sh_bandsrc *in,
     struct sh_delband *f, struct sh_bandsrc *out);
-void sh_segdel_bandfree(struct sh_delband *f);
 
 /* Write the deletion file of rec[0..n) (in order) to fd.  Return 0 or
  * SH_EIO (errno set). */

@@ -831,7 +831,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		if ((e = sh_segdel_read(&m.del[m.nseg], path,
 		    &m.seg[m.nseg])) == 0 && (e = sh_segdel_bytes(
 		    &m.del[m.nseg], &m.seg[m.nseg], &gone)) == 0 && ix->bands)
-			e = sh_segdel_band(&m.del[m.nseg], &bsrc[m.nseg],
+			sh_segdel_band(&m.del[m.nseg], &bsrc[m.nseg],
 			    &dband[m.nseg], &bsrc[m.nseg]);
 		if (e != 0) {
 			sh_ixfile_fail(where, path, NULL, e);
@@ -957,7 +957,6 @@ out:
 	for (i = 0; i < m.nseg; i++) {
 		sh_seg_close(&m.seg[i]);
 		sh_segdel_free(&m.del[i]);
-		sh_segdel_bandfree(&dband[i]);
 		sh_times_close(&m.times[i]);
 	}
 	free(m.seg);

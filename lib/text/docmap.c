@@ -282,41 +282,6 @@ sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap)
 	return r == 1 ? n : r;
 }
 
-/* The value of hex digit c, or -1. */
-static int
-hex(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
-	    c - 'a' + 10 : -1;
-}
-
-/* id[0..len), an ID in its escaped form (record.h), back to the bytes it
- * stands for, into out (room for len bytes); return their number. */
-static size_t
-unescape(const char *id, size_t len, char *out)
-{
-	static const char from[] = "tnr\\", to[] = "\t\n\r\\";
-	const char *f;
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++) {
-		if (id[i] != '\\' || i + 1 == len) {
-			out[n++] = id[i];
-			continue;
-		}
-		if (id[i + 1] != '\0' && (f = strchr(from, id[i + 1])) != NULL) {
-			out[n++] = to[f - from];
-			i++;
-		} else if (id[i + 1] == 'x' && i + 3 < len &&
-		    hex(id[i + 2]) >= 0 && hex(id[i + 3]) >= 0) {
-			out[n++] = (char)(hex(id[i + 2]) << 4 | hex(id[i + 3]));
-			i += 3;
-		} else
-			out[n++] = id[i];
-	}
-	return n;
-}
-
 /* -F: the document of ID id is the file of that path, below m->dir when
  * the path is relative, read whole as sh-fp -F reads it. */
 static int
@@ -336,7 +301,7 @@ get_file(struct sh_docmap *m, const char *id, size_t idlen,
 	if (sh_grow(&m->name, &m->namecap, idlen + 1, 1) != 0 ||
 	    sh_grow(&m->path, &m->pathcap, d + idlen + 2, 1) != 0)
 		return SH_ENOMEM;
-	n = unescape(id, idlen, m->name);
+	n = sh_rec_unescape(id, idlen, m->name);
 	m->name[n] = '\0';
 	if (n == 0 || memchr(m->name, '\0', n) != NULL)
 		return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/fpval.h"
 #include "base/grow.h"
 #include "base/num.h"
 #include "text/charset.h"
@@ -546,6 +547,33 @@ escape_byte(unsigned char c, int tab, char *out)
 	out[2] = hex[c >> 4];
 	out[3] = hex[c & 15];
 	return 4;
+}
+
+size_t
+sh_rec_unescape(const char *id, size_t len, char *out)
+{
+	static const char from[] = "tnr\\", to[] = "\t\n\r\\";
+	const char *f;
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (id[i] != '\\' || i + 1 == len) {
+			out[n++] = id[i];
+			continue;
+		}
+		if (id[i + 1] != '\0' && (f = strchr(from, id[i + 1])) != NULL) {
+			out[n++] = to[f - from];
+			i++;
+		} else if (id[i + 1] == 'x' && i + 3 < len &&
+		    sh_hexval[(unsigned char)id[i + 2]] < 16 &&
+		    sh_hexval[(unsigned char)id[i + 3]] < 16) {
+			out[n++] = (char)(sh_hexval[(unsigned char)id[i + 2]] <<
+			    4 | sh_hexval[(unsigned char)id[i + 3]]);
+			i += 3;
+		} else
+			out[n++] = id[i];
+	}
+	return n;
 }
 
 /*

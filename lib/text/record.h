@@ -47,6 +47,7 @@
  * control byte (0 to 31, 127) \xHH, in lowercase hex.  In SH_REC_TAB the
  * ID is taken as written, that form already (an ID written by a tool
  * reads back as itself), but for its control bytes, escaped as above.
+ * sh_rec_unescape gives the bytes back.
  * Lines end at '\n'; one '\r' before it is dropped (CRLF input); a last
  * line without '\n' counts.  A stream that starts with the gzip magic is
  * refused (base/lines.h).  Lines may hold any bytes, NUL included, and
@@ -150,6 +151,11 @@ void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
  * (framing lost), SH_EWARCVER (another WARC version), SH_EGZIP (the
  * stream is gzip data), SH_EIO (errno set) or SH_ENOMEM.
  */
+/* id[0..len), an ID in its escaped form, back to the bytes it stands
+ * for, into out (room for len bytes); return their number.  A backslash
+ * that starts no escape stands for itself. */
+size_t sh_rec_unescape(const char *id, size_t len, char *out);
+
 int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
 
 /*
