@@ -2,7 +2,10 @@
  * gen: write N synthetic documents "ID<TAB>TEXT" for the benchmarks.
  * KIND is en (English words), zh (simplified Chinese characters) or mixed
  * (sentences alternating between the two); TEXT is about 2000 bytes of
- * UTF-8 with no TAB or newline.  The output depends only on KIND, N and
+ * UTF-8 with no TAB or newline (-b: about BYTES bytes, drawn from 3/4 to
+ * 5/4 of it).  With -c N, every Nth document is followed by its copy "ID-copy"
+ * with the word at the middle of its text replaced by "zzzN" (the
+ * document's number): a planted near-duplicate.  The output depends only on KIND, N and
  * the seed: the PRNG is our own and all arithmetic is integer, so every
  * machine writes the same bytes, and N documents are a prefix of N+1.
  */
@@ -18,9 +21,9 @@
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* TEXT length is drawn uniformly from [TEXT_MIN, TEXT_MAX]. */
-#define TEXT_MIN	1500
-#define TEXT_MAX	2500
+/* TEXT length is drawn uniformly from [3/4, 5/4] of -b, by default
+ * [1500, 2500]. */
+static uint64_t text_bytes = 2000;
 
 /*
  * Rank k of a vocabulary gets weight ZIPF_K / (k + ZIPF_Q): Zipf with a
@@ -40,6 +43,10 @@ struct doc {
 	size_t len;		/* bytes of TEXT written so far */
 	size_t target;		/* sentences stop once len reaches this */
 };
+
+/* -c: the text of the document, kept for its copy. */
+static char *copybuf;
+static size_t copylen, copycap;
 
 /* English words, most frequent first. */
 static const char *const en_words[] = {
@@ -338,6 +345,33 @@ put(struct doc *d, const char *p, size_t n)
 {
 	fwrite(p, 1, n, stdout);
 	d->len += n;
+	if (copybuf == NULL)
+		return;
+	if (copylen + n > copycap) {
+		while (copylen + n > copycap)
+			copycap *= 2;
+		if ((copybuf = realloc(copybuf, copycap)) == NULL) {
+			fprintf(stderr, "gen: out of memory\n");
+			exit(2);
+		}
+	}
+	memcpy(copybuf + copylen, p, n);
+	copylen += n;
+}
+
+/* -c: the copy of document i, its middle word replaced. */
+static void
+put_copy(const char *name, uint64_t i)
+{
+	size_t a, b;
+
+	for (a = copylen / 2; a > 0 && copybuf[a - 1] != ' '; a--)
+		;
+	for (b = copylen / 2; b < copylen && copybuf[b] != ' '; b++)
+		;
+	printf("%s-%llu-copy\t%.*szzz%llu%.*s\n", name,
+	    (unsigned long long)i, (int)a, copybuf, (unsigned long long)i,
+	    (int)(copylen - b), copybuf + b);
 }
 
 static void
@@ -477,7 +511,7 @@ text(struct rng *r, enum kind kind)
 	int zh;
 
 	d.len = 0;
-	d.target = TEXT_MIN + uniform(r, TEXT_MAX - TEXT_MIN + 1);
+	d.target = text_bytes * 3 / 4 + uniform(r, (uint32_t)(text_bytes / 2 + 1));
 	zh = kind == ZH || (kind == MIXED && uniform(r, 2) == 0);
 	for (;;) {
 		if (zh)
@@ -497,7 +531,8 @@ text(struct rng *r, enum kind kind)
 static void
 usage(void)
 {
-	fputs("usage: gen [-s seed] en|zh|mixed count\n", stderr);
+	fputs("usage: gen [-b bytes] [-c every] [-s seed] en|zh|mixed count\n",
+	    stderr);
 	exit(2);
 }
 
@@ -521,12 +556,25 @@ main(int argc, char *argv[])
 {
 	static const char *const names[] = { "en", "zh", "mixed" };
 	struct rng r;
-	uint64_t seed = 1, i, n;
+	uint64_t seed = 1, every = 0, i, n;
 	size_t k;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "s:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:c:s:")) != -1) {
 		switch (ch) {
+		case 'b':
+			if (parse_u64(optarg, &text_bytes) == -1 ||
+			    text_bytes < 4 || text_bytes > 1 << 24) {
+				fprintf(stderr, "gen: bad bytes: %s\n", optarg);
+				exit(2);
+			}
+			break;
+		case 'c':
+			if (parse_u64(optarg, &every) == -1 || every == 0) {
+				fprintf(stderr, "gen: bad every: %s\n", optarg);
+				exit(2);
+			}
+			break;
 		case 's':
 			if (parse_u64(optarg, &seed) == -1) {
 				fprintf(stderr, "gen: bad seed: %s\n", optarg);
@@ -555,10 +603,17 @@ main(int argc, char *argv[])
 	zipf_init(zh_cum, NELEM(zh_cum));
 	/* Each kind gets its own stream for a given seed. */
 	rng_seed(&r, seed ^ ((uint64_t)k << 56));
+	if (every != 0 && (copybuf = malloc(copycap = 4096)) == NULL) {
+		fprintf(stderr, "gen: out of memory\n");
+		exit(2);
+	}
 	for (i = 1; i <= n; i++) {
 		printf("%s-%llu\t", names[k], (unsigned long long)i);
+		copylen = 0;
 		text(&r, (enum kind)k);
 		putchar('\n');
+		if (every != 0 && i % every == 0)
+			put_copy(names[k], i);
 		if (ferror(stdout))
 			break;
 	}

@@ -21,9 +21,12 @@
 # (the bandindex section: sketch lines indexed, default NEAR_SIZES; the
 # similarity, default 0.8), DELETE_SIZES and DELETE_PCTS (the deletes
 # section: fingerprints indexed, default the largest of NEAR_SIZES;
-# percentages of their IDs deleted, default "1 10").
+# percentages of their IDs deleted, default "1 10"), BANDJOIN_DOCS,
+# BANDJOIN_BYTES and BANDJOIN_S (the bandjoin section: documents in all,
+# default 1100000; their length, default 300 bytes; sh-near's -S,
+# default 2G).
 
-sections='fp records dict near index bandindex deletes parallel verify route'
+sections='fp records dict near index bandindex deletes parallel verify route bandjoin'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -51,6 +54,9 @@ BAND_SIZES=${BAND_SIZES:-$NEAR_SIZES}
 BAND_T=${BAND_T:-0.8}
 DELETE_SIZES=${DELETE_SIZES:-$(printf '%s\n' $NEAR_SIZES | sort -n | tail -n 1)}
 DELETE_PCTS=${DELETE_PCTS:-1 10}
+BANDJOIN_DOCS=${BANDJOIN_DOCS:-1100000}
+BANDJOIN_BYTES=${BANDJOIN_BYTES:-300}
+BANDJOIN_S=${BANDJOIN_S:-2G}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -234,7 +240,7 @@ tools()
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
-	route)	echo sh-fp sh-near ;;
+	route | bandjoin) echo sh-fp sh-near ;;
 	esac
 }
 
@@ -895,6 +901,58 @@ bench_route()
 		done
 	done
 	echo "(copies made: $((n / 11)))"
+}
+
+# The band join within a memory budget, at the scale where neither the
+# sketch lines nor the pairs' keys fit in memory: BANDJOIN_DOCS short
+# documents (bench/gen -b BANDJOIN_BYTES -c 10: every tenth followed by a
+# copy, one word changed), piped as sketch lines from sh-fp -B (two
+# cores) to sh-near -B -v DOCS -a 0.8 -S BANDJOIN_S, once: its time, its
+# peak resident memory, and the most the file system holding TMPDIR
+# filled beyond the documents while it ran (sampled every 2 seconds, so
+# it counts whatever else wrote there then).
+bench_bandjoin()
+{
+	f=$tmp/bandjoin.tsv
+	"$GEN" -b "$BANDJOIN_BYTES" -c 10 -s 7 en $((BANDJOIN_DOCS / 11 * 10)) \
+	    >"$f" || die "cannot write $f"
+	n=$(wc -l <"$f")
+	b=$(wc -c <"$f")
+	echo
+	echo "bandjoin: sh-fp -B DOCS | sh-near -B -v DOCS -a 0.8" \
+	    "-S $BANDJOIN_S, $n documents," \
+	    "$(awk -v b="$b" 'BEGIN { printf "%.1f GB", b / 1e9 }'), one run"
+	used()
+	{
+		df -Pk "${TMPDIR:-/tmp}" | awk 'NR == 2 { print $3 }'
+	}
+	base=$(used)
+	(
+		max=$base
+		while [ ! -e "$tmp/bandjoin.done" ]; do
+			u=$(used)
+			[ "$u" -gt "$max" ] && max=$u
+			echo "$max" >"$tmp/bandjoin.max"
+			sleep 2
+		done
+	) &
+	t0=$(now)
+	"$BIN/sh-fp" -B "$f" | /usr/bin/time -f %M -o "$tmp/bandjoin.rss" \
+	    "$BIN/sh-near" -B -v "$f" -a 0.8 -S "$BANDJOIN_S" \
+	    >"$tmp/bandjoin.pairs" || die "the band join failed"
+	t1=$(now)
+	: >"$tmp/bandjoin.done"
+	wait
+	printf '%-10s %9s %9s %9s %10s %10s\n' docs 'time s' 'docs/s' \
+	    'RSS MB' 'tmp GB' pairs
+	awk -v n="$n" -v s="$(elapsed "$t0" "$t1")" \
+	    -v rss="$(cat "$tmp/bandjoin.rss")" \
+	    -v tb="$(( $(cat "$tmp/bandjoin.max") - base ))" \
+	    -v p="$(wc -l <"$tmp/bandjoin.pairs")" 'BEGIN {
+		printf "%-10d %9.1f %9.0f %9.0f %10.1f %10d\n", n, s, n / s,
+		    rss / 1024, tb * 1024 / 1e9, p }'
+	echo "(copies made: $((BANDJOIN_DOCS / 11)))"
+	rm -f "$f" "$tmp/bandjoin.pairs"
 }
 
 # One row of the route table: label $1, seconds $2 and their ratio to
