@@ -25,7 +25,7 @@ FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
 	lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/bands.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
-	lib/near/fplist.h lib/near/fpset.h lib/near/fpstore.h lib/near/join.h \
+	lib/near/fplist.h lib/near/fpset.h lib/near/linestore.h lib/near/fpstore.h lib/near/join.h \
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
 INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/times.h lib/index/ixfile.h lib/index/segint.h lib/index/segment.h \
 	lib/index/writer.h
@@ -45,6 +45,7 @@ FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
 	lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/bands.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
+	lib/near/linestore.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segment.o lib/index/times.o \
 	lib/index/writer.o

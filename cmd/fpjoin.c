@@ -46,7 +46,7 @@ fpjoin_fail(const struct sh_fpset *s, int e)
 
 struct reading {
 	struct sh_fpset *s;
-	struct sh_fplist *lines;
+	struct sh_linestore *lines;
 };
 
 /* A line into the set, and whole into the lines if kept. */
@@ -58,12 +58,12 @@ collect(void *ctx, const struct sh_fpline *f)
 
 	if ((e = sh_fpset_add(rd->s, f->fp, f->id, f->idlen)) != 0 ||
 	    (rd->lines != NULL &&
-	    (e = sh_fplist_add(rd->lines, f->fp, f->line, f->len)) != 0))
+	    (e = sh_linestore_add(rd->lines, f->line, f->len)) != 0))
 		fpjoin_fail(rd->s, e);
 }
 
 void
-fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
+fpjoin_read(struct sh_fpset *s, struct sh_linestore *lines, int n,
     char *const name[], int ids, int nthreads, int *status)
 {
 	struct reading rd = { s, lines };
@@ -154,7 +154,7 @@ band_pair(void *ctx, uint32_t a, uint32_t b)
 /* fpjoin_read for the band route, then its pairs, or its groups with
  * o->groups: 1; or 0 after a warning, when a line has no sketch. */
 static int
-bands(struct sh_fpset *s, struct sh_fplist *lines,
+bands(struct sh_fpset *s, struct sh_linestore *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
 {
 	struct banding bd = { { s, lines }, o->bp, { NULL }, 0, 0, NULL, NULL,
@@ -189,12 +189,15 @@ bands(struct sh_fpset *s, struct sh_fplist *lines,
 }
 
 int
-fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
+fpjoin_pairs(struct sh_fpset *s, struct sh_linestore *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
 {
 	struct sh_plan p;
 	int e;
 
+	if (lines != NULL && s->budget &&
+	    (e = sh_linestore_disk(lines, s->tmpdir)) != 0)
+		fpjoin_fail(s, e);
 	if (o->bp != NULL && bands(s, lines, o, n, name, status))
 		return o->groups != NULL;
 	if (o->bp == NULL)

@@ -10,7 +10,7 @@
 #include "near/bands.h"
 #include "near/fpset.h"
 #include "near/plan.h"
-#include "near/fplist.h"
+#include "near/linestore.h"
 
 /*
  * Read the fingerprint lines of the n operands name[0..n) into s, and,
@@ -20,7 +20,7 @@
  * by nthreads threads where s allows it.  Bad lines and files are
  * reported and set *status to 2.
  */
-void fpjoin_read(struct sh_fpset *s, struct sh_fplist *lines, int n,
+void fpjoin_read(struct sh_fpset *s, struct sh_linestore *lines, int n,
     char *const name[], int ids, int nthreads, int *status);
 
 /* The plan for n fingerprints at distance k, r key blocks (0: chosen):
@@ -53,7 +53,7 @@ struct fpjoin_opt {
 
 /*
  * sh-near's pairs: the n operands name[0..n) read into s (and whole into
- * lines when not NULL), then, with o->bp, the band route (near/bands.h),
+ * lines when not NULL, an empty store, put on disk when s has a budget), then, with o->bp, the band route (near/bands.h),
  * when every line has a sketch: its pairs into s (on o->nthreads threads
  * in memory; sorted on disk within the budget of s, sh_bandsort), or
  * with o->groups its groups into *o->groups, and then return 1 for the
@@ -65,7 +65,7 @@ struct fpjoin_opt {
  * that is there but bad is reported and sets *status to 2, as a bad line
  * is.
  */
-int fpjoin_pairs(struct sh_fpset *s, struct sh_fplist *lines,
+int fpjoin_pairs(struct sh_fpset *s, struct sh_linestore *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status);
 
 /* The pairs of s: those of the file path (ID1<TAB>ID2... lines, "-" for

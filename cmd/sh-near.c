@@ -117,7 +117,7 @@ main(int argc, char *argv[])
 	struct sh_ixqueue queue;
 	struct sh_ixlook lk;
 	struct sh_dedup *dedup = NULL;	/* -u: the lines passed */
-	struct sh_fplist lines;		/* -u -v: the input lines, whole */
+	struct sh_linestore lines;	/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
 	struct sh_bandgroups groups = { NULL, 0, 0, NULL, 0, 0 };
@@ -126,7 +126,7 @@ main(int argc, char *argv[])
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
 	    "Bk", "Bi", "Bm",
-	    "Su", "Si", "ig", "im", "mu", NULL };
+	    "Si", "ig", "im", "mu", NULL };
 	const char *ipath = NULL, *docs = NULL, *athreshold = NULL, *q;
 	char *given = NULL;
 	struct timespec t0;
@@ -208,6 +208,8 @@ main(int argc, char *argv[])
 			usage_only(*q, "-v");
 	if (load && ipath == NULL)
 		usage_only('K', "-i");
+	if (budget && mode == 'u' && docs == NULL)
+		errx(2, "-S: with -u, only with -v");
 	if (given != NULL && strcmp(given, "-") == 0 && input_stdin(argc, argv))
 		errx(2, "-m -: standard input cannot hold both the pairs and "
 		    "the fingerprints");
@@ -267,7 +269,7 @@ main(int argc, char *argv[])
 		jo.shard = shard.n ? &shard : NULL;
 		jo.ids = !mode && !given;
 		jo.nthreads = (int)nthreads;
-		sh_fplist_init(&lines);
+		sh_linestore_init(&lines);
 		if (fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, &jo, argc,
 		    argv, &status))
 			e = sh_groups_write(&mt, &set, &groups, mode == 'g',
@@ -280,7 +282,7 @@ main(int argc, char *argv[])
 			found = 1;
 		if (e < 0)
 			ix_fail(e, where);
-		sh_fplist_free(&lines);
+		sh_linestore_free(&lines);
 		sh_bandgroups_free(&groups);
 	}
 	if (vd.vf != NULL)

@@ -162,7 +162,7 @@ sh-near: $d/bad:5: sketch of another version (this one reads m1)"
 	[ -n "$output" ]
 }
 
-@test "sh-near -a: a family of 2000 copies costs 1999 verifications for clusters (in memory and within -S) and first copies, not 2 million" {
+@test "sh-near -a: a family of 2000 copies costs 1999 verifications for clusters and first copies (in memory and within -S), not 2 million" {
 	local d="$BATS_TEST_TMPDIR"
 	awk 'BEGIN { for (i = 1; i <= 2000; i++)
 	    print "c" i "\tone text copied again and again, word for word, " \
@@ -178,11 +178,13 @@ sh-near: $d/bad:5: sketch of another version (this one reads m1)"
 	run -0 --separate-stderr sh-near --progress -g -S 1M -v "$d/fam" \
 	    -a 0.8 "$d/fam.fp"
 	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
-	run -0 --separate-stderr sh-near --progress -u -v "$d/fam" -a 0.8 \
-	    "$d/fam.fp"
-	eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
-	eq "$(printf '%s\n' "$output" | cut -f 2)" "c1
+	for s in '' '-S 1M'; do
+		run -0 --separate-stderr sh-near --progress -u $s \
+		    -v "$d/fam" -a 0.8 "$d/fam.fp"
+		eq "${stderr_lines[-1]}" "sh-near: 1999 pairs verified"
+		eq "$(printf '%s\n' "$output" | cut -f 2)" "c1
 other"
+	done
 }
 
 @test "sh-near -a -S: the band route within a budget, spilled to TMPDIR, the same bytes" {
@@ -198,6 +200,11 @@ other"
 	sh-near -g -v "$d/big" $F -a 0.7 "$d/big.fp" >"$d/want"
 	TMPDIR="$d/tmp" sh-near -g -S 1M -v "$d/big" $F -a 0.7 "$d/big.fp" |
 	    same_files "$d/want" -
+	# The first copies: the whole lines kept go to TMPDIR too.
+	sh-near -u -v "$d/big" $F -a 0.7 "$d/big.fp" >"$d/want"
+	[ "$(wc -l <"$d/want")" -lt 2500 ]
+	TMPDIR="$d/tmp" sh-near -u -S 1M -v "$d/big" $F -a 0.7 "$d/big.fp" |
+	    same_files "$d/want" -
 	sh-near -v "$d/big" $F -a 0.7 "$d/big.fp" | LC_ALL=C sort >"$d/want"
 	for i in 0 1; do
 		TMPDIR="$d/tmp" sh-near -P $i/2 -S 1M -v "$d/big" $F -a 0.7 \
@@ -205,7 +212,9 @@ other"
 	done | LC_ALL=C sort | same_files "$d/want" -
 	[ -z "$(ls -A "$d/tmp")" ]
 	# A TMPDIR that cannot be written: the error, exit 2.
-	run -2 --separate-stderr env TMPDIR="$d/none" sh-near -S 1M \
-	    -v "$d/big" $F -a 0.7 "$d/big.fp"
-	eq "$stderr" "sh-near: $d/none: temporary file: No such file or directory"
+	for u in '' -u; do
+		run -2 --separate-stderr env TMPDIR="$d/none" sh-near $u \
+		    -S 1M -v "$d/big" $F -a 0.7 "$d/big.fp"
+		eq "$stderr" "sh-near: $d/none: temporary file: No such file or directory"
+	done
 }

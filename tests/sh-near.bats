@@ -97,7 +97,7 @@ setup() {
 	run -2 --separate-stderr sh-near -g -u
 	eq "$stderr" "sh-near: -g and -u cannot be used together"
 	run -2 --separate-stderr sh-near -u -S 1M
-	eq "$stderr" "sh-near: -S and -u cannot be used together"
+	eq "$stderr" "sh-near: -S: with -u, only with -v"
 	run -2 --separate-stderr sh-near -P 0/2 -m p
 	eq "$stderr" "sh-near: -P and -m cannot be used together"
 	run -2 --separate-stderr sh-near -i ix -g

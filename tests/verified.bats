@@ -166,6 +166,10 @@ sh-near: $d/docs: document d1: fingerprint is not the document's under these opt
 	[ -s "$d/want" ]
 	sh-near -v "$d/docs" $F -a 0.8 -S 1M "$d/fp" >"$d/got"
 	same_files "$d/want" "$d/got"
+	# The first copies within the budget: their lines on disk.
+	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/first"
+	sh-near -u -v "$d/docs" $F -a 0.8 -S 1M "$d/fp" | same_files "$d/first" -
+	[ "$(wc -l <"$d/first")" -lt "$(wc -l <"$d/fp")" ]
 	# The pairs of a sharded join, verified in the reduce step.
 	for i in 0 1 2; do
 		sh-near -k 15 -P $i/3 "$d/fp" >"$d/p.$i" || true

@@ -220,7 +220,7 @@ out:
 int
 sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, int clusters,
-    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out)
+    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out)
 {
 	size_t n = sh_fpset_n(s);
 	uint32_t *rep = NULL;

@@ -28,7 +28,7 @@
 #include <stdio.h>
 
 #include "near/bands.h"
-#include "near/fplist.h"
+#include "near/linestore.h"
 #include "near/fpset.h"
 #include "verify/match.h"
 
@@ -63,6 +63,6 @@ int sh_groups_firsts(struct sh_matcher *mt, struct sh_fpset *s,
  */
 int sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, int clusters,
-    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out);
+    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out);
 
 #endif

@@ -207,7 +207,7 @@ line_keys(const struct sh_index *ix, const char *p, size_t len,
 
 int
 sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, const struct sh_fplist *lines,
+    const struct sh_ixlook *lk, struct sh_linestore *lines,
     uint8_t *kept)
 {
 	const char *id, *line;
@@ -220,8 +220,8 @@ sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
 		kept[i] = 1;
 		if (lk->ix == NULL)
 			continue;
-		line = sh_fplist_id(lines, i, &linelen);
-		if ((e = sh_fpset_fp(s, i, &fp)) != 0 ||
+		if ((e = sh_linestore_get(lines, i, &line, &linelen)) != 0 ||
+		    (e = sh_fpset_fp(s, i, &fp)) != 0 ||
 		    (e = sh_fpset_id(s, i, &id, &len)) != 0 ||
 		    (e = sh_match_indexed(mt, lk, fp, id, len, line,
 		    linelen)) < 0)
@@ -293,15 +293,17 @@ sh_match_write_clusters(struct sh_fpset *s, const uint32_t *rep, FILE *out)
 }
 
 int
-sh_match_write_kept(const struct sh_fplist *lines, const uint8_t *kept,
+sh_match_write_kept(struct sh_linestore *lines, const uint8_t *kept,
     FILE *out)
 {
 	const char *p;
 	size_t i, len;
+	int e;
 
-	for (i = 0; i < lines->n; i++)
+	for (i = 0; i < sh_linestore_n(lines); i++)
 		if (kept[i]) {
-			p = sh_fplist_id(lines, i, &len);
+			if ((e = sh_linestore_get(lines, i, &p, &len)) != 0)
+				return e;
 			if (fwrite(p, 1, len, out) != len ||
 			    putc('\n', out) == EOF)
 				return SH_EIO;
@@ -311,7 +313,7 @@ sh_match_write_kept(const struct sh_fplist *lines, const uint8_t *kept,
 
 int
 sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out)
+    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out)
 {
 	uint8_t *keep;
 	int e;

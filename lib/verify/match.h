@@ -18,6 +18,7 @@
 #include "index/index.h"
 #include "near/dedup.h"
 #include "near/fplist.h"
+#include "near/linestore.h"
 #include "near/fpset.h"
 #include "verify/verify.h"
 
@@ -70,13 +71,13 @@ struct sh_ixlook {
 
 /*
  * kept[i] 1 for each entry i of s (i below sh_fpset_n) with no match in
- * the index of lk (sh_match_indexed; lines[i] the whole line of entry i,
- * read for a sketch), else 0; all 1 without an index.  Return 0, an error
- * of the set (where empty), of a line's sketch or of the index (where
- * names its file).
+ * the index of lk (sh_match_indexed; line i of lines the whole line of
+ * entry i, read for a sketch), else 0; all 1 without an index.  Return 0,
+ * an error of the set or the lines (where empty), of a line's sketch or
+ * of the index (where names its file).
  */
 int sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, const struct sh_fplist *lines,
+    const struct sh_ixlook *lk, struct sh_linestore *lines,
     uint8_t *kept);
 
 /*
@@ -108,7 +109,7 @@ long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
  * names the file of an index error).
  */
 int sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, const struct sh_fplist *lines, FILE *out);
+    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out);
 
 /* Entries a and b (a < b) of s, verified with mt->vf, into *m: 1 when
  * they match, 0 when not (or when reported to mt->bad), or an error of
@@ -128,8 +129,9 @@ int sh_match_write_clusters(struct sh_fpset *s, const uint32_t *rep,
     FILE *out);
 
 /* Write to out, each with a '\n', the lines of lines (entry i the whole
- * line of entry i) that kept[i] keeps.  Return 0 or SH_EIO. */
-int sh_match_write_kept(const struct sh_fplist *lines, const uint8_t *kept,
+ * line of entry i) that kept[i] keeps.  Return 0, SH_EIO or an error of
+ * the lines. */
+int sh_match_write_kept(struct sh_linestore *lines, const uint8_t *kept,
     FILE *out);
 
 /* The matches of one query in the hits of an index lookup. */
