@@ -161,6 +161,8 @@ op() {
 		CMD=(sh-index add "$W/ix" "$F/bm2.fpb") ;;
 	bquery)	CMD=(sh-near -i "$F/bx2" -v "$F/docs.tsv" -a 0.8 "$F/docs.fpb") ;;
 	bfilter) CMD=(sh-near -u -i "$F/bx2" "$F/docs.fpb") ;;
+	firsts)	CMD=(sh-near -u -j 1 -S 1M -v "$F/docs.tsv" -a 0.8 \
+		    "$F/docs.fpb") ;;
 	delete)	IX=$W/ix START=$F/ix3
 		CMD=(sh-index delete "$W/ix" "$F/gone.ids") ;;
 	compact) IX=$W/ix START=$F/ix3 CMD=(sh-index merge "$W/ix") ;;
@@ -509,6 +511,14 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-near -S 1M: the disk is full from each stdio write on" {
 	sweep join FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-near -u -v -S 1M: each stdio write fails, the lines' temporary files and stdout (ENOSPC)" {
+	sweep firsts FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-near -u -v -S 1M: each temporary file cannot be made, each mapping fails (EIO)" {
+	sweep firsts "$IO" FAULT_ERRNO=EIO
 }
 
 @test "sh-near -S 1M: each temporary file cannot be made (EIO)" {
