@@ -17,7 +17,8 @@
 # (dictionary of the dict section, default jieba's as Debian installs it),
 # ROUTE_DOCS, ROUTE_T and ROUTE_FP (the route section: documents before
 # the copies, default 200000; similarities, default "0.8 0.9"; "yes" to
-# time the fingerprints' route too, the default), BAND_SIZES and BAND_T
+# time the fingerprints' route too, the default; ROUTE_FILE: documents
+# of one's own instead, none planted), BAND_SIZES and BAND_T
 # (the bandindex section: sketch lines indexed, default NEAR_SIZES; the
 # similarity, default 0.8), DELETE_SIZES and DELETE_PCTS (the deletes
 # section: fingerprints indexed, default the largest of NEAR_SIZES;
@@ -50,6 +51,7 @@ PAR_DOCS=${PAR_DOCS:-500000}
 ROUTE_DOCS=${ROUTE_DOCS:-200000}
 ROUTE_T=${ROUTE_T:-0.8 0.9}
 ROUTE_FP=${ROUTE_FP:-yes}
+ROUTE_FILE=${ROUTE_FILE:-}
 BAND_SIZES=${BAND_SIZES:-$NEAR_SIZES}
 BAND_T=${BAND_T:-0.8}
 DELETE_SIZES=${DELETE_SIZES:-$(printf '%s\n' $NEAR_SIZES | sort -n | tail -n 1)}
@@ -845,8 +847,10 @@ bench_verify()
 # sh-near -B -v DOCS -a t, and after each its part after sh-fp.
 bench_route()
 {
-	f=$tmp/route.tsv
-	if [ ! -s "$f" ]; then
+	f=${ROUTE_FILE:-$tmp/route.tsv}
+	if [ -n "$ROUTE_FILE" ]; then
+		[ -s "$f" ] || die "ROUTE_FILE $f: missing or empty"
+	elif [ ! -s "$f" ]; then
 		"$GEN" -s 7 en "$ROUTE_DOCS" | awk -F '\t' '{
 			print
 			if (NR % 10)
@@ -900,7 +904,7 @@ bench_route()
 			route_row "$label" "$s" "$pairs"
 		done
 	done
-	echo "(copies made: $((n / 11)))"
+	[ -n "$ROUTE_FILE" ] || echo "(copies made: $((n / 11)))"
 }
 
 # The band join within a memory budget, at the scale where neither the

@@ -53,7 +53,8 @@ struct fpjoin_opt {
 
 /*
  * sh-near's pairs: the n operands name[0..n) read into s (and whole into
- * lines when not NULL, an empty store, put on disk when s has a budget), then, with o->bp, the band route (near/bands.h),
+ * lines when not NULL: an empty store, put on disk when s has a budget),
+ * then, with o->bp, the band route (near/bands.h),
  * when every line has a sketch: its pairs into s (on o->nthreads threads
  * in memory; sorted on disk within the budget of s, sh_bandsort), or
  * with o->groups its groups into *o->groups, and then return 1 for the
