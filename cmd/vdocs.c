@@ -38,6 +38,7 @@ spill(struct vdocs *d, const char *path)
 		err(2, "%s", path);
 	if ((dr = malloc(sizeof(*dr))) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	dr->stop = NULL;
 	if (sh_tmpfile(input_tmpdir(), &d->spill) != 0)
 		err(2, "%s", input_tmpmsg());
 	if (sh_drain(fileno(in), fileno(d->spill), dr) != 0)
@@ -113,6 +114,22 @@ struct part {
 	int err;
 };
 
+/* The documents are read (part 0 is done): the copy of part 1 ends. */
+static pthread_mutex_t docs_lock = PTHREAD_MUTEX_INITIALIZER;
+static int docs_read;
+
+static int
+docs_done(void *ctx)
+{
+	int done;
+
+	(void)ctx;
+	pthread_mutex_lock(&docs_lock);
+	done = docs_read;
+	pthread_mutex_unlock(&docs_lock);
+	return done;
+}
+
 /* A copy cut short: its part, the chunk held and the rest of the pipe in,
  * relayed into a new pipe (out) as its reader takes them. */
 struct relay {
@@ -126,6 +143,7 @@ relay(void *arg)
 	struct relay *r = arg;
 	struct sh_drain d;
 
+	d.stop = NULL;
 	/* A write fails only when the reader is gone: the program ends. */
 	if (sh_drain(r->tmp, r->out, &d) == 0 &&
 	    sh_write_all(r->out, r->drain->held, r->drain->nheld) == 0)
@@ -171,10 +189,13 @@ do_part(void *arg)
 {
 	struct part *p = arg;
 
-	if (p->part == 0)
+	if (p->part == 0) {
 		open_docs(p->d, p->path, p->o, p->tokens, p->measure,
 		    p->budget, p->status);
-	else if (sh_drain(STDIN_FILENO, fileno(p->tmp), p->drain) != 0)
+		pthread_mutex_lock(&docs_lock);
+		docs_read = 1;
+		pthread_mutex_unlock(&docs_lock);
+	} else if (sh_drain(STDIN_FILENO, fileno(p->tmp), p->drain) != 0)
 		p->err = errno;
 	return NULL;
 }
@@ -195,6 +216,8 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	}
 	if ((dr = malloc(sizeof(*dr))) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	dr->stop = docs_done;
+	dr->ctx = NULL;
 	p[0] = (struct part){ 0, d, path, o, tokens, measure, budget, status,
 	    tmp, dr, 0 };
 	p[1] = p[0];
@@ -208,6 +231,9 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		/* The disk filled: the rest comes from the pipe. */
 		warnx("%s: %s: the rest of <stdin> is read as it comes",
 		    input_tmpmsg(), strerror(p[1].err));
+		relay_start(tmp, dr);
+	} else if (dr->stopped) {
+		/* The documents are read: the rest comes from the pipe. */
 		relay_start(tmp, dr);
 	} else {
 		if (lseek(fileno(tmp), 0, SEEK_SET) != 0 ||

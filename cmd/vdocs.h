@@ -32,12 +32,13 @@ struct vdocs {
  *
  * With drain != 0, for a caller that will read all of standard input
  * before anything else, a pipe on standard input is meanwhile copied by
- * a second thread into an unnamed temporary file in TMPDIR, which then
- * takes its place: the pipe's writer is not held up while the documents
- * are read.  When the copy fills the disk, a warning says so, and
- * standard input becomes a pipe that a thread fills with the part
- * copied and then the rest of the original.  Failing to read it ends the
- * program with status 2.
+ * a second thread into an unnamed temporary file in TMPDIR, so that the
+ * pipe's writer is not held up while the documents are read.  When the
+ * pipe ends first, the copy takes its place.  Else the copy ends once
+ * the documents are read (or, with a warning, when it fills the disk),
+ * and standard input becomes a pipe that a thread fills with the part
+ * copied and then the rest of the original, as it comes.  Failing to
+ * read it ends the program with status 2.
  */
 void vdocs_open(struct vdocs *d, const char *path, struct docopt *o,
     int tokens, int measure, size_t budget, int drain, int *status);

@@ -331,27 +331,48 @@ on_threads() {
 	local d="$BATS_TEST_TMPDIR" i
 	for i in $(seq 100); do cat "$d/fpb"; done >"$d/fp100"
 	[ "$(wc -c <"$d/fp100")" -gt 200000 ]
-	sh-near -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	# 30 MB of documents besides, so that reading them takes far
+	# longer than the copy of the pipe takes to fill.
+	{ cat "$d/docs"; awk 'BEGIN { for (i = 0; i < 150000; i++)
+	    printf "filler%d\t%0200d\n", i, i }'; } >"$d/big"
+	sh-near -v "$d/big" $F -a 0.8 "$d/fp100" >"$d/want"
 	[ -s "$d/want" ]
 	# Files of at most 64 KiB, past which a write fails (EFBIG): the
 	# copy fills after a chunk or more.  The output goes to a pipe,
 	# which the limit does not touch.
 	cat "$d/fp100" |
 	    { (trap '' XFSZ; ulimit -f 64
-	    exec sh-near -v "$d/docs" $F -a 0.8 2>"$d/err"); echo $? >"$d/st"; } |
+	    exec sh-near -v "$d/big" $F -a 0.8 2>"$d/err"); echo $? >"$d/st"; } |
 	    cat >"$d/got"
 	eq "$(cat "$d/st")" 0
 	eq "$(cat "$d/err")" "sh-near: ${TMPDIR:-/tmp}: temporary file: File too large: the rest of <stdin> is read as it comes"
 	cmp "$d/want" "$d/got"
 	# -u and -g the same.
-	sh-near -u -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	sh-near -u -v "$d/big" $F -a 0.8 "$d/fp100" >"$d/want"
 	cat "$d/fp100" |
 	    { (trap '' XFSZ; ulimit -f 64
-	    exec sh-near -u -v "$d/docs" $F -a 0.8 2>/dev/null); } |
+	    exec sh-near -u -v "$d/big" $F -a 0.8 2>/dev/null); } |
 	    cmp - "$d/want"
-	sh-near -g -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	sh-near -g -v "$d/big" $F -a 0.8 "$d/fp100" >"$d/want"
 	cat "$d/fp100" |
 	    { (trap '' XFSZ; ulimit -f 64
-	    exec sh-near -g -v "$d/docs" $F -a 0.8 2>/dev/null); } |
+	    exec sh-near -g -v "$d/big" $F -a 0.8 2>/dev/null); } |
 	    cmp - "$d/want"
+}
+
+@test "-v: the copy of a pipe ends once the documents are read; the rest is read as it comes" {
+	local d="$BATS_TEST_TMPDIR" i
+	for i in $(seq 100); do cat "$d/fpb"; done >"$d/fp100"
+	sh-near -v "$d/docs" $F -a 0.8 "$d/fp100" >"$d/want"
+	[ -s "$d/want" ]
+	# 20 lines (11 KB) before the documents are read, 200 KB after: the
+	# copy stays within 64 KiB (a file past it would fail, EFBIG, and
+	# warn), and the pairs are those of the file.
+	{ head -n 20 "$d/fp100"; sleep 1; tail -n +21 "$d/fp100"; } |
+	    { (trap '' XFSZ; ulimit -f 64
+	    exec sh-near -v "$d/docs" $F -a 0.8 2>"$d/err"); echo $? >"$d/st"; } |
+	    cat >"$d/got"
+	eq "$(cat "$d/st")" 0
+	eq "$(cat "$d/err")" ""
+	cmp "$d/want" "$d/got"
 }

@@ -97,11 +97,17 @@ sh_drain(int fd, int to, struct sh_drain *d)
 	d->done = 0;
 	d->nheld = 0;
 	d->writing = 0;
+	d->stopped = 0;
 	while ((r = read(fd, d->held, sizeof(d->held))) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return SH_EIO;
+		if (d->stop != NULL && d->stop(d->ctx)) {
+			d->nheld = (size_t)r;
+			d->stopped = 1;
+			break;
+		}
 		if (sh_write_all(to, d->held, (size_t)r) != 0) {
 			d->nheld = (size_t)r;
 			d->writing = 1;

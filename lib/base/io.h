@@ -34,22 +34,28 @@ int sh_pread_all(int fd, void *p, size_t len, uint64_t off);
 int sh_tmpfile(const char *tmpdir, FILE **f);
 
 /* What sh_drain did: its last chunk read is held when writing it
- * failed. */
+ * failed, or when stop ended the copy.  The caller sets stop and ctx
+ * first. */
 #define SH_DRAIN_CHUNK 65536
 struct sh_drain {
+	int (*stop)(void *ctx);	/* NULL, or asked of each chunk read before
+				   it is copied (set by another thread, say):
+				   1 ends the copy, that chunk held */
+	void *ctx;
 	uint64_t done;		/* bytes written to the copy */
 	size_t nheld;		/* bytes of held read but not in the copy */
 	int writing;		/* the error was in writing */
+	int stopped;		/* stop ended the copy before fd's end */
 	char held[SH_DRAIN_CHUNK];
 };
 
 /*
- * Copy what descriptor fd reads, to its end, to descriptor to, a chunk
- * at a time.  Return 0, or SH_EIO (errno set) with d->writing 0 when
- * reading fd failed, 1 when writing to did.  After a failed write,
- * to's first d->done bytes, d->held[0..d->nheld) and what fd has not
- * given yet are, in order, all that fd gives (bytes of to past d->done
- * may be any).
+ * Copy what descriptor fd reads, to its end or until d->stop says 1, to
+ * descriptor to, a chunk at a time.  Return 0, or SH_EIO (errno set)
+ * with d->writing 0 when reading fd failed, 1 when writing to did.
+ * After a failed write or a stop, to's first d->done bytes,
+ * d->held[0..d->nheld) and what fd has not given yet are, in order, all
+ * that fd gives (bytes of to past d->done may be any).
  */
 int sh_drain(int fd, int to, struct sh_drain *d);
 
