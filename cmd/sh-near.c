@@ -240,6 +240,7 @@ main(int argc, char *argv[])
 		/* The threads cut the documents of pairs ahead. */
 		if (sh_verify_threads(vd.vf, &o.fp, (int)nthreads) != 0)
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
+		sh_verify_floor(vd.vf, minsim);
 		mt = (struct sh_matcher){ vd.vf, minsim, bad_pair, NULL,
 		    progress_lib(), 0 };
 	}

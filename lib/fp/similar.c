@@ -416,15 +416,25 @@ sh_sim_weights(int m)
 	return m == SH_SIM_COSINE || m == SH_SIM_WEIGHTED;
 }
 
-/* Features x[0..nx) and y[0..ny) have in common: a merge, branch free
- * (the loads and compares do not wait on a guess). */
+/* Of the features x[i..nx) and y[j..ny), at most this many can be
+ * common. */
+#define ROOM(nx, i, ny, j)	((nx) - (i) < (ny) - (j) ? (nx) - (i) : \
+				    (ny) - (j))
+
+/* Features x[0..nx) and y[0..ny) have in common, when that is need or
+ * more; else any count below need, found once the merge cannot reach it.
+ * A merge, branch free but for that test (the loads and compares do not
+ * wait on a guess). */
 static uint64_t
-merge(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny)
+merge(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny,
+    uint64_t need)
 {
 	size_t i = 0, j = 0;
 	uint64_t c = 0, u, v;
 
 	while (i < nx && j < ny) {
+		if (c + ROOM(nx, i, ny, j) < need)
+			return c;
 		u = x[i];
 		v = y[j];
 		c += u == v;
@@ -448,7 +458,8 @@ merge(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny)
  */
 __attribute__((target("avx512f")))
 static uint64_t
-merge_avx512(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny)
+merge_avx512(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny,
+    uint64_t need)
 {
 	__m512i a, b;
 	__mmask8 m;
@@ -456,6 +467,9 @@ merge_avx512(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny)
 	uint64_t c = 0, u, v;
 
 	while (i + 8 <= nx && j + 8 <= ny) {
+		/* Matches counted are of x before i or y before j. */
+		if (c + ROOM(nx, i, ny, j) < need)
+			return c;
 		a = _mm512_loadu_si512((const void *)(x + i));
 		b = _mm512_loadu_si512((const void *)(y + j));
 		m = _mm512_cmpeq_epi64_mask(a, b) |
@@ -472,7 +486,7 @@ merge_avx512(const uint64_t *x, size_t nx, const uint64_t *y, size_t ny)
 		i += (size_t)(u <= v) * 8;
 		j += (size_t)(v <= u) * 8;
 	}
-	return c + merge(x + i, nx - i, y + j, ny - j);
+	return c + merge(x + i, nx - i, y + j, ny - j, need > c ? need - c : 0);
 }
 #endif
 
@@ -484,15 +498,34 @@ sh_sim_vector(int on)
 	vector_sim = on;
 }
 
-/* Features a and b have in common. */
+/* Features a and b have in common, when need or more (merge). */
 static uint64_t
-common(const struct sh_fset *a, const struct sh_fset *b)
+common(const struct sh_fset *a, const struct sh_fset *b, uint64_t need)
 {
 #ifdef HAVE_COMMON_AVX512
 	if (vector_sim && __builtin_cpu_supports("avx512f"))
-		return merge_avx512(a->h, a->n, b->h, b->n);
+		return merge_avx512(a->h, a->n, b->h, b->n, need);
 #endif
-	return merge(a->h, a->n, b->h, b->n);
+	return merge(a->h, a->n, b->h, b->n, need);
+}
+
+uint32_t
+sh_sim_min(int m, const struct sh_fset *a, const struct sh_fset *b,
+    uint32_t min)
+{
+	uint64_t n = a->n + b->n, d, need, c;
+
+	if (m != SH_SIM_JACCARD || min == 0 || a->n == 0 || b->n == 0 ||
+	    n >= (uint64_t)1 << 41)
+		return sh_sim_set(m, a, b);
+	/* c / (n - c) rounds to min or more (round_ratio) when c is need or
+	 * more: 2 10^6 c + (n - c) >= 2 (n - c) min. */
+	d = 2 * (uint64_t)SH_SIM_ONE + 2 * (uint64_t)min - 1;
+	need = ((2 * (uint64_t)min - 1) * n + d - 1) / d;
+	if ((a->n < b->n ? a->n : b->n) < need)
+		return 0;
+	c = common(a, b, need);
+	return c < need ? 0 : round_ratio(c, n - c);
 }
 
 uint32_t
@@ -505,7 +538,7 @@ sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b)
 	if (a->n == 0 || b->n == 0)
 		return 0;
 	if (!sh_sim_weights(m)) {
-		c = common(a, b);
+		c = common(a, b, 0);
 		return m == SH_SIM_CONTAINMENT ?
 		    round_ratio(c, a->n < b->n ? a->n : b->n) :
 		    round_ratio(c, a->n + b->n - c);

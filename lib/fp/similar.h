@@ -110,6 +110,15 @@ uint32_t sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b);
 uint32_t sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b);
 int sh_sim_weights(int m);
 
+/*
+ * sh_sim_set(m, a, b) when that is at least min; else some value below
+ * min, found faster for Jaccard: at once when the smaller set over the
+ * larger is below min, and else the merge stops once the features still
+ * to compare cannot make min.
+ */
+uint32_t sh_sim_min(int m, const struct sh_fset *a, const struct sh_fset *b,
+    uint32_t min);
+
 /* Whether sh_sim_set uses the vector instructions the CPU has (on != 0,
  * the default) or portable C only; results do not depend on it.  Not
  * thread-safe. */

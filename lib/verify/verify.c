@@ -84,6 +84,7 @@ struct sh_verify {
 	struct sh_docmap *m;
 	struct sh_fp *f;
 	int tokens, measure;
+	uint32_t floor;		/* sh_verify_floor */
 	struct doc d[2];
 	size_t budget, bytes;	/* the cache's budget and use */
 	struct sh_hmap map;	/* hash of an ID -> entry + 1 */
@@ -390,8 +391,14 @@ sh_verify_ids(struct sh_verify *v, const char *const id[2],
 		    col, &f[i])) != 0)
 			return r;
 	}
-	*sim = sh_sim_set(v->measure, &f[0], &f[1]);
+	*sim = sh_sim_min(v->measure, &f[0], &f[1], v->floor);
 	return 0;
+}
+
+void
+sh_verify_floor(struct sh_verify *v, uint32_t min)
+{
+	v->floor = min;
 }
 
 int

@@ -58,6 +58,13 @@ int sh_verify_ids(struct sh_verify *v, const char *const id[2],
     size_t *col);
 
 /*
+ * Pairs of similarity below min (millionths) are of no interest to the
+ * caller: sh_verify_ids may give them any similarity below min, which it
+ * finds faster (sh_sim_min).  By default 0: every similarity measured.
+ */
+void sh_verify_floor(struct sh_verify *v, uint32_t min);
+
+/*
  * The similarity of entries a and b of set s (near/fpset.h), as
  * sh_verify_ids gives it for their IDs and fingerprints, which are
  * checked; their IDs into id and len, valid until the next call on s.

@@ -181,6 +181,45 @@ vector_agrees(int rounds)
 	return bad;
 }
 
+/* sh_sim_min against sh_sim_set, by the vector and the portable merge:
+ * the same similarity where it is at least the minimum, one below it
+ * elsewhere; every minimum at and beside the similarities of random sets
+ * of up to 80 features (so that the merge may stop in a block or in the
+ * tail). */
+static int
+min_agrees(int rounds)
+{
+	uint64_t ha[80], hb[80];
+	struct sh_fset a = { 0 }, b = { 0 };
+	uint32_t s, t, min[5];
+	int r, k, v, bad = 0;
+
+	a.h = ha;
+	b.h = hb;
+	for (r = 0; r < rounds; r++) {
+		a.n = next() % 81;
+		b.n = next() % 81;
+		random_set(ha, a.n);
+		random_set(hb, b.n);
+		if (r % 3 == 0 && b.n <= a.n)	/* b within a: b.n / a.n */
+			memcpy(hb, ha, b.n * 8);
+		s = sh_sim_set(SH_SIM_JACCARD, &a, &b);
+		min[0] = s;
+		min[1] = s + 1;
+		min[2] = s > 0 ? s - 1 : 0;
+		min[3] = (uint32_t)(next() % (SH_SIM_ONE + 1));
+		min[4] = s + (uint32_t)(next() % 100000);
+		for (k = 0; k < 5; k++)
+			for (v = 0; v < 2; v++) {
+				sh_sim_vector(v);
+				t = sh_sim_min(SH_SIM_JACCARD, &a, &b, min[k]);
+				bad += s >= min[k] ? t != s : t >= min[k];
+			}
+	}
+	sh_sim_vector(1);
+	return bad;
+}
+
 /* A text cut without its features' text (counted from their hashes)
  * and with it (the fingerprinter's bag) gives the same vector. */
 static int
@@ -283,6 +322,9 @@ main(void)
 	    "a text's vector counted from hashes equals the bag's");
 	ok(vector_agrees(20000) == 0,
 	    "the vector merge counts the portable merge's common features");
+	ok(min_agrees(20000) == 0,
+	    "sh_sim_min: sh_sim_set's similarity where it is the minimum or "
+	    "more, less elsewhere");
 
 	ok(parses("0", 0) && parses("1", 1000000) && parses("0.5", 500000) &&
 	    parses(".95", 950000) && parses("0.123456", 123456) &&
