@@ -85,6 +85,9 @@ struct sh_verify {
 	struct sh_fp *f;
 	int tokens, measure;
 	uint32_t floor;		/* sh_verify_floor */
+	uint32_t *slot;		/* sh_verify_entries: entry e's features
+				   are ent[slot[e] - 1]; 0: not known */
+	size_t nslot;
 	struct doc d[2];
 	size_t budget, bytes;	/* the cache's budget and use */
 	struct sh_hmap map;	/* hash of an ID -> entry + 1 */
@@ -159,6 +162,7 @@ sh_verify_free(struct sh_verify *v)
 		free(v->d[i].buf);
 		sh_fvec_free(&v->d[i].v);
 	}
+	free(v->slot);
 	for (b = v->blk; b != NULL; b = next) {
 		next = b->next;
 		free(b);
@@ -329,18 +333,22 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
  * load of d and the emptying of the cache end: from d when it holds them,
  * from the cache, or else read and cut into d (and the cache), its
  * fingerprint kept with them when fp is not NULL; then checked to be *fp
- * (fp not NULL), whichever pair cut it.
+ * (fp not NULL), whichever pair cut it.  Their place in the cache into
+ * *slot, or NOSLOT.
  */
+#define NOSLOT UINT32_MAX
 static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
-    const sh_fpval *fp, size_t *col, struct sh_fset *fv)
+    const sh_fpval *fp, size_t *col, struct sh_fset *fv, uint32_t *slot)
 {
 	const struct cached *c;
 	struct sh_rec rec;
 	sh_fpval f;
 	char *p;
+	size_t nent;
 	int r, bad, hasfp;
 
+	*slot = NOSLOT;
 	if (d->ok && d->idlen == len && memcmp(d->id, id, len) == 0) {
 		*fv = d->v.set;
 		hasfp = d->hasfp;
@@ -350,6 +358,7 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 			return r;
 		hasfp = c->hasfp;
 		f = c->fp;
+		*slot = (uint32_t)(c - v->ent);
 	} else {
 		d->ok = 0;
 		if ((r = sh_docmap_get(v->m, id, len, &rec)) <= 0)
@@ -372,9 +381,51 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 		hasfp = d->hasfp = fp != NULL;
 		f = d->fp = fp != NULL ? sh_fvec_fp(&d->v) : 0;
 		*fv = d->v.set;
+		nent = v->nent;
 		cache_put(v, id, len, &d->v.set, hasfp ? &f : NULL);
+		if (v->nent > nent)
+			*slot = (uint32_t)nent;
 	}
 	return fp != NULL && hasfp && f != *fp ? SH_EFPDIFF : 0;
+}
+
+/* sh_verify_ids, and with e not NULL sh_verify_entries of entries e[0]
+ * and e[1]: an entry whose features are in the cache is found there by
+ * its number, not by its ID (its fingerprint was checked when they were
+ * loaded for it). */
+static int
+verify(struct sh_verify *v, const char *const id[2], const size_t len[2],
+    const sh_fpval *fp, const uint32_t *e, uint32_t *sim, int *which,
+    size_t *col)
+{
+	struct sh_fset f[2];
+	uint32_t slot;
+	size_t n;
+	int r, i;
+
+	for (i = 0; i < 2; i++) {
+		*which = i;
+		if (e != NULL && e[i] < v->nslot && v->slot[e[i]] != 0) {
+			if ((r = cache_read(v, &v->ent[v->slot[e[i]] - 1],
+			    &v->d[i], &f[i])) != 0)
+				return r;
+			continue;
+		}
+		if ((r = load(v, &v->d[i], id[i], len[i], fp ? &fp[i] : NULL,
+		    col, &f[i], &slot)) != 0)
+			return r;
+		if (e == NULL || slot == NOSLOT)
+			continue;
+		n = v->nslot;
+		if (e[i] >= n && sh_grow(&v->slot, &v->nslot, (size_t)e[i] + 1,
+		    sizeof(*v->slot)) == 0)
+			memset(v->slot + n, 0, (v->nslot - n) *
+			    sizeof(*v->slot));
+		if (e[i] < v->nslot)
+			v->slot[e[i]] = slot + 1;
+	}
+	*sim = sh_sim_min(v->measure, &f[0], &f[1], v->floor);
+	return 0;
 }
 
 int
@@ -382,17 +433,7 @@ sh_verify_ids(struct sh_verify *v, const char *const id[2],
     const size_t len[2], const sh_fpval *fp, uint32_t *sim, int *which,
     size_t *col)
 {
-	struct sh_fset f[2];
-	int r, i;
-
-	for (i = 0; i < 2; i++) {
-		*which = i;
-		if ((r = load(v, &v->d[i], id[i], len[i], fp ? &fp[i] : NULL,
-		    col, &f[i])) != 0)
-			return r;
-	}
-	*sim = sh_sim_min(v->measure, &f[0], &f[1], v->floor);
-	return 0;
+	return verify(v, id, len, fp, NULL, sim, which, col);
 }
 
 void
@@ -414,7 +455,8 @@ sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
 	    (e = sh_fpset_fp(s, b, &fp[1])) != 0 ||
 	    (e = sh_fpset_ids(s, a, b, id, len)) != 0)
 		return e;
-	return sh_verify_ids(v, id, len, fp, sim, which, col);
+	return verify(v, id, len, fp, (const uint32_t[2]){ a, b }, sim,
+	    which, col);
 }
 
 int
