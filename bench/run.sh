@@ -912,9 +912,11 @@ bench_route()
 # documents (bench/gen -b BANDJOIN_BYTES -c 10: every tenth followed by a
 # copy, one word changed), piped as sketch lines from sh-fp -B (two
 # cores) to sh-near -B -v DOCS -a 0.8 -S BANDJOIN_S, once: its time, its
-# peak resident memory, and the most the file system holding TMPDIR
-# filled beyond the documents while it ran (sampled every 2 seconds, so
-# it counts whatever else wrote there then).
+# peak resident memory (with the pages of the files it maps, which the
+# kernel takes back as it needs) and the most of it that was its own
+# (RssAnon), and the most the file system holding TMPDIR filled beyond
+# the documents while it ran; both sampled every 2 seconds, the latter
+# counting whatever else wrote there then.
 bench_bandjoin()
 {
 	f=$tmp/bandjoin.tsv
@@ -932,11 +934,16 @@ bench_bandjoin()
 	}
 	base=$(used)
 	(
-		max=$base
+		max=$base anon=0
 		while [ ! -e "$tmp/bandjoin.done" ]; do
 			u=$(used)
 			[ "$u" -gt "$max" ] && max=$u
-			echo "$max" >"$tmp/bandjoin.max"
+			for p in $(pgrep -f "$BIN/sh-near -B -v $f"); do
+				a=$(awk '/^RssAnon/ { print $2 }' \
+				    "/proc/$p/status" 2>/dev/null)
+				[ "${a:-0}" -gt "$anon" ] && anon=$a
+			done
+			echo "$max $anon" >"$tmp/bandjoin.max"
 			sleep 2
 		done
 	) &
@@ -947,14 +954,15 @@ bench_bandjoin()
 	t1=$(now)
 	: >"$tmp/bandjoin.done"
 	wait
-	printf '%-10s %9s %9s %9s %10s %10s\n' docs 'time s' 'docs/s' \
-	    'RSS MB' 'tmp GB' pairs
+	printf '%-10s %9s %9s %9s %9s %10s %10s\n' docs 'time s' 'docs/s' \
+	    'RSS MB' 'anon MB' 'tmp GB' pairs
+	read -r max anon <"$tmp/bandjoin.max"
 	awk -v n="$n" -v s="$(elapsed "$t0" "$t1")" \
-	    -v rss="$(cat "$tmp/bandjoin.rss")" \
-	    -v tb="$(( $(cat "$tmp/bandjoin.max") - base ))" \
+	    -v rss="$(cat "$tmp/bandjoin.rss")" -v anon="$anon" \
+	    -v tb="$((max - base))" \
 	    -v p="$(wc -l <"$tmp/bandjoin.pairs")" 'BEGIN {
-		printf "%-10d %9.1f %9.0f %9.0f %10.1f %10d\n", n, s, n / s,
-		    rss / 1024, tb * 1024 / 1e9, p }'
+		printf "%-10d %9.1f %9.0f %9.0f %9.0f %10.1f %10d\n", n, s,
+		    n / s, rss / 1024, anon / 1024, tb * 1024 / 1e9, p }'
 	echo "(copies made: $((BANDJOIN_DOCS / 11)))"
 	rm -f "$f" "$tmp/bandjoin.pairs"
 }
