@@ -3,11 +3,12 @@
  * KIND is en (English words), zh (simplified Chinese characters) or mixed
  * (sentences alternating between the two); TEXT is about 2000 bytes of
  * UTF-8 with no TAB or newline (-b: about BYTES bytes, drawn from 3/4 to
- * 5/4 of it).  With -c N, every Nth document is followed by its copy "ID-copy"
- * with the word at the middle of its text replaced by "zzzN" (the
- * document's number): a planted near-duplicate.  The output depends only on KIND, N and
- * the seed: the PRNG is our own and all arithmetic is integer, so every
- * machine writes the same bytes, and N documents are a prefix of N+1.
+ * 5/4 of it).  With -c N, every Nth document is followed by its copy
+ * "ID-copy" with the word at the middle of its text replaced by "zzzN"
+ * (the document's number): a planted near-duplicate.  The output
+ * depends only on the options, KIND and N: the PRNG is our own and all
+ * arithmetic is integer, so every machine writes the same bytes, and N
+ * documents are a prefix of N+1.
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -511,7 +512,8 @@ text(struct rng *r, enum kind kind)
 	int zh;
 
 	d.len = 0;
-	d.target = text_bytes * 3 / 4 + uniform(r, (uint32_t)(text_bytes / 2 + 1));
+	d.target = text_bytes * 3 / 4 +
+	    uniform(r, (uint32_t)(text_bytes / 2 + 1));
 	zh = kind == ZH || (kind == MIXED && uniform(r, 2) == 0);
 	for (;;) {
 		if (zh)
