@@ -218,6 +218,7 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 	dr->stop = docs_done;
 	dr->ctx = NULL;
+	docs_read = 0;		/* no thread yet */
 	p[0] = (struct part){ 0, d, path, o, tokens, measure, budget, status,
 	    tmp, dr, 0 };
 	p[1] = p[0];
