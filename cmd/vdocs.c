@@ -27,7 +27,7 @@ static const char *
 spill(struct vdocs *d, const char *path)
 {
 	static char name[64];
-	struct sh_drain *dr;
+	static struct sh_drain dr;	/* 64 KiB, once a process */
 	struct stat st;
 	FILE *in;
 
@@ -36,14 +36,11 @@ spill(struct vdocs *d, const char *path)
 		return path;
 	if ((in = fopen(path, "r")) == NULL)
 		err(2, "%s", path);
-	if ((dr = malloc(sizeof(*dr))) == NULL)
-		errx(2, "%s", sh_strerror(SH_ENOMEM));
-	dr->stop = NULL;
+	dr.stop = NULL;
 	if (sh_tmpfile(input_tmpdir(), &d->spill) != 0)
 		err(2, "%s", input_tmpmsg());
-	if (sh_drain(fileno(in), fileno(d->spill), dr) != 0)
-		err(2, "%s", dr->writing ? input_tmpmsg() : path);
-	free(dr);
+	if (sh_drain(fileno(in), fileno(d->spill), &dr) != 0)
+		err(2, "%s", dr.writing ? input_tmpmsg() : path);
 	fclose(in);
 	snprintf(name, sizeof(name), "/proc/self/fd/%d", fileno(d->spill));
 	if (stat(name, &st) != 0)
