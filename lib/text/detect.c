@@ -41,28 +41,6 @@ enum { GB, BIG5, SJIS, EUCKR, NCAND };
 static const char *const name[NCAND] = { "GB18030", "BIG5", "SHIFT_JIS",
     "EUC-KR" };
 
-/* The length of the valid UTF-8 sequence at u[0..len), u[0] >= 0x80, or
- * 0 (RFC 3629: no overlong form, surrogate or code point past
- * U+10FFFF). */
-static size_t
-seq(const unsigned char *u, size_t len)
-{
-	unsigned char c = u[0];
-
-	if (c >= 0xC2 && c <= 0xDF)
-		return len >= 2 && (u[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF)
-		return len >= 3 && (u[1] & 0xC0) == 0x80 &&
-		    (u[2] & 0xC0) == 0x80 && (c != 0xE0 || u[1] >= 0xA0) &&
-		    (c != 0xED || u[1] < 0xA0) ? 3 : 0;
-	if (c >= 0xF0 && c <= 0xF4)
-		return len >= 4 && (u[1] & 0xC0) == 0x80 &&
-		    (u[2] & 0xC0) == 0x80 && (u[3] & 0xC0) == 0x80 &&
-		    (c != 0xF0 || u[1] >= 0x90) && (c != 0xF4 || u[1] < 0x90) ?
-		    4 : 0;
-	return 0;
-}
-
 /* Whether p[0..len) is UTF-8, by its first 64 characters past ASCII:
  * valid, or at least 8 times as many valid sequences as invalid bytes (a
  * UTF-8 text with a stray byte stays UTF-8, its bad bytes read as such).
@@ -72,8 +50,10 @@ static int
 utf8(const char *p, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)p;
-	size_t i = 0, n, good = 0, badn = 0;
+	size_t i = 0, good = 0, badn = 0;
 	uint64_t w[4];
+	uint32_t cp;
+	int bad;
 
 	while (i < len && good + badn < 64) {
 		if (i + 32 <= len) {
@@ -95,13 +75,10 @@ utf8(const char *p, size_t len)
 			i++;
 			continue;
 		}
-		if ((n = seq(u + i, len - i)) == 0) {
-			badn++;
-			i++;
-		} else {
-			good++;
-			i += n;
-		}
+		bad = 0;
+		i += sh_utf8_decode(u + i, len - i, &cp, &bad);
+		badn += bad;
+		good += !bad;
 	}
 	return badn == 0 || good >= 8 * badn;
 }
