@@ -61,18 +61,6 @@ struct batch {
 	int end;		/* sh_fpset_next's last answer */
 };
 
-/* Queue the document of entry e of s to be cut ahead, when it can be
- * named (an error is met again when its pair is verified). */
-static void
-queue_entry(struct sh_verify *vf, struct sh_fpset *s, uint32_t e)
-{
-	const char *id;
-	size_t len;
-
-	if (sh_fpset_id(s, e, &id, &len) == 0)
-		sh_verify_queue(vf, id, len);
-}
-
 void
 sh_match_ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
     size_t n)
@@ -80,7 +68,7 @@ sh_match_ahead(struct sh_verify *vf, struct sh_fpset *s, const uint32_t *e,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		queue_entry(vf, s, e[i]);
+		sh_verify_queue_entry(vf, s, e[i]);
 	sh_verify_ahead(vf);
 }
 
@@ -100,8 +88,10 @@ batch_next(struct sh_matcher *mt, struct sh_fpset *s, struct batch *q,
 			;
 		if (q->n == 0)
 			return q->end;
-		if (mt->vf != NULL)
+		if (mt->vf != NULL) {
 			sh_match_ahead(mt->vf, s, q->e, 2 * q->n);
+			sh_verify_pairs(mt->vf, s, q->e, q->n);
+		}
 	}
 	*a = q->e[2 * q->i];
 	*b = q->e[2 * q->i + 1];
@@ -180,8 +170,8 @@ ahead_first(void *ctx, const uint64_t *p, size_t n, const uint8_t *kept)
 		a = (uint32_t)p[i];
 		b = (uint32_t)(p[i] >> 32);
 		if (kept[a] && kept[b]) {
-			queue_entry(q->mt->vf, q->s, a);
-			queue_entry(q->mt->vf, q->s, b);
+			sh_verify_queue_entry(q->mt->vf, q->s, a);
+			sh_verify_queue_entry(q->mt->vf, q->s, b);
 		}
 	}
 	sh_verify_ahead(q->mt->vf);

@@ -58,10 +58,21 @@ struct cached {
 };
 
 /* A document to cut ahead (sh_verify_queue): its ID, in the queue's
- * buffer. */
+ * buffer, and the entry of a set it is (NOSLOT: none). */
+#define NOSLOT UINT32_MAX
+
 struct adoc {
 	size_t id, idlen;
+	uint32_t e;
 };
+
+/* A pair of entries measured ahead (sh_verify_pairs); known 0: left to
+ * sh_verify_entries. */
+struct pre {
+	uint32_t a, b, sim;
+	int known;
+};
+#define CHUNK 64		/* pairs a thread takes at a time */
 
 /* A thread of sh_verify_ahead, reading with a map of its own (the first
  * one's is the verifier's), cutting with a fingerprinter of its own,
@@ -113,6 +124,9 @@ struct sh_verify {
 	struct sh_hmap failed;	/* hashes of the IDs that failed to be cut
 				   ahead: left to their pairs for good */
 	pthread_mutex_t mu;
+	/* sh_verify_pairs: the pairs measured, the next one asked for */
+	struct pre *pre;
+	size_t npre, precap, prei;
 };
 
 struct sh_verify *
@@ -163,6 +177,7 @@ sh_verify_free(struct sh_verify *v)
 		sh_fvec_free(&v->d[i].v);
 	}
 	free(v->slot);
+	free(v->pre);
 	for (b = v->blk; b != NULL; b = next) {
 		next = b->next;
 		free(b);
@@ -336,7 +351,6 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
  * (fp not NULL), whichever pair cut it.  Their place in the cache into
  * *slot, or NOSLOT.
  */
-#define NOSLOT UINT32_MAX
 static int
 load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
     const sh_fpval *fp, size_t *col, struct sh_fset *fv, uint32_t *slot)
@@ -389,40 +403,61 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 	return fp != NULL && hasfp && f != *fp ? SH_EFPDIFF : 0;
 }
 
+/* Whether the slots hold entry e, grown to when they did not. */
+static int
+has_slot(struct sh_verify *v, uint32_t e)
+{
+	size_t n = v->nslot;
+
+	if (e >= n && sh_grow(&v->slot, &v->nslot, (size_t)e + 1,
+	    sizeof(*v->slot)) == 0)
+		memset(v->slot + n, 0, (v->nslot - n) * sizeof(*v->slot));
+	return e < v->nslot;
+}
+
+/* Entry e's features are ent[i]: kept when there is room for it. */
+static void
+set_slot(struct sh_verify *v, uint32_t e, uint32_t i)
+{
+	if (has_slot(v, e))
+		v->slot[e] = i + 1;
+}
+
+/* The cached entry of entry e of a set, or NULL when not known. */
+static const struct cached *
+slot_get(const struct sh_verify *v, uint32_t e)
+{
+	return e < v->nslot && v->slot[e] != 0 ? &v->ent[v->slot[e] - 1] :
+	    NULL;
+}
+
 /* sh_verify_ids, and with e not NULL sh_verify_entries of entries e[0]
  * and e[1]: an entry whose features are in the cache is found there by
- * its number, not by its ID (its fingerprint was checked when they were
- * loaded for it). */
+ * its number, not by its ID. */
 static int
 verify(struct sh_verify *v, const char *const id[2], const size_t len[2],
     const sh_fpval *fp, const uint32_t *e, uint32_t *sim, int *which,
     size_t *col)
 {
+	const struct cached *c;
 	struct sh_fset f[2];
 	uint32_t slot;
-	size_t n;
 	int r, i;
 
 	for (i = 0; i < 2; i++) {
 		*which = i;
-		if (e != NULL && e[i] < v->nslot && v->slot[e[i]] != 0) {
-			if ((r = cache_read(v, &v->ent[v->slot[e[i]] - 1],
-			    &v->d[i], &f[i])) != 0)
+		if (e != NULL && (c = slot_get(v, e[i])) != NULL) {
+			if ((r = cache_read(v, c, &v->d[i], &f[i])) != 0)
 				return r;
+			if (fp != NULL && c->hasfp && c->fp != fp[i])
+				return SH_EFPDIFF;
 			continue;
 		}
 		if ((r = load(v, &v->d[i], id[i], len[i], fp ? &fp[i] : NULL,
 		    col, &f[i], &slot)) != 0)
 			return r;
-		if (e == NULL || slot == NOSLOT)
-			continue;
-		n = v->nslot;
-		if (e[i] >= n && sh_grow(&v->slot, &v->nslot, (size_t)e[i] + 1,
-		    sizeof(*v->slot)) == 0)
-			memset(v->slot + n, 0, (v->nslot - n) *
-			    sizeof(*v->slot));
-		if (e[i] < v->nslot)
-			v->slot[e[i]] = slot + 1;
+		if (e != NULL && slot != NOSLOT)
+			set_slot(v, e[i], slot);
 	}
 	*sim = sh_sim_min(v->measure, &f[0], &f[1], v->floor);
 	return 0;
@@ -447,6 +482,7 @@ sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
     uint32_t b, uint32_t *sim, const char *id[2], size_t len[2], int *which,
     size_t *col)
 {
+	const struct pre *p;
 	sh_fpval fp[2];
 	int e;
 
@@ -455,6 +491,15 @@ sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
 	    (e = sh_fpset_fp(s, b, &fp[1])) != 0 ||
 	    (e = sh_fpset_ids(s, a, b, id, len)) != 0)
 		return e;
+	if (v->prei < v->npre) {
+		p = &v->pre[v->prei++];
+		if (p->a != a || p->b != b)
+			v->npre = 0;	/* not the pairs measured */
+		else if (p->known) {
+			*sim = p->sim;
+			return 0;
+		}
+	}
 	return verify(v, id, len, fp, (const uint32_t[2]){ a, b }, sim,
 	    which, col);
 }
@@ -503,16 +548,20 @@ cut_ahead(void *arg)
 	struct cutter *c = arg;
 	struct sh_verify *v = c->v;
 	struct sh_rec rec;
-	size_t col;
+	size_t col, nent;
 	int bad, i, n = 0;
 
 	for (;;) {
 		pthread_mutex_lock(&v->mu);
 		for (i = 0; i < n; i++)
-			if (c->ok[i])
+			if (c->ok[i]) {
+				nent = v->nent;
 				cache_put(v, v->ids + c->d[i]->id,
 				    c->d[i]->idlen, &c->fv[i].set, &c->fp[i]);
-			else
+				if (v->nent > nent && c->d[i]->e < v->nslot)
+					v->slot[c->d[i]->e] = (uint32_t)nent +
+					    1;
+			} else
 				sh_hmap_put(&v->failed, sh_hash64(v->ids +
 				    c->d[i]->id, c->d[i]->idlen, 0), 1);
 		for (n = 0; n < STEP && v->next < v->nad; n++)
@@ -529,9 +578,12 @@ cut_ahead(void *arg)
 	}
 }
 
-void
-sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
+/* sh_verify_queue, of entry e of a set (NOSLOT: none), its slot grown
+ * to hold it for the cutters, or set when the cache holds its ID. */
+static void
+queue(struct sh_verify *v, const char *id, size_t len, uint32_t e)
 {
+	const struct cached *c;
 	struct adoc *d;
 	uint64_t h;
 
@@ -539,8 +591,12 @@ sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
 		return;
 	if (v->nad == QUEUE)
 		sh_verify_ahead(v);
-	if (cache_get(v, id, len) != NULL ||
-	    sh_hmap_get(&v->seen, h = sh_hash64(id, len, 0), NULL) ||
+	if ((c = cache_get(v, id, len)) != NULL) {
+		if (e != NOSLOT)
+			set_slot(v, e, (uint32_t)(c - v->ent));
+		return;
+	}
+	if (sh_hmap_get(&v->seen, h = sh_hash64(id, len, 0), NULL) ||
 	    sh_hmap_get(&v->failed, h, NULL) ||
 	    sh_grow(&v->ad, &v->adcap, v->nad + 1, sizeof(*v->ad)) != 0 ||
 	    sh_grow(&v->ids, &v->idcap, v->idused + len + 1, 1) != 0 ||
@@ -549,8 +605,26 @@ sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
 	d = &v->ad[v->nad++];
 	d->id = v->idused;
 	d->idlen = len;
+	d->e = e != NOSLOT && has_slot(v, e) ? e : NOSLOT;
 	memcpy(v->ids + v->idused, id, len);
 	v->idused += len;
+}
+
+void
+sh_verify_queue(struct sh_verify *v, const char *id, size_t len)
+{
+	queue(v, id, len, NOSLOT);
+}
+
+void
+sh_verify_queue_entry(struct sh_verify *v, struct sh_fpset *s, uint32_t e)
+{
+	const char *id;
+	size_t len;
+
+	if (v->nthreads >= 2 && slot_get(v, e) == NULL &&
+	    sh_fpset_id(s, e, &id, &len) == 0)
+		queue(v, id, len, e);
 }
 
 void
@@ -562,6 +636,60 @@ sh_verify_ahead(struct sh_verify *v)
 		    cut_ahead);
 	v->nad = v->idused = 0;
 	sh_hmap_clear(&v->seen);
+}
+
+/* A thread of sh_verify_pairs: the next CHUNK pairs, until none is
+ * left. */
+static void *
+measure(void *arg)
+{
+	struct sh_verify *v = ((struct cutter *)arg)->v;
+	struct pre *p;
+	size_t i, end;
+
+	for (;;) {
+		pthread_mutex_lock(&v->mu);
+		i = v->next;
+		end = v->next = v->npre - i > CHUNK ? i + CHUNK : v->npre;
+		pthread_mutex_unlock(&v->mu);
+		if (i == end)
+			return NULL;
+		for (p = &v->pre[i]; p < &v->pre[end]; p++)
+			if (p->known)
+				p->sim = sh_sim_min(v->measure,
+				    &slot_get(v, p->a)->v,
+				    &slot_get(v, p->b)->v, v->floor);
+	}
+}
+
+void
+sh_verify_pairs(struct sh_verify *v, struct sh_fpset *s, const uint32_t *e,
+    size_t n)
+{
+	const struct cached *c[2];
+	sh_fpval fp[2];
+	struct pre *p;
+	size_t i;
+	int j;
+
+	v->npre = v->prei = 0;
+	if (v->nthreads < 2 || n == 0 ||
+	    sh_grow(&v->pre, &v->precap, n, sizeof(*v->pre)) != 0)
+		return;
+	for (i = 0; i < n; i++) {
+		p = &v->pre[i];
+		p->a = e[2 * i];
+		p->b = e[2 * i + 1];
+		p->known = 1;
+		for (j = 0; j < 2 && p->known; j++)
+			p->known = (c[j] = slot_get(v, e[2 * i + j])) != NULL &&
+			    c[j]->v.h != NULL &&
+			    sh_fpset_fp(s, e[2 * i + j], &fp[j]) == 0 &&
+			    (!c[j]->hasfp || c[j]->fp == fp[j]);
+	}
+	v->npre = n;
+	v->next = 0;
+	sh_threads_run(v->cut, sizeof(*v->cut), v->nthreads, measure);
 }
 
 int

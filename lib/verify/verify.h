@@ -108,6 +108,25 @@ int sh_verify_nthreads(const struct sh_verify *v);
 void sh_verify_queue(struct sh_verify *v, const char *id, size_t len);
 void sh_verify_ahead(struct sh_verify *v);
 
+/* The same for entry e of set s (near/fpset.h), unless its features are
+ * known to sh_verify_entries already; once cut, they are found by its
+ * number, not by its ID. */
+void sh_verify_queue_entry(struct sh_verify *v, struct sh_fpset *s,
+    uint32_t e);
+
+/*
+ * Measure ahead, on the threads of sh_verify_threads, the pairs of entries
+ * of s e[2 i], e[2 i + 1] (i below n) whose features are in the cache's
+ * memory and made their fingerprints (cut ahead, for instance): the next
+ * n calls of sh_verify_entries, when they ask for these pairs in this
+ * order, give their answers without measuring; a call for another pair
+ * ends them.
+ * Memory: 16 bytes a pair.  Nothing is done with fewer than 2 threads, or
+ * out of memory; the results do not depend on it.
+ */
+void sh_verify_pairs(struct sh_verify *v, struct sh_fpset *s,
+    const uint32_t *e, size_t n);
+
 /*
  * The first record of file path, read with record options o (not copied;
  * bad records skipped when o->skip is set), cut by f into v (as a token
