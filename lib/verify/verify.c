@@ -666,10 +666,10 @@ void
 sh_verify_pairs(struct sh_verify *v, struct sh_fpset *s, const uint32_t *e,
     size_t n)
 {
-	const struct cached *c[2];
-	sh_fpval fp[2];
+	const struct cached *c;
+	sh_fpval fp;
 	struct pre *p;
-	size_t i;
+	size_t i, known = 0;
 	int j;
 
 	v->npre = v->prei = 0;
@@ -682,14 +682,16 @@ sh_verify_pairs(struct sh_verify *v, struct sh_fpset *s, const uint32_t *e,
 		p->b = e[2 * i + 1];
 		p->known = 1;
 		for (j = 0; j < 2 && p->known; j++)
-			p->known = (c[j] = slot_get(v, e[2 * i + j])) != NULL &&
-			    c[j]->v.h != NULL &&
-			    sh_fpset_fp(s, e[2 * i + j], &fp[j]) == 0 &&
-			    (!c[j]->hasfp || c[j]->fp == fp[j]);
+			p->known = (c = slot_get(v, e[2 * i + j])) != NULL &&
+			    c->v.h != NULL &&
+			    sh_fpset_fp(s, e[2 * i + j], &fp) == 0 &&
+			    (!c->hasfp || c->fp == fp);
+		known += p->known;
 	}
 	v->npre = n;
 	v->next = 0;
-	sh_threads_run(v->cut, sizeof(*v->cut), v->nthreads, measure);
+	if (known > 0)
+		sh_threads_run(v->cut, sizeof(*v->cut), v->nthreads, measure);
 }
 
 int
