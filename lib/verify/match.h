@@ -49,7 +49,8 @@ struct sh_match {
  * The clusters of the matches of s (near/cluster.h): rep[i] the first
  * entry of entry i's cluster.  The pairs are read SH_MATCH_AHEAD at a
  * time in the set's order (sh_fpset_next), their documents cut first on
- * the verifier's threads (sh_verify_ahead), then verified in that order.
+ * the verifier's threads (sh_verify_ahead), the pairs then measured on
+ * them (sh_verify_pairs) and verified in that order.
  * Return 0, SH_ENOMEM or an error of the set.
  */
 #define SH_MATCH_AHEAD 4096

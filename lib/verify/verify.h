@@ -67,11 +67,11 @@ void sh_verify_floor(struct sh_verify *v, uint32_t min);
 /*
  * The similarity of entries a and b of set s (near/fpset.h), as
  * sh_verify_ids gives it for their IDs and fingerprints, which are
- * checked; their IDs into id and len, valid until the next call on s.
- * Return as sh_verify_ids, or an error of the set with *which -1.  The
- * features of an entry once cut are found again by its number (4 bytes
- * an entry up to the largest asked for), so every call on v is of the
- * same set.
+ * checked (or as sh_verify_pairs measured it); their IDs into id and
+ * len, valid until the next call on s.  Return as sh_verify_ids, or an
+ * error of the set with *which -1.  The features of an entry once cut
+ * are found again by its number (4 bytes an entry up to the largest
+ * asked for), so every call on v is of the same set.
  */
 struct sh_fpset;
 int sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
