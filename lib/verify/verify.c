@@ -487,19 +487,19 @@ sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
 	int e;
 
 	*which = -1;
-	if ((e = sh_fpset_fp(s, a, &fp[0])) != 0 ||
-	    (e = sh_fpset_fp(s, b, &fp[1])) != 0 ||
-	    (e = sh_fpset_ids(s, a, b, id, len)) != 0)
-		return e;
 	if (v->prei < v->npre) {
 		p = &v->pre[v->prei++];
 		if (p->a != a || p->b != b)
 			v->npre = 0;	/* not the pairs measured */
-		else if (p->known) {
+		else if (p->known) {	/* fingerprints checked */
 			*sim = p->sim;
-			return 0;
+			return sh_fpset_ids(s, a, b, id, len);
 		}
 	}
+	if ((e = sh_fpset_fp(s, a, &fp[0])) != 0 ||
+	    (e = sh_fpset_fp(s, b, &fp[1])) != 0 ||
+	    (e = sh_fpset_ids(s, a, b, id, len)) != 0)
+		return e;
 	return verify(v, id, len, fp, (const uint32_t[2]){ a, b }, sim,
 	    which, col);
 }
