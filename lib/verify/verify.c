@@ -113,7 +113,8 @@ struct sh_verify {
 	int nospill;		/* the spill file failed: keep no more (what
 				   sbuf holds stays readable there) */
 	/* sh_verify_ahead: the threads, the queue and its IDs; the lock
-	 * over the cache and next while they cut. */
+	 * over the cache and next while they cut (next: the pair to measure
+	 * in sh_verify_pairs). */
 	struct cutter *cut;
 	int nthreads;
 	struct adoc *ad;
@@ -271,8 +272,9 @@ fail:
 
 /* Keep a copy of the features fs of document id[0..len), and its
  * fingerprint *fp (NULL: not known): in memory within the budget, else in
- * the spill file (a miss costs only speed). */
-static void
+ * the spill file (a miss costs only speed).  Return its entry, or NOSLOT
+ * when none was made. */
+static uint32_t
 cache_put(struct sh_verify *v, const char *id, size_t len,
     const struct sh_fset *fs, const sh_fpval *fp)
 {
@@ -284,10 +286,10 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 
 	if (v->nent >= UINT32_MAX || (v->nent == v->cap &&
 	    sh_grow(&v->ent, &v->cap, v->nent + 1, sizeof(*v->ent)) != 0))
-		return;
+		return NOSLOT;
 	if (sh_hmap_add(&v->map, sh_hash64(id, len, 0), (uint32_t)v->nent,
 	    &old) != 0)
-		return;		/* a hash two IDs share, or no memory */
+		return NOSLOT;	/* a hash two IDs share, or no memory */
 	c = &v->ent[v->nent];
 	if ((p = cache_room(v, len + 1)) == NULL)
 		goto fail;
@@ -311,10 +313,10 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 	c->idlen = len;
 	c->hasfp = fp != NULL;
 	c->fp = fp != NULL ? *fp : 0;
-	v->nent++;
-	return;
+	return (uint32_t)v->nent++;
 fail:
 	sh_hmap_del(&v->map, sh_hash64(id, len, 0));
+	return NOSLOT;
 }
 
 /* The features of cached entry c into *fv, read into d's buffer when
@@ -359,7 +361,6 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 	struct sh_rec rec;
 	sh_fpval f;
 	char *p;
-	size_t nent;
 	int r, bad, hasfp;
 
 	*slot = NOSLOT;
@@ -395,10 +396,7 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 		hasfp = d->hasfp = fp != NULL;
 		f = d->fp = fp != NULL ? sh_fvec_fp(&d->v) : 0;
 		*fv = d->v.set;
-		nent = v->nent;
-		cache_put(v, id, len, &d->v.set, hasfp ? &f : NULL);
-		if (v->nent > nent)
-			*slot = (uint32_t)nent;
+		*slot = cache_put(v, id, len, &d->v.set, hasfp ? &f : NULL);
 	}
 	return fp != NULL && hasfp && f != *fp ? SH_EFPDIFF : 0;
 }
@@ -548,19 +546,20 @@ cut_ahead(void *arg)
 	struct cutter *c = arg;
 	struct sh_verify *v = c->v;
 	struct sh_rec rec;
-	size_t col, nent;
+	size_t col;
+	uint32_t slot;
 	int bad, i, n = 0;
 
 	for (;;) {
 		pthread_mutex_lock(&v->mu);
 		for (i = 0; i < n; i++)
 			if (c->ok[i]) {
-				nent = v->nent;
-				cache_put(v, v->ids + c->d[i]->id,
-				    c->d[i]->idlen, &c->fv[i].set, &c->fp[i]);
-				if (v->nent > nent && c->d[i]->e < v->nslot)
-					v->slot[c->d[i]->e] = (uint32_t)nent +
-					    1;
+				/* queue grew the slots to hold e */
+				if ((slot = cache_put(v, v->ids + c->d[i]->id,
+				    c->d[i]->idlen, &c->fv[i].set,
+				    &c->fp[i])) != NOSLOT &&
+				    c->d[i]->e != NOSLOT)
+					v->slot[c->d[i]->e] = slot + 1;
 			} else
 				sh_hmap_put(&v->failed, sh_hash64(v->ids +
 				    c->d[i]->id, c->d[i]->idlen, 0), 1);
