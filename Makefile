@@ -16,7 +16,8 @@ SH_LIBS = -lm -lpthread
 BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
 	lib/base/num.h lib/base/progress.h lib/base/radix.h lib/base/shard.h \
-	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h
+	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
+	lib/base/zpipe.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
 	lib/text/html.h lib/text/json.h lib/text/record.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
@@ -34,7 +35,7 @@ VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/match.h \
 BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
-	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o
+	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zpipe.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
 	lib/text/html.o lib/text/json.o lib/text/record.o lib/text/t2s.o \
 	lib/text/unitab.o

@@ -25,9 +25,11 @@
 # percentages of their IDs deleted, default "1 10"), BANDJOIN_DOCS,
 # BANDJOIN_BYTES and BANDJOIN_S (the bandjoin section: documents in all,
 # default 1100000; their length, default 300 bytes; sh-near's -S,
-# default 2G).
+# default 2G), ZFILE (the compressed section: a .warc.gz of one's own,
+# such as a crawl by wget; default: DOCS generated pages as HTML
+# responses, one gzip member a record).
 
-sections='fp records dict near index bandindex deletes parallel verify route bandjoin'
+sections='fp records compressed dict near index bandindex deletes parallel verify route bandjoin'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -60,6 +62,7 @@ BANDJOIN_DOCS=${BANDJOIN_DOCS:-1100000}
 BANDJOIN_BYTES=${BANDJOIN_BYTES:-300}
 BANDJOIN_S=${BANDJOIN_S:-2G}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
+ZFILE=${ZFILE:-}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
@@ -239,6 +242,7 @@ tools()
 	near)	echo sh-near ;;
 	index | bandindex | deletes) echo sh-index sh-near ;;
 	records) echo sh-fp ;;
+	compressed) echo sh-fp sh-near ;;
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
@@ -456,6 +460,61 @@ bench_records()
 	    printf "real WET (man pages, zh + en): %d records, %.2f MB: " \
 		"reader %.1f MB/s, sh-fp -f warc %.1f MB/s\n",
 		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
+}
+
+# Compressed input: sh-fp -f warc on a .warc.gz against zcat piped into
+# it, and sh-near -v on the compressed documents against -v on the
+# decompressed file; unpinned, so that the decompressor runs beside the
+# tool as it would (2 cores: both read as fast as one core decodes).
+bench_compressed()
+{
+	if [ -n "$ZFILE" ]; then
+		[ -s "$ZFILE" ] || die "ZFILE $ZFILE: missing or empty"
+		z=$ZFILE
+	else
+		z=$tmp/z.warc.gz
+		data en
+		# Many gzip members, as wget and Heritrix write (one a
+		# record there; one every 100 records here).
+		: >"$z"
+		awk -F '\t' -v z="$z" '{
+			body = "<html><head><title>" $1 "</title></head><body><nav>" \
+			    "home news sport</nav><p>" $2 "</p></body></html>"
+			http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; " \
+			    "charset=utf-8\r\n\r\n" body
+			printf "WARC/1.0\r\nWARC-Type: response\r\n" \
+			    "WARC-Target-URI: http://example.org/%s\r\n" \
+			    "Content-Type: application/http; msgtype=response\r\n" \
+			    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, \
+			    length(http), http | ("gzip -1 >>" z)
+			if (NR % 100 == 0)
+				close("gzip -1 >>" z)
+		}' "$data" || die "cannot write $z"
+	fi
+	gzip -dc "$z" >"$tmp/z.warc" || die "gzip -dc $z failed"
+	b=$(wc -c <"$tmp/z.warc")
+	"$BIN/sh-fp" -B -f warc "$tmp/z.warc" >"$tmp/z.fpb" 2>/dev/null ||
+	    die "sh-fp -B -f warc failed"
+	echo
+	echo "compressed: $(wc -l <"$tmp/z.fpb") documents, $(awk -v b="$b" \
+	    -v c="$(wc -c <"$z")" 'BEGIN { printf "%.1f MB (%.1f MB gzip)",
+	    b / 1e6, c / 1e6 }'), median of $RUNS runs, unpinned"
+	printf '%-46s %9s %7s\n' run 'median s' ratio
+	base=$(pin= timeit sh -c 'gzip -dc "$1" | "$2" -f warc 2>/dev/null' \
+	    sh "$z" "$BIN/sh-fp") || exit 2
+	printf '%-46s %9.3f\n' 'gzip -dc FILE.gz | sh-fp -f warc' "$base"
+	s=$(pin= timeit sh -c '"$2" -f warc "$1" 2>/dev/null' sh "$z" \
+	    "$BIN/sh-fp") || exit 2
+	awk -v s="$s" -v b="$base" 'BEGIN { printf "%-46s %9.3f %7.2f\n",
+	    "sh-fp -f warc FILE.gz", s, s / b }'
+	base=$(pin= timeit sh -c '"$1" -B -v "$2" -f warc -a 0.8 "$3" \
+	    2>/dev/null' sh "$BIN/sh-near" "$tmp/z.warc" "$tmp/z.fpb") || exit 2
+	printf '%-46s %9.3f\n' 'sh-near -B -v FILE -f warc -a 0.8' "$base"
+	s=$(pin= timeit sh -c '"$1" -B -v "$2" -f warc -a 0.8 "$3" \
+	    2>/dev/null' sh "$BIN/sh-near" "$z" "$tmp/z.fpb") || exit 2
+	awk -v s="$s" -v b="$base" 'BEGIN { printf "%-46s %9.3f %7.2f\n",
+	    "sh-near -B -v FILE.gz -f warc -a 0.8", s, s / b }'
+	rm -f "$tmp/z.warc"
 }
 
 # Dictionary segmentation (-d): the time to load DICT, and sh-tokenize

@@ -2,40 +2,173 @@
  * Opening the operands, and reading fingerprint lines from them.
  */
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include <err.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/lines.h"
+#include "base/zpipe.h"
 #include "near/fpline.h"
 #include "near/fpload.h"
 #include "diag.h"
 #include "input.h"
 #include "progress.h"
 
+/*
+ * The operands read through a decompressor, or given back by a thread
+ * after their first bytes were read to tell (base/zpipe.h), and what
+ * diagnostics call them.  Standard input, once read so, is taken: "-"
+ * again reads nothing.
+ */
+#define NZIN 16
+static struct zin {
+	FILE *f;
+	struct sh_zpipe z;
+	const char *shown;
+	int ended;
+} zin[NZIN];
+static int stdin_taken;
+
+/* The stream of the decoded bytes of f, of that kind, from z (r: how
+ * starting it went; fed: a thread reads f now, and closes it); NULL on
+ * error, reported. */
+static FILE *
+zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
+    const char *shown)
+{
+	int i;
+
+	if (f == stdin)
+		stdin_taken = 1;
+	else if (r != 0 || !fed)
+		fclose(f);
+	if (r != 0) {
+		if (kind != SH_Z_NONE)
+			warn("%s: %s-compressed: cannot run %s", shown,
+			    sh_z_name(kind), sh_z_name(kind));
+		else
+			warn("%s", shown);
+		return NULL;
+	}
+	for (i = 0; i < NZIN && zin[i].f != NULL; i++)
+		;
+	if (i == NZIN || (zin[i].f = fdopen(z->out, "r")) == NULL) {
+		warnx("%s: %s", shown, sh_strerror(SH_ENOMEM));
+		close(z->out);
+		(void)sh_zpipe_close(z, 0, NULL, 0);
+		return NULL;
+	}
+	zin[i].z = *z;
+	zin[i].shown = shown;
+	zin[i].ended = 0;
+	return zin[i].f;
+}
+
 FILE *
 input_open(const char *name, const char **shown)
 {
+	unsigned char m[SH_Z_MAGIC];
+	struct sh_zpipe z;
+	struct stat st;
 	FILE *f;
+	ssize_t n;
+	int c, kind, r;
 
 	*shown = name;
 	if (strcmp(name, "-") == 0) {
 		*shown = "<stdin>";
-		return stdin;
-	}
-	if ((f = fopen(name, "r")) == NULL)
+		if (stdin_taken)
+			return fopen("/dev/null", "r");
+		f = stdin;
+	} else if ((f = fopen(name, "r")) == NULL) {
 		warn("%s", name);
-	return f;
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		/* A file: its first bytes read where they lie. */
+		if ((n = pread(fileno(f), m, sizeof(m), ftello(f))) < 0 ||
+		    (kind = sh_z_kind(m, (size_t)n)) == SH_Z_NONE)
+			return f;
+		r = sh_zpipe_open(&z, kind, fileno(f));
+		return zin_open(f, kind, &z, r, 0, *shown);
+	}
+	/* A pipe: only a first byte that may start a compressed stream
+	 * costs more than a look at it. */
+	if ((c = getc(f)) == EOF) {
+		if (ferror(f)) {
+			warn("%s", *shown);
+			input_close(f);
+			return NULL;
+		}
+		return f;
+	}
+	ungetc(c, f);
+	if (!sh_z_first(c))
+		return f;
+	n = (ssize_t)fread(m, 1, sizeof(m), f);
+	kind = sh_z_kind(m, (size_t)n);
+	r = sh_zpipe_feed(&z, kind, f, m, (size_t)n, f != stdin);
+	return zin_open(f, kind, &z, r, 1, *shown);
+}
+
+/* The entry of f in zin, or NULL. */
+static struct zin *
+zin_find(FILE *f)
+{
+	int i;
+
+	for (i = 0; i < NZIN; i++)
+		if (f != NULL && zin[i].f == f)
+			return &zin[i];
+	return NULL;
+}
+
+const char *
+input_compressed(FILE *f)
+{
+	struct zin *z = zin_find(f);
+
+	return z != NULL ? sh_z_name(z->z.kind) : NULL;
+}
+
+int
+input_end(FILE *f)
+{
+	struct zin *z = zin_find(f);
+	char msg[256], buf[4096];
+
+	if (z == NULL || z->ended)
+		return 0;
+	z->ended = 1;
+	/* What a reader stopped short of: read, so that the decompressor
+	 * tells how its stream ended, the same whenever it is asked. */
+	if (z->z.pid > 0)
+		while (fread(buf, 1, sizeof(buf), f) > 0)
+			;
+	if (sh_zpipe_close(&z->z, !ferror(f), msg, sizeof(msg)) == 0)
+		return 0;
+	warnx("%s: %s: %s", z->shown, sh_z_name(z->z.kind), msg);
+	return 2;
 }
 
 void
 input_close(FILE *f)
 {
-	if (f != NULL && f != stdin)
-		fclose(f);
+	struct zin *z = zin_find(f);
+
+	if (f == NULL || f == stdin)
+		return;
+	if (z != NULL && !z->ended)
+		(void)sh_zpipe_close(&z->z, 0, NULL, 0);
+	if (z != NULL)
+		z->f = NULL;
+	fclose(f);
 }
 
 void
@@ -59,7 +192,10 @@ input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 			stop = fn(ctx, p, len, shown, l.line);
 			progress_items("lines", ++lines);
 		}
-		if (!stop && r < 0) {
+		/* A decompressor's failure is the cause of what follows. */
+		if (!stop && input_end(in) != 0)
+			*status = 2;
+		else if (!stop && r < 0) {
 			warnx("%s: %s", shown, sh_strerror(r));
 			*status = 2;
 		}
@@ -152,17 +288,25 @@ input_stdin(int n, char *const name[])
 	return n == 0;
 }
 
-/* Whether the n operands name regular files (not standard input). */
+/* Whether the n operands name regular files (not standard input), not
+ * compressed: files whose lines can be read again where they lie. */
 static int
 regular(int n, char *const name[])
 {
+	unsigned char m[SH_Z_MAGIC];
 	struct stat st;
-	int i;
+	ssize_t k;
+	int i, fd;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (strcmp(name[i], "-") == 0 || stat(name[i], &st) != 0 ||
-		    !S_ISREG(st.st_mode))
+		    !S_ISREG(st.st_mode) || (fd = open(name[i], O_RDONLY)) < 0)
 			return 0;
+		k = pread(fd, m, sizeof(m), 0);
+		close(fd);
+		if (k < 0 || sh_z_kind(m, (size_t)k) != SH_Z_NONE)
+			return 0;
+	}
 	return n > 0;
 }
 
@@ -182,8 +326,11 @@ input_fplist(int n, char *const name[], struct sh_fplist *l,
 			*status = 2;
 			continue;
 		}
-		if ((e = sh_fpload(l, in, in == stdin ? NULL : name[i],
-		    nthreads, files, bad_line, &b, progress_lib())) != 0) {
+		e = sh_fpload(l, in, in == stdin ? NULL : name[i], nthreads,
+		    files, bad_line, &b, progress_lib());
+		if (input_end(in) != 0)
+			*status = 2;
+		else if (e != 0) {
 			warnx("%s: %s", b.name, sh_strerror(e));
 			*status = 2;
 		}

@@ -15,11 +15,30 @@
 /*
  * Open operand name for reading: stdin for "-", with *shown set to the
  * name diagnostics give it ("<stdin>" for stdin).  A file that cannot be
- * opened is reported (warn) and NULL returned.
+ * opened is reported (warn) and NULL returned.  A compressed operand
+ * (gzip, bzip2, xz, zstd: base/zpipe.h), told by its first bytes, is
+ * read decoded, through its decompressor; one that cannot be started
+ * is reported ("NAME: gzip-compressed: cannot run gzip: No such file or
+ * directory") and NULL returned.
  */
 FILE *input_open(const char *name, const char **shown);
 
-/* Close what input_open opened (not stdin). */
+/*
+ * When a reader of f from input_open is done with it, at its end or on
+ * an error: read the rest of the stream, if it comes from a
+ * decompressor, wait for it, and report its failure ("NAME: gzip:
+ * unexpected end of file"), which is then the cause of anything wrong
+ * the reader met.  Return 0, or 2 when it failed.  Once only: a second
+ * call returns 0.
+ */
+int input_end(FILE *f);
+
+/* The decompressor that f from input_open is read through ("gzip"),
+ * or NULL. */
+const char *input_compressed(FILE *f);
+
+/* Close what input_open opened (not stdin); a decompressor not waited
+ * for by input_end is ended at once, and waited for. */
 void input_close(FILE *f);
 
 /* Where temporary files go: $TMPDIR, or /tmp; and "DIR: temporary

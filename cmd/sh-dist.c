@@ -223,7 +223,7 @@ main(int argc, char *argv[])
 			r = (measure = sh_sim_measure(optarg)) < 0 ? measure : 0;
 			break;
 		case 'v':
-			docs = optarg;
+			docs = vdocs_name(&vd, optarg);
 			/* FALLTHROUGH */
 		case 'p':
 		case 'x':
@@ -269,9 +269,10 @@ main(int argc, char *argv[])
 	docopt_load(&o);
 	if (form == 'x' && (fp = sh_fp_new(&o.fp)) == NULL)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
-	if (form == 'v' || (form == 'x' && argc == 3))
-		vdocs_open(&vd, form == 'v' ? docs : argv[0], &o, tflag,
-		    measure, (size_t)budget, 0, &status);
+	if (form == 'x' && argc == 3)
+		(void)vdocs_name(&vd, argv[0]);
+	if (vd.nnames > 0)
+		vdocs_open(&vd, &o, tflag, measure, (size_t)budget, 0, &status);
 
 	if (form == 'x')
 		explain(argc, argv);

@@ -104,8 +104,14 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
+	const char *z;
 	int r, f, status = 0;
 
+	if (rn->shard.n && (z = input_compressed(in)) != NULL) {
+		warnx("%s: -P: %s-compressed data does not split by bytes: "
+		    "give each process whole files", shown, z);
+		return 2;
+	}
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (rn->shard.n && (r = sh_reader_shard(&rd, &rn->shard)) != 0) {
 		warnx("%s: -P: %s", shown, r == SH_EINVAL ? "only the tab, "
@@ -132,7 +138,10 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	/* What was read before the end, or before an error. */
 	if (rn->batch.n > 0 && (f = flush(rn, shown, &status)) != 0)
 		r = f;
-	if (r == SH_EWARC || r == SH_EWARCVER)
+	/* A decompressor's failure is the cause of what follows. */
+	if (input_end(in) != 0)
+		status = 2;
+	else if (r == SH_EWARC || r == SH_EWARCVER)
 		diag(r, shown, rec.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));
@@ -206,9 +215,9 @@ main(int argc, char *argv[])
 			continue;
 		}
 		r = fp_stream(&rn, in, name, shown, argc > 1);
+		input_close(in);
 		if (r > status)
 			status = r;
-		input_close(in);
 	}
 	if (rn.nskip)
 		warnx("skipped %llu bad record(s)", rn.nskip);

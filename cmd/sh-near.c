@@ -188,7 +188,7 @@ main(int argc, char *argv[])
 			tflag = 1;
 			break;
 		case 'v':
-			docs = optarg;
+			docs = vdocs_name(&vd, optarg);
 			break;
 		default:
 			if (!docopt_set(&o, ch, optarg))
@@ -234,7 +234,7 @@ main(int argc, char *argv[])
 		docopt_load(&o);
 		/* But for index queries, -v reads all its input first: a
 		 * pipe of it is drained while the documents are read. */
-		vdocs_open(&vd, docs, &o, tflag, measure, budget ?
+		vdocs_open(&vd, &o, tflag, measure, budget ?
 		    (size_t)budget : (size_t)256 << 20, input_stdin(argc, argv) &&
 		    (ix == NULL || mode == 'u'), &status);
 		/* The threads cut the documents of pairs ahead. */

@@ -94,7 +94,10 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 		if (ferror(stdout))
 			err(2, "stdout");
 	}
-	if (r == SH_EWARC || r == SH_EWARCVER)
+	/* A decompressor's failure is the cause of what follows. */
+	if (input_end(in) != 0)
+		status = 2;
+	else if (r == SH_EWARC || r == SH_EWARCVER)
 		diag(r, shown, rec.line, NULL);
 	else if (r < 0)
 		warnx("%s: %s", shown, sh_strerror(r));
@@ -178,6 +181,8 @@ main(int argc, char *argv[])
 			r = merge_stream(&m, in, shown);
 		else
 			r = tok_stream(&rn, in, name, shown, argc > 1);
+		if (input_end(in) != 0)
+			r = 2;
 		input_close(in);
 		if (r > status)
 			status = r;

@@ -9,86 +9,154 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/grow.h"
 #include "base/io.h"
+#include "base/lines.h"
 #include "base/threads.h"
 #include "diag.h"
 #include "input.h"
 #include "progress.h"
 #include "vdocs.h"
 
-/*
- * Documents that are no regular file (a pipe, a process substitution, a
- * device) are copied once into an unnamed temporary file in TMPDIR, read
- * then where they lie, each reader through a name of its own for the
- * descriptor (/proc/self/fd/N, Linux), so that they keep offsets of their
- * own.  Return the name to open: path itself, or that one.
- */
-static const char *
-spill(struct vdocs *d, const char *path)
+/* Add name (taken) to the files of d. */
+static void
+add_name(struct vdocs *d, char *name)
 {
-	static char name[64];
-	static struct sh_drain dr;	/* 64 KiB, once a process */
-	struct stat st;
-	FILE *in;
-
-	if (stat(path, &st) != 0 || S_ISREG(st.st_mode) ||
-	    S_ISDIR(st.st_mode))
-		return path;
-	if ((in = fopen(path, "r")) == NULL)
-		err(2, "%s", path);
-	dr.stop = NULL;
-	if (sh_tmpfile(input_tmpdir(), &d->spill) != 0)
-		err(2, "%s", input_tmpmsg());
-	if (sh_drain(fileno(in), fileno(d->spill), &dr) != 0)
-		err(2, "%s", dr.writing ? input_tmpmsg() : path);
-	fclose(in);
-	snprintf(name, sizeof(name), "/proc/self/fd/%d", fileno(d->spill));
-	if (stat(name, &st) != 0)
-		errx(2, "%s: not a regular file, and no /proc to read a copy "
-		    "through: -v reads the documents where they lie", path);
-	return name;
+	if (name == NULL || (d->nnames == d->cap && sh_grow(&d->names,
+	    &d->cap, d->nnames + 1, sizeof(*d->names)) != 0))
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	d->names[d->nnames++] = name;
 }
 
-/* vdocs_open, without the drain. */
-static void
-open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
-    int measure, size_t budget, int *status)
+const char *
+vdocs_name(struct vdocs *d, const char *arg)
 {
-	struct sh_rec rec;
-	unsigned long long n = 0;
-	long long dups;
-	char ids[400];
+	struct sh_lines l;
+	const char *p;
+	size_t len, n = d->nnames;
+	FILE *f;
 	int r;
 
-	d->path = path;
-	if ((r = sh_docmap_open(&d->m, spill(d, path), &o->rec)) != 0)
-		errx(2, "%s: %s", path, r == SH_EINVAL ? "-v with -F takes "
-		    "a directory: the documents are the files the IDs name, "
-		    "below it (-v . for the paths sh-fp -F was given)" :
-		    sh_strerror(r));
+	if (arg[0] != '@') {
+		add_name(d, strdup(arg));
+		return arg;
+	}
+	/* @list: the files it names, a line each, as they are written. */
+	if ((f = fopen(arg + 1, "r")) == NULL)
+		err(2, "%s", arg + 1);
+	sh_lines_init(&l, f, '\n');
+	while ((r = sh_lines_next(&l, &p, &len)) == 1) {
+		if (memchr(p, '\0', len) != NULL)
+			errx(2, "%s:%llu: a NUL byte in a file name", arg + 1,
+			    l.line);
+		if (len > 0)
+			add_name(d, strndup(p, len));
+	}
+	if (r < 0)
+		errx(2, "%s: %s", arg + 1, sh_strerror(r));
+	sh_lines_free(&l);
+	fclose(f);
+	if (d->nnames == n)
+		errx(2, "%s: no file named", arg + 1);
+	return arg;
+}
+
+/* What messages call the documents: the file, or the first files and
+ * how many more. */
+static char *
+docs_shown(const struct vdocs *d)
+{
+	char buf[512];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < d->nnames && i < 3 && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+		    i ? ", " : "", d->names[i]);
+	if (i < d->nnames && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, " and %zu more",
+		    d->nnames - i);
+	return strdup(buf);
+}
+
+/* Add the documents of file name to the map, and read them once; a
+ * regular file is read again where it lies, any other stream (a pipe, a
+ * decompressor's output) kept as read. */
+static void
+add_docs(struct vdocs *d, const char *name, int *status)
+{
+	struct sh_rec rec;
+	struct stat st;
+	const char *shown;
+	FILE *in = NULL;
+	unsigned long long n = sh_docmap_count(d->m);
+	int r;
+
+	if (d->o->rec.mode == SH_REC_FILE)
+		r = sh_docmap_add(d->m, name);
+	else if ((in = input_open(name, &shown)) == NULL)
+		exit(2);
+	else if (input_compressed(in) == NULL && strcmp(name, "-") != 0 &&
+	    fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode)) {
+		input_close(in);
+		in = NULL;
+		r = sh_docmap_add(d->m, name);
+	} else
+		r = sh_docmap_add_stream(d->m, in, shown);
+	if (r != 0)
+		errx(2, "%s: %s", in != NULL && r == SH_EIO ? input_tmpmsg() :
+		    name, r == SH_EINVAL ? "-v with -F takes a directory (one): "
+		    "the documents are the files the IDs name, below it (-v . "
+		    "for the paths sh-fp -F was given)" : sh_strerror(r));
 	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
 		if (r == 1) {
 			progress_items("documents", ++n);
 			continue;
 		}
-		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
-			errx(2, "%s: %s", path, sh_strerror(r));
-		diag(r, path, rec.line, NULL);
+		/* A decompressor's failure is the cause of what follows. */
+		if (input_end(in) != 0)
+			exit(2);
+		if (r == SH_EIO && in != NULL && !ferror(in))
+			err(2, "%s", input_tmpmsg());
+		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP ||
+		    r == SH_ERANGE)
+			errx(2, "%s: %s", name, sh_strerror(r));
+		diag(r, name, rec.line, NULL);
 		if (r == SH_ETAB || r == SH_EJSON)
-			diag_looks(path, rec.text, rec.len, r == SH_ETAB ?
+			diag_looks(name, rec.text, rec.len, r == SH_ETAB ?
 			    DIAG_DOCS : DIAG_JSONDOCS);
 		if (!sh_rec_skippable(r))
 			exit(2);
 		*status = 2;
 	}
+	if (input_end(in) != 0)
+		exit(2);
+	input_close(in);
+}
+
+/* vdocs_open, without the drain. */
+static void
+open_docs(struct vdocs *d, struct docopt *o, int tokens, int measure,
+    size_t budget, int *status)
+{
+	long long dups;
+	char ids[400];
+	size_t i;
+
+	d->o = o;
+	if ((d->path = docs_shown(d)) == NULL || sh_docmap_new(&d->m,
+	    &o->rec, d->nnames > 1, input_tmpdir()) != 0)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	for (i = 0; i < d->nnames; i++)
+		add_docs(d, d->names[i], status);
 	if (sh_docmap_skipped(d->m))
 		warnx("skipped %llu bad record(s)", sh_docmap_skipped(d->m));
 	/* Records of an ID seen before are never read: said once. */
 	if ((dups = sh_docmap_dups(d->m, ids, sizeof(ids))) < 0)
-		errx(2, "%s: %s", path, sh_strerror((int)dups));
+		errx(2, "%s: %s", d->path, sh_strerror((int)dups));
 	if (dups > 0)
 		warnx("%s: %lld document(s) with the ID of one before, not "
-		    "read (the first of an ID is): %s%s", path, dups, ids,
+		    "read (the first of an ID is): %s%s", d->path, dups, ids,
 		    dups > 3 ? ", ..." : "");
 	if ((d->fp = sh_fp_new(&o->fp)) == NULL ||
 	    (d->vf = sh_verify_new(d->m, d->fp, tokens, measure, budget,
@@ -101,7 +169,6 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 struct part {
 	int part;
 	struct vdocs *d;
-	const char *path;
 	struct docopt *o;
 	int tokens, measure;
 	size_t budget;
@@ -187,8 +254,8 @@ do_part(void *arg)
 	struct part *p = arg;
 
 	if (p->part == 0) {
-		open_docs(p->d, p->path, p->o, p->tokens, p->measure,
-		    p->budget, p->status);
+		open_docs(p->d, p->o, p->tokens, p->measure, p->budget,
+		    p->status);
 		pthread_mutex_lock(&docs_lock);
 		docs_read = 1;
 		pthread_mutex_unlock(&docs_lock);
@@ -198,8 +265,8 @@ do_part(void *arg)
 }
 
 void
-vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
-    int measure, size_t budget, int drain, int *status)
+vdocs_open(struct vdocs *d, struct docopt *o, int tokens, int measure,
+    size_t budget, int drain, int *status)
 {
 	struct part p[2];
 	struct sh_drain *dr;
@@ -208,7 +275,7 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 
 	if (!drain || fstat(STDIN_FILENO, &st) != 0 || S_ISREG(st.st_mode) ||
 	    sh_tmpfile(input_tmpdir(), &tmp) != 0) {
-		open_docs(d, path, o, tokens, measure, budget, status);
+		open_docs(d, o, tokens, measure, budget, status);
 		return;
 	}
 	if ((dr = malloc(sizeof(*dr))) == NULL)
@@ -216,8 +283,8 @@ vdocs_open(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 	dr->stop = docs_done;
 	dr->ctx = NULL;
 	docs_read = 0;		/* no thread yet */
-	p[0] = (struct part){ 0, d, path, o, tokens, measure, budget, status,
-	    tmp, dr, 0 };
+	p[0] = (struct part){ 0, d, o, tokens, measure, budget, status, tmp,
+	    dr, 0 };
 	p[1] = p[0];
 	p[1].part = 1;
 	sh_threads_run(p, sizeof(p[0]), 2, do_part);
@@ -265,9 +332,13 @@ vdocs_error(const struct vdocs *d, int e, const char *name,
 void
 vdocs_close(struct vdocs *d)
 {
+	size_t i;
+
 	sh_verify_free(d->vf);
 	sh_docmap_free(d->m);
 	sh_fp_free(d->fp);
-	if (d->spill != NULL)
-		fclose(d->spill);
+	for (i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
+	free((char *)d->path);
 }

@@ -13,22 +13,37 @@
 #include "docopt.h"
 
 struct vdocs {
-	const char *path;
+	char **names;		/* the files of -v, in order */
+	size_t nnames, cap;
+	const char *path;	/* what messages call them */
+	const struct docopt *o;
 	struct sh_docmap *m;
 	struct sh_fp *fp;
 	struct sh_verify *vf;
-	FILE *spill;		/* documents not in a regular file: a copy */
 };
 
 /*
- * Map the documents of path (a pipe or a device copied first into an
- * unnamed temporary file in TMPDIR, read through /proc/self/fd), read
- * and cut with the options of o (loaded,
- * docopt_load), as token lists when tokens != 0, and make the verifier
- * comparing them by measure, keeping about budget bytes of features in
- * memory and the rest in a temporary file in TMPDIR.  A
- * bad record is reported and sets *status to 2, or ends the program with
- * status 2 when reading cannot go on; so does running out of memory.
+ * Add the documents of -v arg to d: the file arg ("-": standard input),
+ * or with "@list" the files that list names, a line each, as written
+ * (an empty line names none).  Return arg.  A list that cannot be read, or names no file, ends the program
+ * with status 2.
+ */
+const char *vdocs_name(struct vdocs *d, const char *arg);
+
+/*
+ * Map the documents of the files named to d, in order (a regular file
+ * read again where it lies; a pipe, or a compressed file read through
+ * its decompressor, once, its records kept in an unnamed temporary file
+ * in TMPDIR as the reader returns them: docmap.h), read and cut with
+ * the options of o (loaded, docopt_load), as token lists when tokens !=
+ * 0, and make the verifier comparing them by measure, keeping about
+ * budget bytes of features in memory and the rest in a temporary file
+ * in TMPDIR.  With several files, line and paragraph IDs are
+ * "NAME:N", as sh-fp gives them; of records of one ID the first is
+ * read, the others counted and named once.  A bad record is reported
+ * and sets *status to 2, or ends the program with status 2 when
+ * reading cannot go on; so do running out of memory and a decompressor
+ * that fails.
  *
  * With drain != 0, for a caller that will read all of standard input
  * before anything else, a pipe on standard input is meanwhile copied by
@@ -40,8 +55,8 @@ struct vdocs {
  * copied and then the rest of the original, as it comes.  Failing to
  * read it ends the program with status 2.
  */
-void vdocs_open(struct vdocs *d, const char *path, struct docopt *o,
-    int tokens, int measure, size_t budget, int drain, int *status);
+void vdocs_open(struct vdocs *d, struct docopt *o, int tokens, int measure,
+    size_t budget, int drain, int *status);
 
 /*
  * Report error e of sh_verify_ids or sh_verify_line about the document

@@ -226,29 +226,6 @@ warc_record() {
 	eq "$stderr" "sh-tokenize: $D/t.warc:10: no ID field"
 }
 
-@test "gzip input: one line naming the cure, status 2, in every tool" {
-	local gz="$FIXTURES/sample.wet.gz" msg='gzip-compressed: decompress it first (zcat)'
-	for f in '' -F '-f warc' '-f jsonl' '-f para' '-f nul' -l; do
-		run -2 --separate-stderr sh-fp $f "$gz"
-		eq "$output" ""
-		eq "$stderr" "sh-fp: $gz: $msg"
-	done
-	run -2 --separate-stderr sh-tokenize -f warc - <"$gz"
-	eq "$stderr" "sh-tokenize: <stdin>: $msg"
-	run -2 --separate-stderr sh-near "$gz"
-	eq "$stderr" "sh-near: $gz: $msg"
-	run -2 --separate-stderr sh-index build "$D/ix" "$gz"
-	eq "${stderr_lines[0]}" "sh-index: $gz: $msg"
-	[ ! -e "$D/ix" ]
-	run -2 --separate-stderr sh-dist -p "$gz"
-	eq "$stderr" "sh-dist: $gz: $msg"
-	printf 'a\tb\n' >"$D/pairs"
-	run -2 --separate-stderr sh-dist -v "$gz" "$D/pairs"
-	eq "$stderr" "sh-dist: $gz: $msg"
-	run -0 sh -c "zcat '$gz' | sh-fp -f warc | wc -l"
-	[ "$output" -gt 0 ]
-}
-
 @test "-C: text in another charset made UTF-8; a bad name refused" {
 	printf 'a\t%s\nb\t%s\n' "$(printf '今天天气很好' | iconv -f UTF-8 -t GBK)" \
 	    "$(printf '今天天气很好' | iconv -f UTF-8 -t GBK)" >"$D/gbk.tsv"

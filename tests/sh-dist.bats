@@ -426,9 +426,9 @@ sh-dist: pairs:5: too few fields"
 	run -2 --separate-stderr sh-dist -v nosuch /dev/null
 	eq "$stderr" "sh-dist: nosuch: No such file or directory"
 	run -2 --separate-stderr sh-dist -v . /dev/null
-	eq "$stderr" "sh-dist: .: not a regular file"
+	eq "$stderr" "sh-dist: .: Is a directory"
 	run -2 --separate-stderr sh-dist -v docs -F /dev/null
-	eq "$stderr" "sh-dist: docs: -v with -F takes a directory: the documents are the files the IDs name, below it (-v . for the paths sh-fp -F was given)"
+	eq "$stderr" "sh-dist: docs: -v with -F takes a directory (one): the documents are the files the IDs name, below it (-v . for the paths sh-fp -F was given)"
 }
 
 @test "-v DIR -F: each document is the file its ID names, below DIR; escaped names too" {

@@ -55,6 +55,7 @@ sh_strerror(int e)
 	case SH_EIDTYPE:	return "ID field is neither a string nor a "
 				    "number";
 	case SH_ETEXTTYPE:	return "text field is not a string";
+	case SH_EZ:		return "the decompressor failed";
 	case SH_EBELOW:		return "the index's band tables hold the pairs "
 				    "of a higher similarity only (sh-index info "
 				    "shows it)";

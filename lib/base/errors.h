@@ -51,7 +51,8 @@ enum {
 	SH_EHTTP = -41,		/* WARC response without an HTTP head */
 	SH_EWARCVER = -42,	/* WARC version not read */
 	SH_EIDTYPE = -43,	/* ID field of another JSON type */
-	SH_ETEXTTYPE = -44	/* text field of another JSON type */
+	SH_ETEXTTYPE = -44,	/* text field of another JSON type */
+	SH_EZ = -45		/* the decompressor failed */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

@@ -20,3 +20,14 @@ sh_threads_run(void *items, size_t size, int n, void *(*fn)(void *))
 	for (i = started; i < n; i++)
 		fn(item + (size_t)i * size);
 }
+
+int
+sh_thread_start(void *(*fn)(void *), void *arg)
+{
+	pthread_t tid;
+	int e;
+
+	if ((e = pthread_create(&tid, NULL, fn, arg)) == 0)
+		pthread_detach(tid);
+	return e;
+}

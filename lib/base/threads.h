@@ -17,4 +17,11 @@
  */
 void sh_threads_run(void *items, size_t size, int n, void *(*fn)(void *));
 
+/*
+ * Start fn(arg) in a thread of its own that nobody waits for (detached):
+ * for work that ends on its own, such as feeding a pipe.  Return 0 or an
+ * errno value (the thread did not start).
+ */
+int sh_thread_start(void *(*fn)(void *), void *arg);
+
 #endif

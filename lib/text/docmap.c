@@ -1,56 +1,145 @@
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/hash.h"
+#include "base/io.h"
+#include "base/zpipe.h"
 #include "text/docmap.h"
+
+/* An entry's place: its file in the top SRC_BITS bits, its offset in
+ * that file (or in the temporary file, for a stream's record) below. */
+#define SRC_BITS 20
+#define OFF_BITS (64 - SRC_BITS)
+#define MAX_SRC ((size_t)1 << SRC_BITS)
+#define MAX_OFF ((long long)1 << (OFF_BITS - 1))
+#define PLACE(src, off) ((long long)((uint64_t)(src) << OFF_BITS | \
+	(uint64_t)(off)))
+#define SRC_OF(place) ((size_t)((uint64_t)(place) >> OFF_BITS))
+#define OFF_OF(place) ((long long)((uint64_t)(place) & \
+	(((uint64_t)1 << OFF_BITS) - 1)))
 
 struct ent {
 	uint64_t key;
-	long long off, size;
+	long long place, size;
+};
+
+/* A file of documents: a regular file read where it lies, or a stream
+ * whose records are in the temporary file (kept). */
+struct src {
+	char *path;		/* its name */
+	int kept;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The head of a stream's record in the temporary file, before its ID
+ * and its text. */
+struct kept {
+	uint64_t line, idlen, len;
 };
 
 struct sh_docmap {
-	struct sh_reader rd;
 	const struct sh_recopt *o;
-	struct ent *e;		/* a clone's is its original's */
+	int prefix;
+	const char *tmpdir;
+	/* The original's, borrowed by its clones. */
+	struct ent *e;
 	size_t n, cap;
+	struct src *src;
+	size_t nsrc, srccap;
+	FILE *tmp;		/* the streams' records; NULL: none yet */
+	long long tmpoff;	/* its size */
 	int numbered;		/* keys are line numbers */
 	int sorted;
-	int skip;
 	int clone;
 	unsigned long long nskip;
+	/* The scan of the file added last. */
+	struct sh_reader scan;
+	FILE *scanfp;		/* NULL: a stream, not closed here */
+	int scanning;
+	/* Lookups: the reader of file look (-1: none), or a stream's
+	 * record read into buf. */
+	struct sh_reader rd;
+	long long look;
+	char *buf;
+	size_t bufcap;
 	/* -F: the documents are files, their IDs paths below dir. */
 	char *dir;
 	char *name, *path;	/* the ID unescaped, and the file's path */
 	size_t namecap, pathcap;
-	int open;		/* rd reads a file of dir */
 };
 
 int
-sh_docmap_open(struct sh_docmap **m, const char *path,
-    const struct sh_recopt *o)
+sh_docmap_new(struct sh_docmap **m, const struct sh_recopt *o, int prefix,
+    const char *tmpdir)
+{
+	if ((*m = calloc(1, sizeof(**m))) == NULL)
+		return SH_ENOMEM;
+	(*m)->o = o;
+	(*m)->prefix = prefix;
+	(*m)->tmpdir = tmpdir;
+	(*m)->numbered = o->mode == SH_REC_LINE || o->mode == SH_REC_PARA;
+	(*m)->sorted = 1;
+	(*m)->look = -1;
+	return 0;
+}
+
+/* The end of the scan of the file added before. */
+static void
+end_scan(struct sh_docmap *m)
+{
+	if (!m->scanning)
+		return;
+	if (m->scanfp != NULL)
+		fclose(m->scanfp);
+	sh_reader_free(&m->scan);
+	m->scanning = 0;
+}
+
+/* A new source into m->src, path (copied); return it or NULL (*e the
+ * error). */
+static struct src *
+new_src(struct sh_docmap *m, const char *path, int *e)
+{
+	struct src *s;
+
+	*e = SH_ERANGE;
+	if (m->nsrc == MAX_SRC || m->dir != NULL)
+		return NULL;
+	*e = SH_ENOMEM;
+	if (m->nsrc == m->srccap && sh_grow(&m->src, &m->srccap,
+	    m->nsrc + 1, sizeof(*m->src)) != 0)
+		return NULL;
+	s = &m->src[m->nsrc];
+	memset(s, 0, sizeof(*s));
+	if ((s->path = strdup(path)) == NULL)
+		return NULL;
+	m->nsrc++;
+	return s;
+}
+
+int
+sh_docmap_add(struct sh_docmap *m, const char *path)
 {
 	struct stat st;
+	struct src *s;
 	FILE *fp;
+	int e;
 
 	/* -F: a directory, and nothing to read yet. */
-	if (o->mode == SH_REC_FILE) {
-		if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (m->o->mode == SH_REC_FILE) {
+		if (m->dir != NULL || m->nsrc > 0 || stat(path, &st) != 0 ||
+		    !S_ISDIR(st.st_mode))
 			return SH_EINVAL;
-		if ((*m = calloc(1, sizeof(**m))) == NULL ||
-		    ((*m)->dir = strdup(path)) == NULL) {
-			free(*m);
-			return SH_ENOMEM;
-		}
-		(*m)->o = o;
-		(*m)->sorted = 1;
-		return 0;
+		return (m->dir = strdup(path)) == NULL ? SH_ENOMEM : 0;
 	}
 	if ((fp = fopen(path, "r")) == NULL)
 		return SH_EIO;
@@ -58,29 +147,75 @@ sh_docmap_open(struct sh_docmap **m, const char *path,
 		fclose(fp);
 		return SH_ENOTREG;
 	}
-	if ((*m = calloc(1, sizeof(**m))) == NULL) {
+	if (st.st_size >= MAX_OFF || (s = new_src(m, path, &e)) == NULL) {
 		fclose(fp);
-		return SH_ENOMEM;
+		return st.st_size >= MAX_OFF ? SH_ERANGE : e;
 	}
-	sh_reader_open(&(*m)->rd, fp, o, path, 0);
-	(*m)->o = o;
-	(*m)->numbered = o->mode == SH_REC_LINE || o->mode == SH_REC_PARA;
-	(*m)->sorted = 1;
-	(*m)->skip = o->skip;
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	end_scan(m);
+	sh_reader_open(&m->scan, fp, m->o, s->path, m->prefix);
+	m->scanfp = fp;
+	m->scanning = 1;
 	return 0;
+}
+
+int
+sh_docmap_add_stream(struct sh_docmap *m, FILE *fp, const char *name)
+{
+	struct src *s;
+	int e;
+
+	if (m->o->mode == SH_REC_FILE)
+		return SH_EINVAL;
+	if (m->tmp == NULL && (e = sh_tmpfile(m->tmpdir, &m->tmp)) != 0)
+		return e;
+	if ((s = new_src(m, name, &e)) == NULL)
+		return e;
+	s->kept = 1;
+	end_scan(m);
+	sh_reader_open(&m->scan, fp, m->o, s->path, m->prefix);
+	m->scanfp = NULL;
+	m->scanning = 1;
+	return 0;
+}
+
+int
+sh_docmap_open(struct sh_docmap **m, const char *path,
+    const struct sh_recopt *o)
+{
+	int r;
+
+	if ((r = sh_docmap_new(m, o, 0, NULL)) != 0)
+		return r;
+	if ((r = sh_docmap_add(*m, path)) != 0) {
+		sh_docmap_free(*m);
+		*m = NULL;
+	}
+	return r;
 }
 
 void
 sh_docmap_free(struct sh_docmap *m)
 {
+	size_t i;
+
 	if (m == NULL)
 		return;
-	if (m->dir == NULL || m->open) {
+	end_scan(m);
+	if (m->look >= 0) {
 		fclose(m->rd.in.fp);
 		sh_reader_free(&m->rd);
 	}
-	if (!m->clone)
+	if (!m->clone) {
 		free(m->e);
+		for (i = 0; i < m->nsrc; i++)
+			free(m->src[i].path);
+		free(m->src);
+		if (m->tmp != NULL)
+			fclose(m->tmp);
+	}
+	free(m->buf);
 	free(m->dir);
 	free(m->name);
 	free(m->path);
@@ -105,7 +240,7 @@ id_key(const char *id, size_t idlen)
 	return sh_hash64(id, idlen, 0);
 }
 
-/* By key, then by place in the file. */
+/* By key, then by file and place in it. */
 static int
 cmp_ent(const void *a, const void *b)
 {
@@ -113,13 +248,12 @@ cmp_ent(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
+	if (x->place != y->place)
+		return x->place < y->place ? -1 : 1;
 	return 0;
 }
 
-/* The table in key order: sorted at the end of the scan, or at the
- * first lookup when the scan was not read to its end. */
+/* The table in key order, sorted once after the scans. */
 static void
 sort_table(struct sh_docmap *m)
 {
@@ -129,29 +263,61 @@ sort_table(struct sh_docmap *m)
 	m->sorted = 1;
 }
 
+/* Keep the stream's record rec in the temporary file; its place there
+ * into *off, its bytes into *size. */
+static int
+keep(struct sh_docmap *m, const struct sh_rec *rec, long long *off,
+    long long *size)
+{
+	struct kept k;
+
+	k.line = rec->line;
+	k.idlen = rec->idlen;
+	k.len = rec->len;
+	*off = m->tmpoff;
+	*size = (long long)(sizeof(k) + rec->idlen + rec->len);
+	if (m->tmpoff + *size >= MAX_OFF)
+		return SH_ERANGE;
+	if (fwrite(&k, sizeof(k), 1, m->tmp) != 1 ||
+	    fwrite(rec->id, 1, rec->idlen, m->tmp) != rec->idlen ||
+	    fwrite(rec->text, 1, rec->len, m->tmp) != rec->len)
+		return SH_EIO;
+	m->tmpoff += *size;
+	return 0;
+}
+
 int
 sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 {
 	struct ent *e;
+	long long off, size;
 	int r;
 
-	if (m->dir != NULL)
+	if (!m->scanning)
 		return 0;	/* -F: files, found when asked for */
-	while ((r = sh_reader_next(&m->rd, rec)) != 1) {
-		if (r == 0)
-			sort_table(m);
-		if (!m->skip || !sh_rec_skippable(r))
+	while ((r = sh_reader_next(&m->scan, rec)) != 1) {
+		if (r == 0) {
+			end_scan(m);
+			return m->tmp != NULL && fflush(m->tmp) != 0 ?
+			    SH_EIO : 0;
+		}
+		if (!m->o->skip || !sh_rec_skippable(r))
 			return r;
 		m->nskip++;
 	}
+	off = rec->off;
+	size = rec->size;
+	if (m->scanfp == NULL && (r = keep(m, rec, &off, &size)) != 0)
+		return r;
 	if (m->n == m->cap &&
 	    sh_grow(&m->e, &m->cap, m->n + 1, sizeof(*m->e)) != 0)
 		return SH_ENOMEM;
 	e = &m->e[m->n];
-	e->key = m->numbered ? rec->line : id_key(rec->id, rec->idlen);
-	e->off = rec->off;
-	e->size = rec->size;
-	if (m->n > 0 && e->key < e[-1].key)
+	e->key = m->numbered ? (uint64_t)PLACE(m->prefix ? m->nsrc - 1 : 0,
+	    rec->line) : id_key(rec->id, rec->idlen);
+	e->place = PLACE(m->nsrc - 1, off);
+	e->size = size;
+	if (m->n > 0 && cmp_ent(e, e - 1) < 0)
 		m->sorted = 0;
 	m->n++;
 	return 1;
@@ -175,54 +341,122 @@ line_key(const char *id, size_t len)
 	return v;
 }
 
+/* The key of a numbered ID: "N", or "NAME:N" of the file named so. */
+static uint64_t
+numbered_key(const struct sh_docmap *m, const char *id, size_t len)
+{
+	const char *colon;
+	size_t i, n;
+
+	if (!m->prefix)
+		return line_key(id, len);
+	for (colon = NULL, i = len; i > 0 && colon == NULL; i--)
+		if (id[i - 1] == ':')
+			colon = id + i - 1;
+	if (colon == NULL)
+		return 0;
+	n = (size_t)(colon - id);
+	for (i = 0; i < m->nsrc; i++)
+		if (strlen(m->src[i].path) == n &&
+		    memcmp(m->src[i].path, id, n) == 0)
+			return (uint64_t)PLACE(i, line_key(colon + 1,
+			    len - n - 1));
+	return 0;
+}
+
 int
 sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c)
 {
-	struct stat a, b;
+	end_scan(m);
+	sort_table(m);
+	if ((*c = malloc(sizeof(**c))) == NULL)
+		return SH_ENOMEM;
+	**c = *m;
+	(*c)->clone = 1;
+	(*c)->cap = (*c)->srccap = 0;
+	(*c)->look = -1;
+	(*c)->buf = NULL;
+	(*c)->bufcap = 0;
+	(*c)->name = (*c)->path = NULL;
+	(*c)->namecap = (*c)->pathcap = 0;
+	if (m->dir != NULL && ((*c)->dir = strdup(m->dir)) == NULL) {
+		free(*c);
+		return SH_ENOMEM;
+	}
+	return 0;
+}
+
+/* The reader of m->rd on file src, opened when it is not (and checked
+ * to be the file the scan read). */
+static int
+look_at(struct sh_docmap *m, size_t src)
+{
+	const struct src *s = &m->src[src];
+	struct stat st;
 	FILE *fp;
 
-	if (m->dir != NULL) {
-		if ((*c = calloc(1, sizeof(**c))) == NULL ||
-		    ((*c)->dir = strdup(m->dir)) == NULL) {
-			free(*c);
-			return SH_ENOMEM;
-		}
-		(*c)->o = m->o;
-		(*c)->sorted = (*c)->clone = 1;
+	if (m->look == (long long)src)
 		return 0;
+	if (m->look >= 0) {
+		fclose(m->rd.in.fp);
+		sh_reader_free(&m->rd);
+		m->look = -1;
 	}
-	if ((fp = fopen(m->rd.name, "r")) == NULL)
+	if ((fp = fopen(s->path, "r")) == NULL)
 		return SH_EIO;
-	if (fstat(fileno(m->rd.in.fp), &a) != 0 ||
-	    fstat(fileno(fp), &b) != 0 || a.st_dev != b.st_dev ||
-	    a.st_ino != b.st_ino) {
+	if (fstat(fileno(fp), &st) != 0 || st.st_dev != s->dev ||
+	    st.st_ino != s->ino) {
 		fclose(fp);
 		return SH_ECHANGED;
 	}
-	if ((*c = malloc(sizeof(**c))) == NULL) {
-		fclose(fp);
-		return SH_ENOMEM;
-	}
-	sort_table(m);
-	**c = *m;
-	(*c)->clone = 1;
-	(*c)->cap = 0;
-	sh_reader_open(&(*c)->rd, fp, m->o, m->rd.name, 0);
+	sh_reader_open(&m->rd, fp, m->o, s->path, m->prefix);
+	m->look = (long long)src;
 	return 0;
+}
+
+/* A stream's record kept at off, size bytes, into *rec. */
+static int
+read_kept(struct sh_docmap *m, long long off, long long size,
+    struct sh_rec *rec)
+{
+	struct kept k;
+
+	if (sh_grow(&m->buf, &m->bufcap, (size_t)size, 1) != 0)
+		return SH_ENOMEM;
+	if (sh_pread_all(fileno(m->tmp), m->buf, (size_t)size,
+	    (uint64_t)off) != 0)
+		return SH_EIO;
+	memcpy(&k, m->buf, sizeof(k));
+	if (sizeof(k) + k.idlen + k.len != (uint64_t)size)
+		return SH_ECHANGED;
+	rec->id = m->buf + sizeof(k);
+	rec->idlen = (size_t)k.idlen;
+	rec->text = rec->id + k.idlen;
+	rec->len = (size_t)k.len;
+	rec->line = k.line;
+	rec->off = off;
+	rec->size = size;
+	return 1;
 }
 
 /* Read entry i's record again into *rec. */
 static int
 reread(struct sh_docmap *m, size_t i, struct sh_rec *rec)
 {
+	size_t src = SRC_OF(m->e[i].place);
+	long long off = OFF_OF(m->e[i].place), size = m->e[i].size;
 	int r;
 
-	if (sh_reader_seek(&m->rd, m->e[i].off, m->e[i].size,
-	    m->numbered ? m->e[i].key : 0) != 0)
+	if (m->src[src].kept)
+		return read_kept(m, off, size, rec);
+	if ((r = look_at(m, src)) != 0)
+		return r;
+	if (sh_reader_seek(&m->rd, off, size, m->numbered ?
+	    (unsigned long long)OFF_OF(m->e[i].key) : 0) != 0)
 		return SH_EIO;
 	if ((r = sh_reader_next(&m->rd, rec)) < 0 && !sh_rec_skippable(r))
 		return r;
-	if (r != 1 || rec->off != m->e[i].off || rec->size != m->e[i].size)
+	if (r != 1 || rec->off != off || rec->size != size)
 		return SH_ECHANGED;
 	return 1;
 }
@@ -244,7 +478,7 @@ sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap)
 	/* Runs of one hash: each record's ID against the first of the run
 	 * (others differ only where 64-bit hashes collide; such a record
 	 * is then counted when its ID equals the run's first).  The three
-	 * first in the file are kept. */
+	 * first in the files are kept. */
 	for (i = 0; i < m->n && r == 1; i = j) {
 		for (j = i + 1; j < m->n && m->e[j].key == m->e[i].key; j++)
 			;
@@ -261,8 +495,8 @@ sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap)
 			if (rec.idlen != idlen || memcmp(rec.id, id, idlen) != 0)
 				continue;
 			n++;
-			for (k = nfew; k > 0 && m->e[few[k - 1]].off >
-			    m->e[i + 1].off; k--)
+			for (k = nfew; k > 0 && m->e[few[k - 1]].place >
+			    m->e[i + 1].place; k--)
 				if (k < 3)
 					few[k] = few[k - 1];
 			if (k < 3) {
@@ -288,15 +522,19 @@ static int
 get_file(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec)
 {
+	unsigned char magic[SH_Z_MAGIC];
+	struct sh_zpipe z;
 	struct stat st;
 	size_t n, d = strlen(m->dir);
+	char msg[256];
+	ssize_t k;
 	FILE *fp;
-	int r;
+	int r, kind = SH_Z_NONE;
 
-	if (m->open) {
+	if (m->look >= 0) {
 		fclose(m->rd.in.fp);
 		sh_reader_free(&m->rd);
-		m->open = 0;
+		m->look = -1;
 	}
 	if (sh_grow(&m->name, &m->namecap, idlen + 1, 1) != 0 ||
 	    sh_grow(&m->path, &m->pathcap, d + idlen + 2, 1) != 0)
@@ -315,9 +553,26 @@ get_file(struct sh_docmap *m, const char *id, size_t idlen,
 		fclose(fp);
 		return 0;
 	}
+	/* A compressed file is read decoded, as sh-fp -F reads it. */
+	if ((k = pread(fileno(fp), magic, sizeof(magic), 0)) > 0 &&
+	    (kind = sh_z_kind(magic, (size_t)k)) != SH_Z_NONE) {
+		r = sh_zpipe_open(&z, kind, fileno(fp));
+		fclose(fp);
+		if (r != 0)
+			return r;
+		if ((fp = fdopen(z.out, "r")) == NULL) {
+			close(z.out);
+			(void)sh_zpipe_close(&z, 0, NULL, 0);
+			return SH_ENOMEM;
+		}
+	}
 	sh_reader_open(&m->rd, fp, m->o, m->name, 0);
-	m->open = 1;
-	if ((r = sh_reader_next(&m->rd, rec)) != 1)
+	m->look = 0;
+	r = sh_reader_next(&m->rd, rec);
+	if (kind != SH_Z_NONE && sh_zpipe_close(&z, feof(fp) && !ferror(fp),
+	    msg, sizeof(msg)) != 0)
+		return SH_EZ;
+	if (r != 1)
 		return r < 0 && !sh_rec_skippable(r) ? r : 0;
 	/* The same ID, as the reader escapes a name. */
 	return rec->idlen == idlen && memcmp(rec->id, id, idlen) == 0;
@@ -335,7 +590,7 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 		return get_file(m, id, idlen, rec);
 	sort_table(m);
 	if (m->numbered) {
-		if ((key = line_key(id, idlen)) == 0)
+		if ((key = numbered_key(m, id, idlen)) == 0)
 			return 0;
 	} else
 		key = id_key(id, idlen);
@@ -348,15 +603,8 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 			hi = mid;
 	}
 	for (; lo < m->n && m->e[lo].key == key; lo++) {
-		if (sh_reader_seek(&m->rd, m->e[lo].off, m->e[lo].size,
-		    m->numbered ? key : 0) != 0)
-			return SH_EIO;
-		if ((r = sh_reader_next(&m->rd, rec)) < 0 &&
-		    !sh_rec_skippable(r))
+		if ((r = reread(m, lo, rec)) != 1)
 			return r;
-		if (r != 1 || rec->off != m->e[lo].off ||
-		    rec->size != m->e[lo].size)
-			return SH_ECHANGED;
 		if (m->numbered || (rec->idlen == idlen &&
 		    memcmp(rec->id, id, idlen) == 0))
 			return 1;

@@ -1,16 +1,22 @@
 /*
- * An offset table over a file of documents, to read any document again by
- * its ID when the file is far larger than memory.  One pass over the file
- * keeps, for each record, a key and where its bytes lie (sh_rec off and
- * size); a lookup finds the key, seeks back and parses the record again.
+ * An offset table over files of documents, to read any document again by
+ * its ID when the files are far larger than memory.  One pass over each
+ * file keeps, for each record, a key and where its bytes lie (sh_rec off
+ * and size); a lookup finds the key, seeks back and parses the record
+ * again.  A stream that cannot be read again where it lies (a
+ * decompressor's output) is kept instead as the reader returns it: its
+ * records' IDs and texts (after charset conversion and HTML reduction)
+ * go to an unnamed temporary file, from which a lookup reads them.
  *
  * The key is the record's line number in the framings whose IDs are line
- * numbers (line, para), else the 64-bit hash of its ID; records whose IDs
- * share a hash are read in file order and their IDs compared, so of
- * several records with one ID the first in the file is found.
+ * numbers (line, para) of one file, else the 64-bit hash of its ID;
+ * records whose IDs share a hash are read in the order of the files and
+ * of their records and their IDs compared, so of several records with
+ * one ID the first is found.
  * Memory: 24 bytes per record (the table grows by doubling: up to 48
  * while it is built), and the reader's buffers for the largest record,
- * for the map and for each clone.
+ * for the map and for each clone.  Up to 2^20 files of up to 2^44 bytes
+ * each.
  */
 #ifndef SH_DOCMAP_H
 #define SH_DOCMAP_H
@@ -20,23 +26,48 @@
 struct sh_docmap;
 
 /*
- * A new, empty map into *m over the regular file path, opened here and
- * closed by sh_docmap_free, read with record options o (not copied).
- * With the file framing (SH_REC_FILE), where a file is one document,
- * path is a directory instead: the document of an ID is the file the ID
- * names once unescaped (record.h), below path when relative, read whole;
- * there is nothing to scan.  Return 0, SH_EIO (errno set), SH_ENOTREG,
- * SH_ENOMEM or SH_EINVAL (the file framing, and path no directory).
+ * A new map into *m with no file yet, read with record options o (not
+ * copied); with prefix, the IDs of the line and para framings are
+ * "NAME:N" (as sh-fp gives them when it reads several files); texts of
+ * streams kept in an unnamed file in tmpdir (NULL: /tmp).  Return 0 or
+ * SH_ENOMEM.
  */
+int sh_docmap_new(struct sh_docmap **m, const struct sh_recopt *o,
+    int prefix, const char *tmpdir);
+
+/*
+ * Add the regular file path to m, opened here and closed by
+ * sh_docmap_free; scan it next.  With the file framing (SH_REC_FILE),
+ * where a file is one document, path is a directory instead (the only
+ * one of m): the document of an ID is the file the ID names once
+ * unescaped (record.h), below path when relative, read whole (through
+ * its decompressor when it is compressed: base/zpipe.h); there is
+ * nothing to scan.  Return 0, SH_EIO (errno set), SH_ENOTREG,
+ * SH_ENOMEM, SH_ERANGE (too many files, or a file too large) or
+ * SH_EINVAL (the file framing, and path no directory or not the first).
+ */
+int sh_docmap_add(struct sh_docmap *m, const char *path);
+
+/*
+ * Add stream fp (not closed here; read by the scan that comes next,
+ * never again) named name (copied) to m: its records are kept in
+ * the temporary file as the scan reads them.  Return 0, SH_EIO (errno
+ * set: the temporary file), SH_ENOMEM, SH_ERANGE or SH_EINVAL (the file
+ * framing).
+ */
+int sh_docmap_add_stream(struct sh_docmap *m, FILE *fp, const char *name);
+
+/* sh_docmap_new (no prefix, /tmp) and sh_docmap_add of path. */
 int sh_docmap_open(struct sh_docmap **m, const char *path,
     const struct sh_recopt *o);
 
 /*
- * Pass one: read the next record and keep its place.  Return 1 with *rec
- * set, 0 at the end (the table then sorted), or an error of
- * sh_reader_next; a skippable one (sh_rec_skippable) leaves that record
- * out, and the scan goes on.  With the record option skip set, those are
- * not returned but counted.
+ * Pass one, over the file added last: read its next record and keep its
+ * place.  Return 1 with *rec set, 0 at the end, or an error of
+ * sh_reader_next (or SH_EIO, errno set, writing a stream's record to
+ * the temporary file); a skippable one (sh_rec_skippable) leaves that
+ * record out, and the scan goes on.  With the record option skip set,
+ * those are not returned but counted.
  */
 int sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec);
 
@@ -44,19 +75,20 @@ int sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec);
  * The first document whose ID is id[0..idlen) into *rec, valid until the
  * next call.  Call after the last scan.  Return 1, 0 when there is none,
  * SH_EIO (errno set), SH_ENOMEM or SH_ECHANGED (the file no longer
- * holds that record where pass one found it).  Cost: a binary search and
- * reading the record.  The table is sorted once, O(n log n), by the scan
- * that meets the end of the file (else by the first call).
+ * holds that record where pass one found it) or, with the file framing,
+ * SH_EZ (its decompressor failed).  Cost: a binary search and
+ * reading the record (and opening its file, when the record before was
+ * of another).  The table is sorted once, O(n log n), by the first call
+ * after a scan (or by sh_docmap_dups).
  */
 int sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec);
 
 /*
  * A clone of m into *c, for another thread to call sh_docmap_get: the
- * same file opened again, read on its own, and m's table, borrowed (sorted
- * now, when it is not yet).  Call after the last scan; free c before m.
- * Return 0, SH_EIO (errno set), SH_ECHANGED (the path now names another
- * file) or SH_ENOMEM.
+ * same files opened again as it reads them, on its own, and m's table and
+ * temporary file, borrowed (the table sorted now, when it is not yet).
+ * Call after the last scan; free c before m.  Return 0 or SH_ENOMEM.
  */
 int sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c);
 

@@ -30,13 +30,14 @@ put(const char *s, size_t n)
 }
 
 /*
- * Map the file in mode, then look every record of a sequential read up
- * by its ID (records with an earlier duplicate ID excepted), in turn
+ * Map the file in mode (read where it lies, or as a stream whose
+ * records the map keeps), then look every record of a sequential read
+ * up by its ID (records with an earlier duplicate ID excepted), in turn
  * through the map and a clone of it: how many came back different, or
  * -1.
  */
 static int
-roundtrip(int mode, size_t *nrec)
+roundtrip(int mode, int stream, size_t *nrec)
 {
 	struct sh_recopt o = SH_RECOPT_DEFAULT;
 	struct sh_docmap *m, *c;
@@ -44,15 +45,21 @@ roundtrip(int mode, size_t *nrec)
 	struct sh_rec rec, got;
 	char *id, *text, *seen = NULL;
 	size_t seenlen = 0, k = 0;
-	FILE *f;
+	FILE *f, *s = NULL;
 	int r, bad = 0;
 
 	o.mode = mode;
-	if (sh_docmap_open(&m, path, &o) != 0)
+	if (!stream && sh_docmap_open(&m, path, &o) != 0)
+		return -1;
+	if (stream && (sh_docmap_new(&m, &o, 0, NULL) != 0 ||
+	    (s = fopen(path, "r")) == NULL ||
+	    sh_docmap_add_stream(m, s, path) != 0))
 		return -1;
 	while ((r = sh_docmap_scan(m, &rec)) != 0)
 		if (r < 0 && !sh_rec_skippable(r))
 			return -1;
+	if (s != NULL)
+		fclose(s);
 	*nrec = sh_docmap_count(m);
 	if (sh_docmap_clone(m, &c) != 0 || (f = fopen(path, "r")) == NULL)
 		return -1;
@@ -88,6 +95,17 @@ roundtrip(int mode, size_t *nrec)
 	return bad;
 }
 
+static void
+put2(const char *name, const char *s, size_t n)
+{
+	FILE *f = fopen(name, "w");
+
+	if (f) {
+		fwrite(s, 1, n, f);
+		fclose(f);
+	}
+}
+
 static const char *
 word(void)
 {
@@ -105,7 +123,7 @@ main(void)
 	struct sh_docmap *m, *c;
 	struct sh_rec rec;
 	size_t n, i, j;
-	char *buf, other[sizeof(path) + 4];
+	char *buf, other[sizeof(path) + 4], ids[64];
 	int fd;
 
 	if ((fd = mkstemp(path)) < 0)
@@ -162,9 +180,30 @@ main(void)
 	sh_docmap_free(c);
 	rename(path, other);
 	put(buf, n);
-	ok(sh_docmap_clone(m, &c) == SH_ECHANGED,
+	ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, "f7", 2, &rec) ==
+	    SH_ECHANGED && sh_docmap_get(m, "f7", 2, &rec) == 1,
 	    "a clone of a path that names another file: changed");
+	sh_docmap_free(c);
 	sh_docmap_free(m);
+
+	/* Two files: the first of an ID in either wins, counted. */
+	put("a\tone\nb\ttwo\n", 12);
+	put2(other, "c\tthree\na\tagain\n", 16);
+	ok(sh_docmap_new(&m, &o, 0, NULL) == 0 && sh_docmap_add(m, other) ==
+	    0, "a first file");
+	while (sh_docmap_scan(m, &rec) != 0)
+		;
+	ok(sh_docmap_add(m, path) == 0, "a second file");
+	while (sh_docmap_scan(m, &rec) != 0)
+		;
+	ok(sh_docmap_count(m) == 4 && sh_docmap_dups(m, ids, sizeof(ids)) ==
+	    1 && strcmp(ids, "\"a\"") == 0, "a duplicate across files");
+	ok(sh_docmap_get(m, "a", 1, &rec) == 1 && rec.len == 5 &&
+	    sh_docmap_get(m, "b", 1, &rec) == 1 && rec.len == 3 &&
+	    sh_docmap_get(m, "c", 1, &rec) == 1 && rec.len == 5,
+	    "each ID read from its file, the first file's a");
+	sh_docmap_free(m);
+	remove(other);
 	remove(other);
 
 	o.skip = 1;
@@ -191,10 +230,14 @@ main(void)
 		buf[n++] = '\n';
 	}
 	put(buf, n);
-	ok(roundtrip(SH_REC_TAB, &n) == 0 && n == 3000,
+	ok(roundtrip(SH_REC_TAB, 0, &n) == 0 && n == 3000,
 	    "tab: every ID reads back its first record");
-	ok(roundtrip(SH_REC_LINE, &n) == 0 && n == 3000,
+	ok(roundtrip(SH_REC_TAB, 1, &n) == 0 && n == 3000,
+	    "tab: every ID reads back its first record, kept from a stream");
+	ok(roundtrip(SH_REC_LINE, 0, &n) == 0 && n == 3000,
 	    "line: every line number reads back its line");
+	ok(roundtrip(SH_REC_LINE, 1, &n) == 0 && n == 3000,
+	    "line: every line number reads back its line, kept from a stream");
 	for (i = n = 0; i < 2000; i++) {
 		if (next() % 3 == 0)
 			n += (size_t)sprintf(buf + n, " \t\n");
@@ -204,32 +247,40 @@ main(void)
 		buf[n++] = '\n';
 	}
 	put(buf, n);
-	ok(roundtrip(SH_REC_PARA, &n) == 0 && n > 1000,
+	ok(roundtrip(SH_REC_PARA, 0, &n) == 0 && n > 1000,
 	    "para: every paragraph reads back by its line number");
+	ok(roundtrip(SH_REC_PARA, 1, &n) == 0 && n > 1000,
+	    "para: every paragraph reads back by its line number, kept from a stream");
 	for (i = n = 0; i < 2000; i++)
 		n += (size_t)sprintf(buf + n, "{\"id\": \"j%zu\", \"text\": "
 		    "\"%s\\n\\u9577%zu\"}\n", next() % 1500, i % 2 ? "fox" :
 		    "長城", i);
 	n += (size_t)sprintf(buf + n, "{\"id\": 7}\n");
 	put(buf, n);
-	ok(roundtrip(SH_REC_JSON, &n) == 0 && n == 2000,
+	ok(roundtrip(SH_REC_JSON, 0, &n) == 0 && n == 2000,
 	    "jsonl: every ID reads back its first record");
+	ok(roundtrip(SH_REC_JSON, 1, &n) == 0 && n == 2000,
+	    "jsonl: every ID reads back its first record, kept from a stream");
 	for (i = n = 0; i < 1000; i++) {
 		n += (size_t)sprintf(buf + n, "n%zu\t%s\n%s", next() % 800,
 		    word(), word());
 		buf[n++] = '\0';
 	}
 	put(buf, n);
-	ok(roundtrip(SH_REC_NUL, &n) == 0 && n == 1000,
+	ok(roundtrip(SH_REC_NUL, 0, &n) == 0 && n == 1000,
 	    "nul: records holding newlines");
+	ok(roundtrip(SH_REC_NUL, 1, &n) == 0 && n == 1000,
+	    "nul: records holding newlines, kept from a stream");
 	for (i = n = 0; i < 500; i++)
 		n += (size_t)sprintf(buf + n, "WARC/1.0\r\nWARC-Type: %s\r\n"
 		    "WARC-Target-URI: u%zu\r\nContent-Length: 9\r\n\r\n"
 		    "a b\nc d\ne\r\n\r\n", i % 4 ? "conversion" : "request",
 		    next() % 400);
 	put(buf, n);
-	ok(roundtrip(SH_REC_WARC, &n) == 0 && n > 300 && n < 500,
+	ok(roundtrip(SH_REC_WARC, 0, &n) == 0 && n > 300 && n < 500,
 	    "warc: records after records of other types");
+	ok(roundtrip(SH_REC_WARC, 1, &n) == 0 && n > 300 && n < 500,
+	    "warc: records after records of other types, kept from a stream");
 	free(buf);
 
 	unlink(path);
