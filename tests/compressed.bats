@@ -212,3 +212,22 @@ fake() {
 	awk '{ print FILENAME ":" FNR "\t" $0 }' "$D/a.tsv" "$D/c.tsv" >"$D/named"
 	eq "$output" "$(sh-near -v "$D/named" -a 0.1 "$D/lsk")"
 }
+
+@test "-F: a compressed file is one document, its text decoded, verified so too" {
+	mkdir "$D/dump"
+	printf 'the council met on tuesday to discuss the budget for the coming year\n' >"$D/dump/a.txt"
+	printf 'the council met on tuesday to discuss the budget for the coming year\n' | gzip >"$D/dump/b.txt.gz"
+	printf 'the council met on monday to discuss the budget for the coming year\n' | xz >"$D/dump/c.txt.xz"
+	cd "$D/dump"
+	run -0 --separate-stderr sh -c 'sh-fp -F -B a.txt b.txt.gz c.txt.xz | sh-near -v . -F -a 0.5'
+	eq "${lines[0]}" "$(printf 'a.txt\tb.txt.gz\t0\t1.000000')"
+	sim=$(sh-dist -v . -F <<<"a.txt	c.txt.xz" | cut -f 3)
+	[[ ${lines[1]} == "a.txt	c.txt.xz	"*"	$sim" ]]
+	[[ ${lines[2]} == "b.txt.gz	c.txt.xz	"*"	$sim" ]]
+	run -0 sh-dist -v . -F <<<"a.txt	b.txt.gz"
+	eq "$output" "a.txt	b.txt.gz	1.000000"
+	# A compressed file cut short is the decompressor's failure.
+	head -c 20 b.txt.gz >d.txt.gz
+	run -2 --separate-stderr sh-dist -v . -F <<<"a.txt	d.txt.gz"
+	eq "$stderr" "sh-dist: .: the decompressor failed"
+}
