@@ -2,8 +2,9 @@
 # Fault injection: the LD_PRELOAD shim of tests/faults (see its README)
 # fails, one at a time, the calls that sh-index build and add make (and
 # the merge an add makes, and a build within -S), sh-near's join on disk
-# (-S), its index queries and filter (-i, -u -i, -i -K) and sh-dist -v's
-# feature spill: writes, syncs, renames, opens, maps, reads, allocations,
+# (-S), its index queries and filter (-i, -u -i, -i -K), sh-dist -v's
+# feature spill, and sh-fp and sh-dist -v on a compressed file (the
+# decompressor's pipes, child and stream; the records -v keeps of it): writes, syncs, renames, opens, maps, reads, allocations,
 # stdio writes.  Each run must succeed with the output of a run without
 # faults, or exit 2 with one line "PROGRAM: ..." on stderr; an index must
 # then be whole, the old one or the new one, and no file may be left in
@@ -22,7 +23,7 @@ setup_file() {
 	export F=$BATS_FILE_TMPDIR FAULTS_SKIP=
 	# A copy of the binaries: a sweep counts the calls of one build.
 	mkdir "$F/bin"
-	for b in sh-index sh-near sh-dist; do
+	for b in sh-index sh-near sh-dist sh-fp; do
 		cp "$(command -v "$b")" "$F/bin/"
 	done
 	PATH=$F/bin:$PATH
@@ -104,6 +105,7 @@ setup_file() {
 	# Band tables: bx1 of 500 sketch lines, bx2 the same and a segment
 	# of 30, which an add of 200 merges with both; queries, all 1000.
 	sh-fp -B "$F/docs.tsv" >"$F/docs.fpb"
+	gzip -c "$F/docs.tsv" >"$F/docs.tsv.gz"
 	head -n 500 "$F/docs.fpb" >"$F/bbase.fpb"
 	sed -n 501,530p "$F/docs.fpb" >"$F/bmore.fpb"
 	sed -n 531,730p "$F/docs.fpb" >"$F/bm2.fpb"
@@ -156,6 +158,8 @@ op() {
 	loaded)	CMD=(sh-near -i "$F/ix2" -K -k 4 "$F/q.fp") ;;
 	filter)	CMD=(sh-near -u -i "$F/ix1" "$F/q.fp") ;;
 	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
+	zfp)	CMD=(sh-fp "$F/docs.tsv.gz") ;;
+	zspill)	CMD=(sh-dist -v "$F/docs.tsv.gz" -S 1M "$F/pairs") ;;
 	bbuild)	IX=$W/ix CMD=(sh-index build -a 0.8 "$W/ix" "$F/bbase.fpb") ;;
 	bmerge)	IX=$W/ix START=$F/bx2
 		CMD=(sh-index add "$W/ix" "$F/bm2.fpb") ;;
@@ -587,4 +591,40 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-dist -v -S 1M: each allocation in the C library fails" {
 	sweep spill FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-fp FILE.gz: each pipe, child, thread or stream of the decompressor fails" {
+	sweep zfp FAULT_CALLS=spawn
+}
+
+@test "sh-fp FILE.gz: each open, close fails (EIO)" {
+	sweep zfp FAULT_CALLS=open,close
+}
+
+@test "sh-fp FILE.gz: each stdio write fails (ENOSPC)" {
+	sweep zfp FAULT_CALLS=stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-fp FILE.gz: each allocation of the program fails" {
+	sweep zfp FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-dist -v FILE.gz -S 1M: each write of the kept records or the spill fails (ENOSPC)" {
+	sweep zspill FAULT_CALLS=write,stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-dist -v FILE.gz -S 1M: the disk is full from each write on" {
+	sweep zspill FAULT_CALLS=write,stdio FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-dist -v FILE.gz -S 1M: each pipe, child, thread or stream of the decompressor fails" {
+	sweep zspill FAULT_CALLS=spawn
+}
+
+@test "sh-dist -v FILE.gz -S 1M: each read of the kept records fails (EIO)" {
+	sweep zspill FAULT_CALLS=pread FAULT_ERRNO=EIO
+}
+
+@test "sh-dist -v FILE.gz -S 1M: each allocation of the program fails" {
+	sweep zspill FAULT_CALLS=malloc FAULT_FROM=prog
 }

@@ -27,6 +27,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,7 @@ enum fn {
 	F_PREAD, F_PREAD64,
 	F_FWRITE, F_FPUTS, F_FPUTC, F_PUTC, F_PUTCHAR, F_PUTS, F_FPRINTF,
 	F_PRINTF, F_VFPRINTF, F_VPRINTF, F_FFLUSH,
+	F_PIPE, F_POSIX_SPAWNP, F_PTHREAD_CREATE, F_FDOPEN,
 	F_FREE,			/* resolved, never counted */
 	NFN
 };
@@ -74,6 +77,8 @@ static const struct {
 	{ "fprintf", "stdio" }, { "printf", "stdio" },
 	{ "vfprintf", "stdio" }, { "vprintf", "stdio" },
 	{ "fflush", "stdio" },
+	{ "pipe", "spawn" }, { "posix_spawnp", "spawn" },
+	{ "pthread_create", "spawn" }, { "fdopen", "spawn" },
 	{ "free", "" },
 };
 
@@ -837,6 +842,60 @@ ftruncate64(int fd, off64_t len)
 		return -1;
 	}
 	return REAL(F_FTRUNCATE64, int (*)(int, off64_t))(fd, len);
+}
+
+/* spawn: the pipes, child processes and threads of a decompressor.  A
+ * child runs without the shim: it is not the program under test. */
+
+int
+pipe(int fd[2])
+{
+	if (HIT(F_PIPE)) {
+		errno = ferr;
+		return -1;
+	}
+	return REAL(F_PIPE, int (*)(int *))(fd);
+}
+
+int
+posix_spawnp(pid_t *pid, const char *file,
+    const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *attr,
+    char *const argv[], char *const envp[])
+{
+	char *env[256];
+	size_t i, n = 0;
+
+	if (HIT(F_POSIX_SPAWNP))
+		return ferr;
+	for (i = 0; envp != NULL && envp[i] != NULL && n < 255; i++)
+		if (strncmp(envp[i], "LD_PRELOAD=", 11) != 0 &&
+		    strncmp(envp[i], "FAULT_", 6) != 0)
+			env[n++] = envp[i];
+	env[n] = NULL;
+	return REAL(F_POSIX_SPAWNP, int (*)(pid_t *, const char *,
+	    const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
+	    char *const *, char *const *))(pid, file, fa, attr, argv, env);
+}
+
+int
+pthread_create(pthread_t *t, const pthread_attr_t *attr,
+    void *(*fn)(void *), void *arg)
+{
+	if (HIT(F_PTHREAD_CREATE))
+		return ferr == EIO ? EAGAIN : ferr;
+	return REAL(F_PTHREAD_CREATE, int (*)(pthread_t *,
+	    const pthread_attr_t *, void *(*)(void *), void *))(t, attr, fn,
+	    arg);
+}
+
+FILE *
+fdopen(int fd, const char *mode)
+{
+	if (HIT(F_FDOPEN)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return REAL(F_FDOPEN, FILE *(*)(int, const char *))(fd, mode);
 }
 
 /* close: as on Linux, the descriptor is closed even when it fails. */
