@@ -4,8 +4,9 @@
 # the merge an add makes, and a build within -S), sh-near's join on disk
 # (-S), its index queries and filter (-i, -u -i, -i -K), sh-dist -v's
 # feature spill, and sh-fp and sh-dist -v on a compressed file (the
-# decompressor's pipes, child and stream; the records -v keeps of it): writes, syncs, renames, opens, maps, reads, allocations,
-# stdio writes.  Each run must succeed with the output of a run without
+# decompressor's pipes, child and stream; the records -v keeps of it):
+# writes, syncs, renames, opens, maps, reads, allocations, stdio writes,
+# spawns.  Each run must succeed with the output of a run without
 # faults, or exit 2 with one line "PROGRAM: ..." on stderr; an index must
 # then be whole, the old one or the new one, and no file may be left in
 # it or in TMPDIR.  Each test reports, as a TAP comment, the calls it
