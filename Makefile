@@ -18,7 +18,8 @@ BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/num.h lib/base/progress.h lib/base/radix.h lib/base/shard.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
-	lib/text/html.h lib/text/json.h lib/text/record.h lib/text/unicode.h
+	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h \
+	lib/text/stoplist.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
@@ -36,7 +37,8 @@ BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
 	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
-	lib/text/html.o lib/text/json.o lib/text/record.o lib/text/t2s.o \
+	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o \
+	lib/text/stoplist.o lib/text/t2s.o \
 	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
@@ -75,7 +77,7 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
-	bench/jaccard bench/prf
+	bench/jaccard bench/prf bench/wrap
 
 all: $(BIN)
 
@@ -142,6 +144,7 @@ bench/evalstat: bench/evalstat.c
 bench/readrec: bench/readrec.c
 bench/jaccard: bench/jaccard.c
 bench/prf: bench/prf.c
+bench/wrap: bench/wrap.c
 
 check: $(BIN) $(UNIT)
 	tests/run
