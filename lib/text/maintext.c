@@ -58,7 +58,7 @@ enum {
 
 enum {
 	K_OTHER, K_A, K_BR, K_H, K_HEAD, K_BODY, K_PRE, K_SELECT, K_HEADER,
-	K_FOOTER, K_DIV, K_SPAN, K_LIST, K_TABLE, K_SECTION, K_FORM, K_NAV,
+	K_FOOTER, K_DIV, K_LIST, K_TABLE, K_SECTION, K_FORM, K_NAV,
 	K_ASIDE, K_MENU, K_ARTICLE, K_MAIN
 };
 
@@ -108,7 +108,6 @@ static const struct tag {
 	{ "pre", K_PRE, T_BLOCK },
 	{ "section", K_SECTION, T_BLOCK | T_BOX },
 	{ "select", K_SELECT, T_BLOCK },
-	{ "span", K_SPAN, T_BOX },
 	{ "summary", K_OTHER, T_BLOCK },
 	{ "table", K_TABLE, T_BLOCK | T_BOX | T_UNLINK },
 	{ "tbody", K_OTHER, T_BLOCK },
@@ -149,6 +148,7 @@ struct sh_maintext {
 	size_t nb, cap;
 	uint16_t en[EN_SLOTS];	/* 1 + offset in sh_stoplist_en, or 0 */
 	unsigned char enlen[EN_SLOTS];
+	size_t enmax;		/* the longest stop word */
 	unsigned char zh[(ZH_LAST - ZH_FIRST + 1) / 8];
 	/* The scan. */
 	char *out;
@@ -163,6 +163,19 @@ struct sh_maintext {
 	char word[EN_WORD];	/* the word being read, lowercase */
 	size_t wlen;
 };
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c | 0x20 : c;
+}
+
+static int
+alnum(int c)
+{
+	c = lower(c);
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
 
 static uint32_t
 hash(const char *p, size_t n)
@@ -194,6 +207,8 @@ sh_maintext_new(void)
 				;
 			m->en[i] = (uint16_t)(w - sh_stoplist_en + 1);
 			m->enlen[i] = (unsigned char)n;
+			if (n > m->enmax)
+				m->enmax = n;
 		}
 		p += p < e;
 	}
@@ -238,7 +253,7 @@ end_word(struct sh_maintext *m, struct block *b)
 	if (m->wlen == 0)
 		return;
 	b->words++;
-	if (m->wlen < EN_WORD && en_stop(m, m->word, m->wlen))
+	if (m->wlen <= m->enmax && en_stop(m, m->word, m->wlen))
 		b->stops++;
 	m->wlen = 0;
 }
@@ -259,23 +274,28 @@ take(struct sh_maintext *m, size_t to)
 {
 	struct block *b = &m->b[m->nb - 1];
 	const unsigned char *p = (const unsigned char *)m->out;
-	size_t i = m->done, len0 = b->len, n;
+	size_t i = m->done, len0 = b->len, n, w;
 	uint32_t cp;
 	int bad, c;
 
 	while (i < to) {
 		c = p[i];
 		if (c < 0x80) {
-			i++;
-			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (c >= '0' && c <= '9')) {
-				if (m->wlen < EN_WORD)
-					m->word[m->wlen] = (char)(c | (c >=
-					    'A' && c <= 'Z' ? 0x20 : 0));
-				m->wlen += m->wlen < EN_WORD + 1;
-				count(m, b, 1);
+			if (alnum(c)) {
+				/* A run of ASCII letters and digits at once. */
+				for (w = i++; i < to && p[i] < 0x80 &&
+				    alnum(p[i]); i++)
+					;
+				count(m, b, i - w);
+				if (m->wlen == 0 && i - w < EN_WORD) {
+					for (; w < i; w++)
+						m->word[m->wlen++] =
+						    (char)lower(p[w]);
+				} else
+					m->wlen = EN_WORD + 1;
 				continue;
 			}
+			i++;
 			end_word(m, b);
 			if (c == ' ' || (c >= '\t' && c <= '\r'))
 				m->space = 1;
@@ -342,22 +362,30 @@ cut(struct sh_maintext *m, size_t at)
 			return;
 		}
 		b = &m->b[m->nb++];
+		memset(b, 0, sizeof(*b));
+		b->start = at;
+	} else {
+		/* White space only: it goes with the next block. */
+		at = b->start;
+		memset(b, 0, sizeof(*b));
+		b->start = at;
 	}
-	memset(b, 0, sizeof(*b));
-	b->start = at;
 }
 
 static const struct tag *
 lookup(const char *name, size_t n)
 {
-	size_t lo = 0, hi = sizeof(tags) / sizeof(tags[0]), mid;
+	size_t lo = 0, hi = sizeof(tags) / sizeof(tags[0]), mid, i;
+	const char *t;
 	int c;
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		c = strncmp(tags[mid].name, name, n);
-		if (c == 0 && tags[mid].name[n] != '\0')
-			c = 1;
+		t = tags[mid].name;
+		for (i = 0; i < n && t[i] == name[i] && t[i] != '\0'; i++)
+			;
+		c = i == n ? (t[i] != '\0') : (unsigned char)t[i] -
+		    (unsigned char)name[i];
 		if (c == 0)
 			return &tags[mid];
 		if (c < 0)
@@ -366,19 +394,6 @@ lookup(const char *name, size_t n)
 			hi = mid;
 	}
 	return NULL;
-}
-
-static int
-lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c | 0x20 : c;
-}
-
-static int
-alnum(int c)
-{
-	c = lower(c);
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
 /* Whether p[0..n) starts with w, in any case. */
@@ -393,33 +408,45 @@ named(const char *p, size_t n, const char *w)
 	return 1;
 }
 
-/* Whether p[0..n) is w, in any case. */
+/* Whether w is one of the n strings of list. */
 static int
-same(const char *p, size_t n, const char *w)
+among(const char *w, const char *const *list, size_t n)
 {
-	return strlen(w) == n && named(p, n, w);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(w, list[i]) == 0)
+			return 1;
+	return 0;
 }
 
 /* Whether the part p[0..n) of an attribute's value says boilerplate. */
 static int
 boilerpart(const char *p, size_t n)
 {
-	size_t i, j, k, lp, lw;
+	char part[24], *q;
+	size_t i, lw;
 
-	for (i = 0; i < sizeof(boilerpre) / sizeof(boilerpre[0]); i++) {
-		if ((lp = strlen(boilerpre[i])) > n ||
-		    !named(p, n, boilerpre[i]))
+	if (n < 3 || n >= sizeof(part))
+		return 0;
+	for (i = 0; i < n; i++)
+		part[i] = (char)lower(p[i]);
+	part[n] = '\0';
+	/* Most parts hold no word: a quick look for their letters. */
+	if (strpbrk(part, "bcgmnrsw") == NULL)
+		return 0;
+	for (i = 0; i < sizeof(boilerwords) / sizeof(boilerwords[0]); i++) {
+		if ((q = strstr(part, boilerwords[i])) == NULL)
 			continue;
-		for (j = 0; j < sizeof(boilerwords) / sizeof(boilerwords[0]);
-		    j++) {
-			if ((lw = strlen(boilerwords[j])) > n - lp ||
-			    !named(p + lp, n - lp, boilerwords[j]))
-				continue;
-			for (k = 0; k < sizeof(boilersuf) / sizeof(boilersuf[0]);
-			    k++)
-				if (same(p + lp + lw, n - lp - lw, boilersuf[k]))
-					return 1;
-		}
+		lw = strlen(boilerwords[i]);
+		if (!among(q + lw, boilersuf, sizeof(boilersuf) /
+		    sizeof(boilersuf[0])))
+			continue;
+		*q = '\0';
+		if (among(part, boilerpre, sizeof(boilerpre) /
+		    sizeof(boilerpre[0])))
+			return 1;
+		*q = boilerwords[i][0];
 	}
 	return 0;
 }
@@ -723,13 +750,17 @@ sh_maintext(struct sh_maintext *m, const char *in, size_t len, char *out,
 		kept += b[i].cls == GOOD ? b[i].len : 0;
 		text += b[i].flags & (F_MARKUP | F_BOILER) ? 0 : b[i].len;
 	}
-	/* Little good text, as on a page that is a list of links (a table
-	 * of contents): what is not boilerplate by its markup, or else
-	 * everything. */
+	/* Little good text, as on a page of short paragraphs: what is not
+	 * bad by itself; or else, as on a page that is a list of links (a
+	 * table of contents), what is not boilerplate by its markup; or
+	 * else everything. */
 	if (kept * 4 < text) {
+		for (i = kept = 0; i < nb; i++)
+			if (b[i].cf != BAD)
+				kept += b[i].len;
 		for (i = 0; i < nb; i++)
-			b[i].cls = b[i].flags & (F_MARKUP | F_BOILER) ? BAD :
-			    GOOD;
+			b[i].cls = b[i].flags & (F_MARKUP | F_BOILER) ||
+			    (kept * 4 >= text && b[i].cf == BAD) ? BAD : GOOD;
 	} else if (kept == 0)
 		return 0;
 	for (i = o = 0; i < nb; i++)
