@@ -156,12 +156,13 @@ demo: $(BIN)
 bench: $(BIN) bench/gen bench/genfp bench/readrec
 	bench/run.sh
 
-eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf
+eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap
 	bench/routes.sh
 	bench/eval.sh
 	bench/jieba-f1.sh
 	bench/short.sh
 	bench/charset-eval.sh
+	bench/maintext.sh
 
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5)
@@ -214,7 +215,7 @@ torture: $(BIN)
 # make fuzz-replay builds the same targets as plain programs with CC and
 # CFLAGS (over lib/libsh.a) and replays the committed corpora.
 FUZZ_TARGETS = record toklist fpline pairline idf df dict stopword fptext \
-	segment manifest
+	segment manifest maintext
 FUZZ_SECONDS = 60
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -225,12 +226,13 @@ FUZZ_BIN = fuzz/build/libfuzzer/record fuzz/build/libfuzzer/toklist \
 	fuzz/build/libfuzzer/idf fuzz/build/libfuzzer/df \
 	fuzz/build/libfuzzer/dict fuzz/build/libfuzzer/stopword \
 	fuzz/build/libfuzzer/fptext fuzz/build/libfuzzer/segment \
-	fuzz/build/libfuzzer/manifest
+	fuzz/build/libfuzzer/manifest fuzz/build/libfuzzer/maintext
 FUZZ_REPLAY = fuzz/build/replay/record fuzz/build/replay/toklist \
 	fuzz/build/replay/fpline fuzz/build/replay/pairline \
 	fuzz/build/replay/idf fuzz/build/replay/df fuzz/build/replay/dict \
 	fuzz/build/replay/stopword fuzz/build/replay/fptext \
-	fuzz/build/replay/segment fuzz/build/replay/manifest
+	fuzz/build/replay/segment fuzz/build/replay/manifest \
+	fuzz/build/replay/maintext
 
 # The library again, instrumented for coverage, apart from lib/*.o.
 $(FUZZ_LIB): $(LIBOBJ:.o=.c) $(HDR)
@@ -258,6 +260,7 @@ fuzz/build/libfuzzer/stopword: fuzz/stopword.c
 fuzz/build/libfuzzer/fptext: fuzz/fptext.c
 fuzz/build/libfuzzer/segment: fuzz/segment.c
 fuzz/build/libfuzzer/manifest: fuzz/manifest.c
+fuzz/build/libfuzzer/maintext: fuzz/maintext.c
 
 $(FUZZ_REPLAY): lib/libsh.a $(HDR) fuzz/util.c fuzz/util.h fuzz/driver.c
 	@mkdir -p fuzz/build/replay
@@ -274,6 +277,7 @@ fuzz/build/replay/stopword: fuzz/stopword.c
 fuzz/build/replay/fptext: fuzz/fptext.c
 fuzz/build/replay/segment: fuzz/segment.c
 fuzz/build/replay/manifest: fuzz/manifest.c
+fuzz/build/replay/maintext: fuzz/maintext.c
 
 # Each target on a scratch copy of its corpus, so that what the fuzzer
 # finds never grows the committed one; a crash is kept in fuzz/build.

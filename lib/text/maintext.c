@@ -751,7 +751,7 @@ sh_maintext(struct sh_maintext *m, const char *in, size_t len, char *out,
 		text += b[i].flags & (F_MARKUP | F_BOILER) ? 0 : b[i].len;
 	}
 	/* Little good text, as on a page of short paragraphs: what is not
-	 * bad by itself; or else, as on a page that is a list of links (a
+	 * bad by itself, if that is half the text; or else, as on a page that is a list of links (a
 	 * table of contents), what is not boilerplate by its markup; or
 	 * else everything. */
 	if (kept * 4 < text) {
@@ -760,7 +760,7 @@ sh_maintext(struct sh_maintext *m, const char *in, size_t len, char *out,
 				kept += b[i].len;
 		for (i = 0; i < nb; i++)
 			b[i].cls = b[i].flags & (F_MARKUP | F_BOILER) ||
-			    (kept * 4 >= text && b[i].cf == BAD) ? BAD : GOOD;
+			    (kept * 2 >= text && b[i].cf == BAD) ? BAD : GOOD;
 	} else if (kept == 0)
 		return 0;
 	for (i = o = 0; i < nb; i++)

@@ -25,13 +25,17 @@
  * near-good block between two bad ones is bad, else good; a heading
  * followed within 200 characters by a good block is kept.  Lengths count
  * characters, spaces collapsed, an ideograph as three (Chinese has no
- * spaces and says more a character).  When no block comes out good, the
- * blocks that are not bad for links or markup are kept, and when there
- * are none, the whole text: a page never loses all its text.
+ * spaces and says more a character).  Then what lies between the first
+ * good block and the last is kept too (an article's tables and lists of
+ * links), but boilerplate with links.  When that keeps less than a
+ * quarter of the text outside boilerplate elements, the blocks that are
+ * not bad by themselves are kept if they are half of it, else all but
+ * the boilerplate elements, and when there are none, the whole text: a
+ * page never loses all its text.
  *
  * The text kept is the concatenation of the kept blocks' text, each
- * exactly as sh_html_text writes it (a block starts at the space of the
- * tag that opened it).  Deterministic; linear in the input.
+ * exactly as sh_html_text writes it (a block starts with the white space
+ * before the tag that opened it, and that tag's space).  Deterministic; linear in the input.
  */
 #ifndef SH_MAINTEXT_H
 #define SH_MAINTEXT_H
