@@ -473,7 +473,9 @@ boilerattr(const char *t, size_t n)
 			continue;
 		while (t[i] != '=')
 			i++;
-		i++;
+		/* The tag may end there, at the end of the input. */
+		if (++i == n)
+			break;
 		q = t[i] == '"' || t[i] == '\'' ? t[i++] : 0;
 		for (end = i; end < n && (q ? t[end] != q : t[end] != ' ' &&
 		    t[end] != '>'); end++)
