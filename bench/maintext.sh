@@ -43,7 +43,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 every()
 {
 	# shellcheck disable=SC2086
-	ls -d $1 2>/dev/null | LC_ALL=C sort | awk -v n="$2" 'NR % n == 1'
+	ls -d $1 2>/dev/null | LC_ALL=C sort | awk -v n="$2" '(NR - 1) % n == 0'
 }
 
 if [ -n "${DOCS:-}" ]; then
@@ -119,7 +119,7 @@ for g in '' -G; do
 			c = w[i]
 			sub(/.*\^/, "", c)
 			sub(/\^[^^]*$/, "", w[i])
-			a[w[i]] = c
+			a[w[i]] = c + 0
 		}
 	}
 	NR == FNR { plain[$1] = $2; next }
