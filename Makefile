@@ -19,7 +19,8 @@ BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
 	lib/base/zpipe.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
-	lib/text/html.h lib/text/json.h lib/text/record.h lib/text/unicode.h
+	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h \
+	lib/text/stoplist.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
@@ -37,7 +38,8 @@ BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
 	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zpipe.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
-	lib/text/html.o lib/text/json.o lib/text/record.o lib/text/t2s.o \
+	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o \
+	lib/text/stoplist.o lib/text/t2s.o \
 	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
@@ -72,11 +74,11 @@ EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
-	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
-	bench/jaccard bench/prf
+	bench/jaccard bench/prf bench/wrap
 
 all: $(BIN)
 
@@ -121,6 +123,7 @@ tests/unit/hmap_test: tests/unit/hmap_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
 tests/unit/lines_test: tests/unit/lines_test.c
+tests/unit/maintext_test: tests/unit/maintext_test.c
 tests/unit/manifest_test: tests/unit/manifest_test.c
 tests/unit/minhash_test: tests/unit/minhash_test.c
 tests/unit/near_test: tests/unit/near_test.c
@@ -143,6 +146,7 @@ bench/evalstat: bench/evalstat.c
 bench/readrec: bench/readrec.c
 bench/jaccard: bench/jaccard.c
 bench/prf: bench/prf.c
+bench/wrap: bench/wrap.c
 
 check: $(BIN) $(UNIT)
 	tests/run
@@ -153,12 +157,13 @@ demo: $(BIN)
 bench: $(BIN) bench/gen bench/genfp bench/readrec
 	bench/run.sh
 
-eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf
+eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap
 	bench/routes.sh
 	bench/eval.sh
 	bench/jieba-f1.sh
 	bench/short.sh
 	bench/charset-eval.sh
+	bench/maintext.sh
 
 lint:
 	mandoc -Tlint -W warning $(MAN1) $(MAN5)
@@ -211,7 +216,7 @@ torture: $(BIN)
 # make fuzz-replay builds the same targets as plain programs with CC and
 # CFLAGS (over lib/libsh.a) and replays the committed corpora.
 FUZZ_TARGETS = record toklist fpline pairline idf df dict stopword fptext \
-	segment manifest docmap
+	segment manifest docmap maintext
 FUZZ_SECONDS = 60
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -222,13 +227,14 @@ FUZZ_BIN = fuzz/build/libfuzzer/record fuzz/build/libfuzzer/toklist \
 	fuzz/build/libfuzzer/idf fuzz/build/libfuzzer/df \
 	fuzz/build/libfuzzer/dict fuzz/build/libfuzzer/stopword \
 	fuzz/build/libfuzzer/fptext fuzz/build/libfuzzer/segment \
-	fuzz/build/libfuzzer/manifest fuzz/build/libfuzzer/docmap
+	fuzz/build/libfuzzer/manifest fuzz/build/libfuzzer/docmap \
+	fuzz/build/libfuzzer/maintext
 FUZZ_REPLAY = fuzz/build/replay/record fuzz/build/replay/toklist \
 	fuzz/build/replay/fpline fuzz/build/replay/pairline \
 	fuzz/build/replay/idf fuzz/build/replay/df fuzz/build/replay/dict \
 	fuzz/build/replay/stopword fuzz/build/replay/fptext \
 	fuzz/build/replay/segment fuzz/build/replay/manifest \
-	fuzz/build/replay/docmap
+	fuzz/build/replay/docmap fuzz/build/replay/maintext
 
 # The library again, instrumented for coverage, apart from lib/*.o.
 $(FUZZ_LIB): $(LIBOBJ:.o=.c) $(HDR)
@@ -257,6 +263,7 @@ fuzz/build/libfuzzer/fptext: fuzz/fptext.c
 fuzz/build/libfuzzer/segment: fuzz/segment.c
 fuzz/build/libfuzzer/manifest: fuzz/manifest.c
 fuzz/build/libfuzzer/docmap: fuzz/docmap.c
+fuzz/build/libfuzzer/maintext: fuzz/maintext.c
 
 $(FUZZ_REPLAY): lib/libsh.a $(HDR) fuzz/util.c fuzz/util.h fuzz/driver.c
 	@mkdir -p fuzz/build/replay
@@ -274,6 +281,7 @@ fuzz/build/replay/fptext: fuzz/fptext.c
 fuzz/build/replay/segment: fuzz/segment.c
 fuzz/build/replay/manifest: fuzz/manifest.c
 fuzz/build/replay/docmap: fuzz/docmap.c
+fuzz/build/replay/maintext: fuzz/maintext.c
 
 # Each target on a scratch copy of its corpus, so that what the fuzzer
 # finds never grows the committed one; a crash is kept in fuzz/build.

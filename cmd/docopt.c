@@ -76,6 +76,9 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 		o->htmlch = ch;
 		o->rec.html = ch == 'H' ? SH_HTML_ALWAYS : SH_HTML_NEVER;
 		break;
+	case 'G':
+		o->rec.maintext = 1;
+		break;
 	case 'I':
 		o->rec.idfield = arg;
 		break;

@@ -10,7 +10,7 @@
 #include "text/record.h"
 
 /* The getopt letters of the record framing, and of the features. */
-#define DOCOPT_REC "AC:FHI:M:T:Xef:ly:"
+#define DOCOPT_REC "AC:FGHI:M:T:Xef:ly:"
 #define DOCOPT_FEAT "D:W:d:n:s:w:z"
 #define DOCOPT_LETTERS DOCOPT_REC DOCOPT_FEAT
 

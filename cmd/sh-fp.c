@@ -22,7 +22,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n"
+    "usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n"
     "             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n"
     "             [-P shard/shards] [-s stopwords] [-T textfield] "
     "[-U file]\n"

@@ -20,7 +20,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] "
+    "usage: sh-tokenize [-AceFGHlXz] [-C charset] [-D idf] [-d dict] "
     "[-f format]\n"
     "                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n"
     "                   [-T textfield] [-U file] [-W weight] [-w shingle]\n"

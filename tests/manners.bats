@@ -46,7 +46,7 @@ declare -A LETTERS=(
 
 @test "--help and --version anywhere before --, then an operand" {
 	run -0 --separate-stderr sh-fp -l -n 3 --help nofile
-	eq "${lines[0]}" "usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]"
+	eq "${lines[0]}" "usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]"
 	run -0 --separate-stderr sh-near -k 2 nofile --version
 	eq "$output" "sh-near (sh) 0.11.0, fingerprint version 2, sketch version 1"
 	run -2 --separate-stderr sh-near -- --help

@@ -6,7 +6,7 @@ load helper
 # The default features of fingerprint version 1, for tests of other rules.
 V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-fp [-ABceFHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-U file]\n             [-W weight] [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-U file]\n             [-W weight] [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 

@@ -7,7 +7,7 @@ load helper
 # words, CJK bigrams, term frequency.
 export V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-tokenize [-AceFHlXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
+USAGE=$'usage: sh-tokenize [-AceFGHlXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
 

@@ -106,6 +106,13 @@ reference(const char *p, size_t n, unsigned *cp)
 size_t
 sh_html_text(const char *in, size_t len, char *out)
 {
+	return sh_html_scan(in, len, out, NULL, NULL);
+}
+
+size_t
+sh_html_scan(const char *in, size_t len, char *out, sh_html_tagfn *fn,
+    void *ctx)
+{
 	size_t i = 0, o = 0, n, end;
 	unsigned cp;
 	char c;
@@ -132,6 +139,8 @@ sh_html_text(const char *in, size_t len, char *out)
 		    in[i + 1] == '!' || in[i + 1] == '?' ||
 		    ((in[i + 1] | 0x20) >= 'a' && (in[i + 1] | 0x20) <= 'z'))) {
 			end = find(in + i, n, ">");
+			if (fn != NULL && in[i + 1] != '!' && in[i + 1] != '?')
+				fn(ctx, in + i, end + (end < n), o);
 			i += end + (end < n);
 			out[o++] = ' ';
 		} else

@@ -13,6 +13,7 @@
 #include "text/detect.h"
 #include "text/html.h"
 #include "text/json.h"
+#include "text/maintext.h"
 #include "text/record.h"
 
 int
@@ -60,6 +61,7 @@ sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
 	r->mtypes = o->mtypes;
 	r->anystatus = o->anystatus;
 	r->charset = o->charset;
+	r->maintext = o->maintext;
 }
 
 int
@@ -91,6 +93,8 @@ sh_reader_free(struct sh_reader *r)
 	r->idbuf = r->tbuf = r->ebuf = NULL;
 	sh_charset_free(r->cs);
 	r->cs = NULL;
+	sh_maintext_free(r->mt);
+	r->mt = NULL;
 }
 
 /* The whole stream as one record. */
@@ -739,6 +743,21 @@ is_html(const struct sh_reader *r, const struct sh_rec *rec)
 	return sh_html_sniff(rec->text, rec->len);
 }
 
+/* The HTML text of rec reduced in place: to text, or to its main
+ * content with the maintext option.  Return 0 or SH_ENOMEM. */
+static int
+reduce(struct sh_reader *r, struct sh_rec *rec)
+{
+	if (!r->maintext) {
+		rec->len = sh_html_text(rec->text, rec->len, (char *)rec->text);
+		return 0;
+	}
+	if (r->mt == NULL && (r->mt = sh_maintext_new()) == NULL)
+		return SH_ENOMEM;
+	return sh_maintext(r->mt, rec->text, rec->len, (char *)rec->text,
+	    &rec->len);
+}
+
 int
 sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 {
@@ -757,8 +776,8 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 	/* A paragraph's size takes in the blank line that ended it. */
 	rec->size = r->in.off - rec->off;
 	/* The text always lies in one of the reader's own buffers. */
-	if (html)
-		rec->len = sh_html_text(rec->text, rec->len, (char *)rec->text);
+	if (html && reduce(r, rec) != 0)
+		return SH_ENOMEM;
 	return ret;
 }
 

@@ -36,7 +36,8 @@
  * SH_REC_FILE, a file name ending in .html, .htm, .xhtml or .shtml) or,
  * where nothing says, when its first bytes look like HTML
  * (sh_html_sniff); with SH_HTML_ALWAYS every record is, with
- * SH_HTML_NEVER none.
+ * SH_HTML_NEVER none.  With maintext, an HTML record is reduced to its
+ * main content instead (text/maintext.h).
  * A whole file (SH_REC_FILE) or a WARC response whose body is binary (a
  * NUL byte, the magic number of a binary format such as ELF, PDF, ZIP,
  * gzip, PNG or JPEG, or more than a tenth control bytes, in its first 8
@@ -85,10 +86,11 @@ struct sh_recopt {
 	int anystatus;		/* keep WARC responses of any HTTP status */
 	const char *charset;	/* the text's charset where a record declares
 				 * none; NULL: UTF-8 */
+	int maintext;		/* HTML reduced to its main content */
 };
 
 #define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0, NULL, 0, \
-	NULL }
+	NULL, 0 }
 
 /* The media types of WARC responses kept by default: text. */
 #define SH_REC_MTYPES "text/*,application/xhtml+xml,application/xml," \
@@ -114,7 +116,8 @@ struct sh_reader {
 	int prefix;
 	/* Set after sh_reader_init; NULL for the defaults (not copied). */
 	const char *idfield, *textfield, *types, *mtypes, *charset;
-	int html, anystatus;
+	int html, anystatus, maintext;
+	struct sh_maintext *mt;	/* made at the first page, with maintext */
 	char *idbuf, *tbuf, *ebuf;	/* ebuf: escaped IDs */
 	size_t idcap, tcap, ecap;
 	int done;

@@ -1,0 +1,776 @@
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "base/grow.h"
+#include "base/utf8.h"
+#include "text/html.h"
+#include "text/maintext.h"
+#include "text/stoplist.h"
+#include "text/unicode.h"
+
+/* jusText's defaults, lengths in characters. */
+#define LEN_LOW 70		/* under it a block is short */
+#define LEN_HIGH 200		/* over it a dense block is good */
+#define LEN_BOILER 600		/* over it prose in boilerplate is good */
+#define LINK_MAX 20		/* link density over it, in hundredths: bad */
+#define HEAD_DIST 200		/* a heading this close to good is kept */
+/* Stop-word densities in hundredths, low and high: near-good from low,
+ * good from high.  The built-in English list is shorter than jusText's
+ * (whose thresholds are 30 and 32), and the Chinese function characters
+ * are a smaller share of a text than English function words. */
+#define EN_LOW 25
+#define EN_HIGH 30
+#define ZH_LOW 8
+#define ZH_HIGH 11
+/* Blocks of a page at most: the rest of a larger one is one block. */
+#define MAXBLOCKS (1u << 20)
+
+enum { BAD, SHORT, NEARGOOD, GOOD };
+
+/* Block flags. */
+enum {
+	F_HEADING = 1,		/* in h1-h6 */
+	F_PRE = 2,		/* in pre */
+	F_MARKUP = 4,		/* in head or select, or a copyright sign */
+	F_BOILER = 8		/* in an element that says boilerplate */
+};
+
+struct block {
+	size_t start, end;	/* its text, out[start..end) */
+	size_t len, linklen;	/* characters, and those inside <a> */
+	size_t words, stops;	/* words, and stop words among them */
+	size_t grams, gstops;	/* ideographs (and kana, Hangul), and the
+				 * function characters among them */
+	unsigned char flags, cf, cls;
+};
+
+/* Tags that matter, sorted by name. */
+enum {
+	T_BLOCK = 1,		/* starts and ends a block */
+	T_BOX = 2,		/* may say boilerplate by class, id or role */
+	T_BOILER = 4,		/* says boilerplate itself */
+	T_SCOPE = 8,		/* article or main: header and footer in it
+				 * belong to the text */
+	T_UNLINK = 16		/* its end tag ends a link left open */
+};
+
+enum {
+	K_OTHER, K_A, K_BR, K_H, K_HEAD, K_BODY, K_PRE, K_SELECT, K_HEADER,
+	K_FOOTER, K_DIV, K_LIST, K_TABLE, K_SECTION, K_FORM, K_NAV,
+	K_ASIDE, K_MENU, K_ARTICLE, K_MAIN
+};
+
+static const struct tag {
+	const char *name;
+	unsigned char kind, flags;
+} tags[] = {
+	{ "a", K_A, 0 },
+	{ "address", K_OTHER, T_BLOCK },
+	{ "article", K_ARTICLE, T_BLOCK | T_SCOPE },
+	{ "aside", K_ASIDE, T_BLOCK | T_BOX | T_BOILER },
+	{ "blockquote", K_OTHER, T_BLOCK },
+	{ "body", K_BODY, T_BLOCK },
+	{ "br", K_BR, 0 },
+	{ "caption", K_OTHER, T_BLOCK },
+	{ "center", K_OTHER, T_BLOCK },
+	{ "details", K_OTHER, T_BLOCK },
+	{ "dialog", K_OTHER, T_BLOCK },
+	{ "div", K_DIV, T_BLOCK | T_BOX },
+	{ "dl", K_LIST, T_BLOCK | T_BOX | T_UNLINK },
+	{ "fieldset", K_OTHER, T_BLOCK },
+	{ "figcaption", K_OTHER, T_BLOCK },
+	{ "figure", K_OTHER, T_BLOCK },
+	{ "footer", K_FOOTER, T_BLOCK | T_BOX | T_BOILER },
+	{ "form", K_FORM, T_BLOCK | T_BOX },
+	{ "frameset", K_OTHER, T_BLOCK },
+	{ "h1", K_H, T_BLOCK | T_UNLINK },
+	{ "h2", K_H, T_BLOCK | T_UNLINK },
+	{ "h3", K_H, T_BLOCK | T_UNLINK },
+	{ "h4", K_H, T_BLOCK | T_UNLINK },
+	{ "h5", K_H, T_BLOCK | T_UNLINK },
+	{ "h6", K_H, T_BLOCK | T_UNLINK },
+	{ "head", K_HEAD, T_BLOCK },
+	{ "header", K_HEADER, T_BLOCK | T_BOX | T_BOILER },
+	{ "hr", K_OTHER, T_BLOCK },
+	{ "html", K_OTHER, T_BLOCK },
+	{ "iframe", K_OTHER, T_BLOCK },
+	{ "legend", K_OTHER, T_BLOCK },
+	{ "li", K_OTHER, T_UNLINK },
+	{ "main", K_MAIN, T_BLOCK | T_SCOPE },
+	{ "menu", K_MENU, T_BLOCK | T_BOX | T_BOILER },
+	{ "nav", K_NAV, T_BLOCK | T_BOX | T_BOILER },
+	{ "noscript", K_OTHER, T_BLOCK },
+	{ "ol", K_LIST, T_BLOCK | T_BOX | T_UNLINK },
+	{ "option", K_OTHER, T_BLOCK },
+	{ "p", K_OTHER, T_BLOCK | T_UNLINK },
+	{ "pre", K_PRE, T_BLOCK },
+	{ "section", K_SECTION, T_BLOCK | T_BOX },
+	{ "select", K_SELECT, T_BLOCK },
+	{ "summary", K_OTHER, T_BLOCK },
+	{ "table", K_TABLE, T_BLOCK | T_BOX | T_UNLINK },
+	{ "tbody", K_OTHER, T_BLOCK },
+	{ "td", K_OTHER, T_BLOCK | T_UNLINK },
+	{ "textarea", K_OTHER, T_BLOCK },
+	{ "tfoot", K_OTHER, T_BLOCK },
+	{ "th", K_OTHER, T_BLOCK | T_UNLINK },
+	{ "thead", K_OTHER, T_BLOCK },
+	{ "title", K_OTHER, T_BLOCK },
+	{ "tr", K_OTHER, T_BLOCK | T_UNLINK },
+	{ "ul", K_LIST, T_BLOCK | T_BOX | T_UNLINK },
+};
+
+/* Words of a class, id or role that say boilerplate, as a part of it
+ * ("site-footer", "cookie_notice"), alone or with one of the prefixes
+ * or suffixes below ("topnav", "navbar", "breadcrumbs", "mainmenu"). */
+static const char *const boilerwords[] = {
+	"nav", "navigation", "menu", "footer", "sidebar", "breadcrumb",
+	"cookie", "consent", "masthead", "toolbar", "social", "share",
+	"skip", "banner", "gdpr", "related", "widget", "advert", "sponsor",
+	"promo", "contentinfo", "complementary", "copyright"
+};
+static const char *const boilerpre[] = {
+	"", "top", "main", "site", "page", "sub", "global", "side", "bottom"
+};
+static const char *const boilersuf[] = {
+	"", "s", "bar", "links", "box", "area", "wrap", "wrapper", "menu"
+};
+
+#define EN_SLOTS 512		/* the English hash table, a power of 2 */
+#define EN_WORD 16		/* longer words are no stop words */
+#define ZH_FIRST 0x4E00		/* the function characters' bitmap */
+#define ZH_LAST 0x9FFF
+#define BOXES 16		/* boilerplate elements open at once */
+
+struct sh_maintext {
+	struct block *b;	/* the page's blocks; b[nb - 1] is open */
+	size_t nb, cap;
+	uint16_t en[EN_SLOTS];	/* 1 + offset in sh_stoplist_en, or 0 */
+	unsigned char enlen[EN_SLOTS];
+	size_t enmax;		/* the longest stop word */
+	unsigned char zh[(ZH_LAST - ZH_FIRST + 1) / 8];
+	/* The scan. */
+	char *out;
+	size_t done;		/* out[0..done) counted */
+	int nomem;
+	int inlink, inhead, inselect, scope, space, br;
+	struct {
+		unsigned char kind;
+		size_t depth;	/* open elements of its kind, itself in */
+	} box[BOXES];
+	size_t nbox;
+	char word[EN_WORD];	/* the word being read, lowercase */
+	size_t wlen;
+};
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c | 0x20 : c;
+}
+
+static int
+alnum(int c)
+{
+	c = lower(c);
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static uint32_t
+hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 16777619u;
+	return h;
+}
+
+struct sh_maintext *
+sh_maintext_new(void)
+{
+	struct sh_maintext *m;
+	const char *p = sh_stoplist_en, *e = p + sh_stoplist_enlen, *w;
+	size_t n, i, k, used;
+	uint32_t cp;
+	int bad;
+
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return NULL;
+	while (p < e) {
+		for (w = p; p < e && *p != ' '; p++)
+			;
+		if ((n = (size_t)(p - w)) > 0 && n < EN_WORD) {
+			for (i = hash(w, n) & (EN_SLOTS - 1); m->en[i] != 0;
+			    i = (i + 1) & (EN_SLOTS - 1))
+				;
+			m->en[i] = (uint16_t)(w - sh_stoplist_en + 1);
+			m->enlen[i] = (unsigned char)n;
+			if (n > m->enmax)
+				m->enmax = n;
+		}
+		p += p < e;
+	}
+	/* The one-character entries of the Chinese list. */
+	for (p = sh_stoplist_zh, e = p + sh_stoplist_zhlen; p < e; p += k) {
+		for (k = 0, w = p; p + k < e && p[k] != ' '; k++)
+			;
+		used = sh_utf8_decode((const unsigned char *)w, k, &cp, &bad);
+		if (k > 0 && used == k && cp >= ZH_FIRST && cp <= ZH_LAST)
+			m->zh[(cp - ZH_FIRST) / 8] |= 1u << (cp - ZH_FIRST) % 8;
+		k += p + k < e;
+	}
+	return m;
+}
+
+void
+sh_maintext_free(struct sh_maintext *m)
+{
+	if (m == NULL)
+		return;
+	free(m->b);
+	free(m);
+}
+
+static int
+en_stop(const struct sh_maintext *m, const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = hash(w, n) & (EN_SLOTS - 1); m->en[i] != 0;
+	    i = (i + 1) & (EN_SLOTS - 1))
+		if (m->enlen[i] == n &&
+		    memcmp(sh_stoplist_en + m->en[i] - 1, w, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The word being read ends. */
+static void
+end_word(struct sh_maintext *m, struct block *b)
+{
+	if (m->wlen == 0)
+		return;
+	b->words++;
+	if (m->wlen <= m->enmax && en_stop(m, m->word, m->wlen))
+		b->stops++;
+	m->wlen = 0;
+}
+
+/* A character of the block, not a space. */
+static void
+count(struct sh_maintext *m, struct block *b, size_t n)
+{
+	if (m->space && b->len > 0)
+		b->len++;
+	m->space = 0;
+	b->len += n;
+}
+
+/* Count out[done..to) into the open block. */
+static void
+take(struct sh_maintext *m, size_t to)
+{
+	struct block *b = &m->b[m->nb - 1];
+	const unsigned char *p = (const unsigned char *)m->out;
+	size_t i = m->done, len0 = b->len, n, w;
+	uint32_t cp;
+	int bad, c;
+
+	while (i < to) {
+		c = p[i];
+		if (c < 0x80) {
+			if (alnum(c)) {
+				/* A run of ASCII letters and digits at once. */
+				for (w = i++; i < to && p[i] < 0x80 &&
+				    alnum(p[i]); i++)
+					;
+				count(m, b, i - w);
+				if (m->wlen == 0 && i - w < EN_WORD) {
+					for (; w < i; w++)
+						m->word[m->wlen++] =
+						    (char)lower(p[w]);
+				} else
+					m->wlen = EN_WORD + 1;
+				continue;
+			}
+			i++;
+			end_word(m, b);
+			if (c == ' ' || (c >= '\t' && c <= '\r'))
+				m->space = 1;
+			else
+				count(m, b, 1);
+			continue;
+		}
+		n = sh_utf8_decode(p + i, to - i, &cp, &bad);
+		i += n;
+		if (cp == 0xA0 || cp == 0x3000 || (cp >= 0x2000 &&
+		    cp <= 0x200A)) {
+			end_word(m, b);
+			m->space = 1;
+			continue;
+		}
+		if (cp == 0xA9)
+			b->flags |= F_MARKUP;
+		switch (sh_uc_class(cp)) {
+		case SH_UC_WORD:
+			/* A letter past ASCII: a word, never a stop word. */
+			m->wlen = EN_WORD + 1;
+			count(m, b, 1);
+			break;
+		case SH_UC_GRAM:
+			end_word(m, b);
+			b->grams++;
+			if (cp >= ZH_FIRST && cp <= ZH_LAST &&
+			    m->zh[(cp - ZH_FIRST) / 8] >> (cp - ZH_FIRST) % 8 & 1)
+				b->gstops++;
+			count(m, b, 3);
+			break;
+		default:
+			end_word(m, b);
+			count(m, b, 1);
+		}
+	}
+	if (b->len > len0) {
+		m->br = 0;
+		if (m->inlink)
+			b->linklen += b->len - len0;
+		if (m->inhead || m->inselect)
+			b->flags |= F_MARKUP;
+		if (m->nbox > 0)
+			b->flags |= F_BOILER;
+	}
+	m->done = to;
+}
+
+/* End the open block at out[at] and open the next. */
+static void
+cut(struct sh_maintext *m, size_t at)
+{
+	struct block *b = &m->b[m->nb - 1];
+
+	end_word(m, b);
+	m->space = 0;
+	m->br = 0;
+	if (b->len > 0) {
+		if (m->nb == MAXBLOCKS)
+			return;
+		b->end = at;
+		if (sh_grow(&m->b, &m->cap, m->nb + 1, sizeof(*m->b)) != 0) {
+			m->nomem = 1;
+			return;
+		}
+		b = &m->b[m->nb++];
+		memset(b, 0, sizeof(*b));
+		b->start = at;
+	} else {
+		/* White space only: it goes with the next block. */
+		at = b->start;
+		memset(b, 0, sizeof(*b));
+		b->start = at;
+	}
+}
+
+static const struct tag *
+lookup(const char *name, size_t n)
+{
+	size_t lo = 0, hi = sizeof(tags) / sizeof(tags[0]), mid, i;
+	const char *t;
+	int c;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		t = tags[mid].name;
+		for (i = 0; i < n && t[i] == name[i] && t[i] != '\0'; i++)
+			;
+		c = i == n ? (t[i] != '\0') : (unsigned char)t[i] -
+		    (unsigned char)name[i];
+		if (c == 0)
+			return &tags[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Whether p[0..n) starts with w, in any case. */
+static int
+named(const char *p, size_t n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; w[i] != '\0'; i++)
+		if (i == n || lower(p[i]) != w[i])
+			return 0;
+	return 1;
+}
+
+/* Whether w is one of the n strings of list. */
+static int
+among(const char *w, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(w, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether the part p[0..n) of an attribute's value says boilerplate. */
+static int
+boilerpart(const char *p, size_t n)
+{
+	char part[24], *q;
+	size_t i, lw;
+
+	if (n < 3 || n >= sizeof(part))
+		return 0;
+	for (i = 0; i < n; i++)
+		part[i] = (char)lower(p[i]);
+	part[n] = '\0';
+	/* Most parts hold no word: a quick look for their letters. */
+	if (strpbrk(part, "bcgmnrsw") == NULL)
+		return 0;
+	for (i = 0; i < sizeof(boilerwords) / sizeof(boilerwords[0]); i++) {
+		if ((q = strstr(part, boilerwords[i])) == NULL)
+			continue;
+		lw = strlen(boilerwords[i]);
+		if (!among(q + lw, boilersuf, sizeof(boilersuf) /
+		    sizeof(boilersuf[0])))
+			continue;
+		*q = '\0';
+		if (among(part, boilerpre, sizeof(boilerpre) /
+		    sizeof(boilerpre[0])))
+			return 1;
+		*q = boilerwords[i][0];
+	}
+	return 0;
+}
+
+/* Whether the class, id or role of the start tag t[0..n) says
+ * boilerplate. */
+static int
+boilerattr(const char *t, size_t n)
+{
+	size_t i = 0, k, end;
+	char q;
+
+	while (i < n) {
+		/* An attribute name after a space. */
+		if (!(t[i] == ' ' || t[i] == '\t' || t[i] == '\n' ||
+		    t[i] == '\r' || t[i] == '\f')) {
+			i++;
+			continue;
+		}
+		i++;
+		if (!named(t + i, n - i, "class=") &&
+		    !named(t + i, n - i, "id=") &&
+		    !named(t + i, n - i, "role="))
+			continue;
+		while (t[i] != '=')
+			i++;
+		/* The tag may end there, at the end of the input. */
+		if (++i == n)
+			break;
+		q = t[i] == '"' || t[i] == '\'' ? t[i++] : 0;
+		for (end = i; end < n && (q ? t[end] != q : t[end] != ' ' &&
+		    t[end] != '>'); end++)
+			;
+		/* Its parts, split at every other character than letters
+		 * and digits. */
+		while (i < end) {
+			for (k = i; k < end && alnum(t[k]); k++)
+				;
+			if (k > i && boilerpart(t + i, k - i))
+				return 1;
+			i = k + 1;
+		}
+	}
+	return 0;
+}
+
+/* The boilerplate elements open, at tag tg (an end tag when end). */
+static void
+boxes(struct sh_maintext *m, const struct tag *tg, int end, const char *t,
+    size_t n)
+{
+	size_t i;
+	int says;
+
+	if (end) {
+		for (i = 0; i < m->nbox; i++)
+			if (m->box[i].kind == tg->kind &&
+			    --m->box[i].depth == 0) {
+				/* Those within it end with it. */
+				m->nbox = i;
+				break;
+			}
+		return;
+	}
+	/* <div/> opens nothing. */
+	if (n >= 2 && t[n - 1] == '>' && t[n - 2] == '/')
+		return;
+	for (i = 0; i < m->nbox; i++)
+		if (m->box[i].kind == tg->kind)
+			m->box[i].depth++;
+	says = (tg->flags & T_BOILER) && !(m->scope > 0 &&
+	    (tg->kind == K_HEADER || tg->kind == K_FOOTER));
+	if (m->nbox < BOXES && (says || boilerattr(t, n))) {
+		m->box[m->nbox].kind = tg->kind;
+		m->box[m->nbox].depth = 1;
+		m->nbox++;
+	}
+}
+
+/* A tag met in the scan (html.h). */
+static void
+on_tag(void *ctx, const char *t, size_t n, size_t at)
+{
+	struct sh_maintext *m = ctx;
+	const struct tag *tg;
+	char name[12];
+	size_t i = 1, k = 0;
+	int end = 0;
+
+	if (m->nomem)
+		return;
+	take(m, at);
+	if (i < n && t[i] == '/') {
+		end = 1;
+		i++;
+	}
+	while (i < n && alnum(t[i]) && k < sizeof(name))
+		name[k++] = (char)lower(t[i++]);
+	if (k == 0 || (i < n && alnum(t[i])) ||
+	    (tg = lookup(name, k)) == NULL)
+		return;
+	switch (tg->kind) {
+	case K_A:
+		/* <a id="x"/> of XHTML opens nothing. */
+		if (end || t[n - 1] != '>' || t[n - 2] != '/')
+			m->inlink = !end;
+		return;
+	case K_BR:
+		/* Two in a row end a block. */
+		if (m->br)
+			cut(m, at);
+		m->br = 1;
+		return;
+	case K_HEAD:
+		m->inhead = !end;
+		break;
+	case K_BODY:
+		m->inhead = 0;
+		break;
+	case K_SELECT:
+		m->inselect = !end;
+		break;
+	case K_ARTICLE:
+	case K_MAIN:
+		if (!end)
+			m->scope++;
+		else if (m->scope > 0)
+			m->scope--;
+		break;
+	}
+	if (end && tg->flags & T_UNLINK)
+		m->inlink = 0;
+	if (tg->flags & T_BOX)
+		boxes(m, tg, end, t, n);
+	if (!(tg->flags & T_BLOCK))
+		return;
+	cut(m, at);
+	if (!end && !m->nomem && tg->kind == K_H)
+		m->b[m->nb - 1].flags |= F_HEADING;
+	if (!end && !m->nomem && tg->kind == K_PRE)
+		m->b[m->nb - 1].flags |= F_PRE;
+}
+
+/* The class of b by itself, jusText's context-free one. */
+static int
+classify(const struct block *b)
+{
+	int zh = b->grams > b->words;
+	size_t units = zh ? b->grams : b->words;
+	size_t stops = zh ? b->gstops : b->stops;
+	/* Densities in hundredths, compared in integers. */
+	size_t lo = zh ? ZH_LOW : EN_LOW, hi = zh ? ZH_HIGH : EN_HIGH;
+	int dense = stops * 100 >= units * hi && units > 0;
+	int fair = stops * 100 >= units * lo && units > 0;
+
+	if (b->flags & F_MARKUP || b->linklen * 100 > b->len * LINK_MAX)
+		return BAD;
+	if (b->flags & F_BOILER)
+		return b->len > LEN_BOILER && dense ? GOOD : BAD;
+	if (b->flags & F_PRE && b->len >= LEN_LOW)
+		return NEARGOOD;
+	if (b->len < LEN_LOW)
+		return b->linklen > 0 ? BAD : SHORT;
+	if (dense)
+		return b->len > LEN_HIGH ? GOOD : NEARGOOD;
+	return fair ? NEARGOOD : BAD;
+}
+
+/* Whether a good block follows b[i] within HEAD_DIST characters. */
+static int
+good_after(const struct block *b, size_t nb, size_t i)
+{
+	size_t j, dist = 0;
+
+	for (j = i + 1; j < nb && dist <= HEAD_DIST; j++) {
+		if (b[j].cls == GOOD)
+			return 1;
+		dist += b[j].len;
+	}
+	return 0;
+}
+
+/* The classes of the blocks in their context, as jusText revises them;
+ * return the number of good ones. */
+static size_t
+revise(struct block *b, size_t nb)
+{
+	size_t i, last, ngood = 0;
+	int p1, p2, n1, n2, c;
+
+	for (i = 0; i < nb; i++)
+		b[i].cls = b[i].cf = (unsigned char)classify(&b[i]);
+	/* A short heading before good text is near-good. */
+	for (i = 0; i < nb; i++)
+		if (b[i].flags & F_HEADING && b[i].cls == SHORT &&
+		    good_after(b, nb, i))
+			b[i].cls = NEARGOOD;
+	/* Short blocks take the class of their neighbours: the nearest
+	 * that is neither short nor near-good on each side (p1, n1; the
+	 * page's ends count as bad), or near-good next to good.  The
+	 * nearest that is not short (p2, n2) is kept in cf's high bits
+	 * during the sweep. */
+	p1 = p2 = BAD;
+	for (i = 0; i < nb; i++) {
+		b[i].cf |= (unsigned char)(p1 << 2 | p2 << 4);
+		if (b[i].cls != SHORT) {
+			p2 = b[i].cls;
+			if (b[i].cls != NEARGOOD)
+				p1 = b[i].cls;
+		}
+	}
+	n1 = n2 = BAD;
+	for (i = nb; i-- > 0;) {
+		c = b[i].cls;
+		if (c == SHORT) {
+			p1 = b[i].cf >> 2 & 3;
+			p2 = b[i].cf >> 4 & 3;
+			if (p1 == GOOD && n1 == GOOD)
+				b[i].cls = GOOD;
+			else if (p1 == BAD && n1 == BAD)
+				b[i].cls = BAD;
+			else if ((p1 == BAD && p2 == NEARGOOD) ||
+			    (n1 == BAD && n2 == NEARGOOD))
+				b[i].cls = GOOD;
+			else
+				b[i].cls = BAD;
+		} else {
+			n2 = c;
+			if (c != NEARGOOD)
+				n1 = c;
+		}
+		b[i].cf &= 3;
+	}
+	/* Near-good blocks: bad between two bad ones, else good; the one
+	 * before already revised, as jusText does in order. */
+	n1 = BAD;
+	for (i = nb; i-- > 0;) {
+		b[i].cf |= (unsigned char)(n1 << 2);
+		if (b[i].cls != NEARGOOD)
+			n1 = b[i].cls;
+	}
+	p1 = BAD;
+	for (i = 0; i < nb; i++) {
+		n1 = b[i].cf >> 2 & 3;
+		b[i].cf &= 3;
+		if (b[i].cls == NEARGOOD)
+			b[i].cls = p1 == BAD && n1 == BAD ? BAD : GOOD;
+		p1 = b[i].cls;
+	}
+	/* Headings not bad by themselves, before good text. */
+	for (i = 0; i < nb; i++)
+		if (b[i].flags & F_HEADING && b[i].cls == BAD &&
+		    b[i].cf != BAD && good_after(b, nb, i))
+			b[i].cls = GOOD;
+	/* Between two good blocks, what is bad for its links or its
+	 * words belongs to the text (an article's tables and lists of
+	 * links), and so does boilerplate without links (a DocBook
+	 * sidebar). */
+	for (i = 0; i < nb && b[i].cls != GOOD; i++)
+		;
+	for (last = nb; last > i && b[last - 1].cls != GOOD; last--)
+		;
+	for (; i < last; i++)
+		if (!(b[i].flags & F_MARKUP) && (!(b[i].flags & F_BOILER) ||
+		    b[i].linklen * 100 <= b[i].len * LINK_MAX))
+			b[i].cls = GOOD;
+	for (i = 0; i < nb; i++)
+		ngood += b[i].cls == GOOD;
+	return ngood;
+}
+
+int
+sh_maintext(struct sh_maintext *m, const char *in, size_t len, char *out,
+    size_t *outlen)
+{
+	struct block *b;
+	size_t i, o, nb, kept, text;
+
+	m->nb = 0;
+	m->nomem = 0;
+	if (sh_grow(&m->b, &m->cap, 1, sizeof(*m->b)) != 0)
+		m->nomem = 1;
+	else {
+		memset(&m->b[0], 0, sizeof(m->b[0]));
+		m->nb = 1;
+	}
+	m->out = out;
+	m->done = 0;
+	m->inlink = m->inhead = m->inselect = m->scope = m->space = 0;
+	m->br = 0;
+	m->nbox = 0;
+	m->wlen = 0;
+	*outlen = sh_html_scan(in, len, out, on_tag, m);
+	if (m->nomem)
+		return SH_ENOMEM;
+	take(m, *outlen);
+	b = m->b;
+	end_word(m, &b[m->nb - 1]);
+	b[m->nb - 1].end = *outlen;
+	nb = m->nb - (b[m->nb - 1].len == 0);
+	revise(b, nb);
+	for (i = kept = text = 0; i < nb; i++) {
+		kept += b[i].cls == GOOD ? b[i].len : 0;
+		text += b[i].flags & (F_MARKUP | F_BOILER) ? 0 : b[i].len;
+	}
+	/* Little good text, as on a page of short paragraphs: what is not
+	 * bad by itself, if that is half the text; or else, as on a page that is a list of links (a
+	 * table of contents), what is not boilerplate by its markup; or
+	 * else everything. */
+	if (kept * 4 < text) {
+		for (i = kept = 0; i < nb; i++)
+			if (b[i].cf != BAD)
+				kept += b[i].len;
+		for (i = 0; i < nb; i++)
+			b[i].cls = b[i].flags & (F_MARKUP | F_BOILER) ||
+			    (kept * 2 >= text && b[i].cf == BAD) ? BAD : GOOD;
+	} else if (kept == 0)
+		return 0;
+	for (i = o = 0; i < nb; i++)
+		if (b[i].cls == GOOD) {
+			memmove(out + o, out + b[i].start,
+			    b[i].end - b[i].start);
+			o += b[i].end - b[i].start;
+		}
+	*outlen = o;
+	return 0;
+}
