@@ -120,6 +120,43 @@ warc_record() {
 	eq "$output" "$(printf 'http://b/\tplain^1 text^1 of^1 a^1 page^1')"
 }
 
+@test "warc: only pages by default; style sheets, scripts, data and feeds skipped and counted, kept when -M names them" {
+	local t
+	{
+		for t in text/html 'text/plain; charset=utf-8' \
+		    application/xhtml+xml TEXT/HTML text/css \
+		    application/javascript 'text/javascript; charset=utf-8' \
+		    application/json application/rss+xml text/xml; do
+			warc_record response "WARC-Target-URI: http://x/${t%%;*}" \
+			    "$(printf 'HTTP/1.1 200 OK\r\nContent-Type: %s\r\n\r\nbody' "$t")"
+		done
+	} >"$D/t.warc"
+	run -0 --separate-stderr sh-fp -f warc "$D/t.warc"
+	eq "$(printf '%s\n' "$output" | cut -f 2)" "http://x/text/html
+http://x/text/plain
+http://x/application/xhtml+xml
+http://x/TEXT/HTML"
+	eq "$stderr" "sh-fp: skipped 6 WARC response(s) of a media type not kept (-M)"
+	run -0 --separate-stderr sh-tokenize $V1 -f warc "$D/t.warc"
+	eq "${#lines[@]}" 4
+	eq "$stderr" "sh-tokenize: skipped 6 WARC response(s) of a media type not kept (-M)"
+	# Named, they are documents: all of them, or a few.
+	run -0 --separate-stderr sh-fp -f warc -M 'text/*,application/*' "$D/t.warc"
+	eq "${#lines[@]}" 10
+	eq "$stderr" ""
+	run -0 --separate-stderr sh-tokenize $V1 -f warc -M 'text/css,application/*script,text/javascript,application/json,application/rss+xml,text/xml' "$D/t.warc"
+	eq "$(printf '%s\n' "$output" | cut -f 1)" "http://x/text/css
+http://x/application/javascript
+http://x/text/javascript
+http://x/application/json
+http://x/application/rss+xml
+http://x/text/xml"
+	eq "$stderr" "sh-tokenize: skipped 4 WARC response(s) of a media type not kept (-M)"
+	# The fingerprint of a page kept is the same either way.
+	eq "$(sh-fp -f warc "$D/t.warc" 2>/dev/null | head -n 1)" \
+	    "$(sh-fp -f warc -M '*' "$D/t.warc" | head -n 1)"
+}
+
 @test "warc: missing ID is skipped; broken framing stops the stream" {
 	{
 		warc_record conversion '' 'no uri here'

@@ -90,9 +90,10 @@ struct sh_recopt {
 #define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0, NULL, 0, \
 	NULL }
 
-/* The media types of WARC responses kept by default: text. */
-#define SH_REC_MTYPES "text/*,application/xhtml+xml,application/xml," \
-	"application/*+xml,application/json,application/*+json"
+/* The media types of WARC responses kept by default: the pages a person
+ * reads (HTML, XHTML, plain text), not the style sheets, scripts, data,
+ * feeds and sources a crawl fetches besides. */
+#define SH_REC_MTYPES "text/html,application/xhtml+xml,text/plain"
 
 /* Whether reading may go on after error e of sh_reader_next (a bad
  * record, skipped), rather than stop. */
