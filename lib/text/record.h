@@ -70,6 +70,9 @@ enum {
  * "warc"), or SH_EINVAL. */
 int sh_rec_mode(const char *s);
 
+/* The name of mode, SH_REC_* ("" for another number). */
+const char *sh_rec_modename(int mode);
+
 /* How the documents are read: a mode, the fields of the ID and the text
  * (JSON Lines, WARC), the WARC types kept, HTML reduced to text, and bad
  * records skipped (counted by the caller) instead of reported. */
@@ -105,6 +108,14 @@ struct sh_rec {
 	unsigned long long line;	/* line number in the stream */
 	long long off, size;	/* the record's bytes in the stream, framing
 				 * included, for sh_reader_seek */
+	/* What the text went through: reduced from HTML (html), made UTF-8
+	 * from charset cs[0..cslen) (NULL: taken as UTF-8, as written or in
+	 * a charset unknown to the C library), which its bytes showed
+	 * (csdetected) rather than a declaration or the reader's charset;
+	 * cs valid until next. */
+	int html, csdetected;
+	const char *cs;
+	size_t cslen;
 };
 
 struct sh_reader {
