@@ -158,7 +158,7 @@ explain(int argc, char *argv[])
 	struct sh_explain x;
 	struct sh_docsrc src[2];
 	unsigned long long line = 0;
-	char *id[2];
+	char *id[2], msg[256];
 	size_t i, col;
 	int r;
 
@@ -181,7 +181,8 @@ explain(int argc, char *argv[])
 			errx(2, "%s:%llu: column %zu: %s", argv[i], line, col,
 			    sh_strerror(r));
 		if (r < 0)
-			errx(2, "%s:%llu: %s", argv[i], line, sh_strerror(r));
+			errx(2, "%s:%llu: %s", argv[i], line, docopt_recerr(
+			    &o.rec, r, msg, sizeof(msg)));
 		if (v[i].n == 0)
 			errx(2, "%s: no features", argv[i + (argc == 3)]);
 	}

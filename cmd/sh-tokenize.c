@@ -89,6 +89,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	const struct sh_bag *bag;
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
+	char msg[256];
 	int r, bad, status = 0;
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
@@ -97,7 +98,8 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				diag(r, shown, rec.line, NULL);
+				diag(r, shown, rec.line, "%s", docopt_recerr(
+				    &rn->ro, r, msg, sizeof(msg)));
 				status = 2;
 			}
 			if (r == SH_ETAB || r == SH_EJSON)

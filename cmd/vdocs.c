@@ -73,7 +73,8 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		}
 		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP)
 			errx(2, "%s: %s", path, sh_strerror(r));
-		diag(r, path, rec.line, NULL);
+		diag(r, path, rec.line, "%s", docopt_recerr(&o->rec, r, ids,
+		    sizeof(ids)));
 		if (r == SH_ETAB || r == SH_EJSON)
 			diag_looks(path, rec.text, rec.len, r == SH_ETAB ?
 			    DIAG_DOCS : DIAG_JSONDOCS);
