@@ -3,6 +3,7 @@
  * options, and the diagnostics of bad values.
  */
 #include <err.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,4 +191,25 @@ docopt_free(struct docopt *o)
 	free(o->stops);
 	o->stops = NULL;
 	o->nstops = 0;
+}
+
+const char *
+docopt_recerr(const struct sh_recopt *ro, int e, char *buf, size_t size)
+{
+	int text = e == SH_ENOTEXT || e == SH_ETEXTTYPE;
+	const char *f = text ? ro->textfield : ro->idfield;
+	const char *what = e == SH_EIDTYPE ? " is neither a string nor a "
+	    "number" : e == SH_ETEXTTYPE ? " is not a string" : "";
+
+	if (ro->mode == SH_REC_WARC && e == SH_ENOID)
+		snprintf(buf, size, "no %s header (-I %s)", f != NULL ? f :
+		    "WARC-Target-URI", f != NULL ? f : "names another");
+	else if (ro->mode == SH_REC_JSON && (e == SH_ENOID ||
+	    e == SH_ENOTEXT || e == SH_EIDTYPE || e == SH_ETEXTTYPE))
+		snprintf(buf, size, "%s\"%s\" field%s (-%c %s)", *what ? "" :
+		    "no ", f != NULL ? f : text ? "text" : "id", what,
+		    text ? 'T' : 'I', f != NULL ? f : "names another");
+	else
+		return sh_strerror(e);
+	return buf;
 }

@@ -58,6 +58,16 @@ void docopt_tally(struct docopt *o, const struct sh_reader *r);
  * line a count that is not 0. */
 void docopt_report(const struct docopt *o);
 
+/*
+ * The message of error e of reading a record with options ro: for a
+ * missing or mistyped JSON field and a missing WARC ID header, one that
+ * names the field and the option naming it ("no \"url\" field (-I url)",
+ * "no \"text\" field (-T names another)"), made in buf[size]; else
+ * sh_strerror(e).
+ */
+const char *docopt_recerr(const struct sh_recopt *ro, int e, char *buf,
+    size_t size);
+
 void docopt_free(struct docopt *o);
 
 #endif

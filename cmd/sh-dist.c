@@ -156,8 +156,9 @@ explain(int argc, char *argv[])
 {
 	struct sh_fvec v[2];
 	struct sh_explain x;
+	struct sh_docsrc src[2];
 	unsigned long long line = 0;
-	char *id[2];
+	char *id[2], msg[256];
 	size_t i, col;
 	int r;
 
@@ -165,10 +166,12 @@ explain(int argc, char *argv[])
 		sh_fvec_init(&v[i], 1);
 		if (argc == 3)
 			r = sh_verify_doc(vd.m, argv[i + 1], fp, tflag, &v[i],
-			    &id[i], &col);
+			    &id[i], &col, &src[i]);
 		else
 			r = sh_verify_file(argv[i], &o.rec, fp, tflag, &v[i],
-			    &id[i], &line, &col);
+			    &id[i], &line, &col, &src[i]);
+		src[i].path = argv[argc == 3 ? 0 : i];
+		src[i].mode = o.rec.mode;
 		if (argc == 3 && r != 1)
 			exit(vdocs_error(&vd, r == 0 ? SH_ENODOC : r, NULL, 0,
 			    argv[i + 1], strlen(argv[i + 1]), col));
@@ -178,13 +181,14 @@ explain(int argc, char *argv[])
 			errx(2, "%s:%llu: column %zu: %s", argv[i], line, col,
 			    sh_strerror(r));
 		if (r < 0)
-			errx(2, "%s:%llu: %s", argv[i], line, sh_strerror(r));
+			errx(2, "%s:%llu: %s", argv[i], line, docopt_recerr(
+			    &o.rec, r, msg, sizeof(msg)));
 		if (v[i].n == 0)
 			errx(2, "%s: no features", argv[i + (argc == 3)]);
 	}
 	if (sh_explain(&v[0], &v[1], (size_t)ntop, &x) != 0)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
-	if (sh_explain_write(stdout, &x, id) != 0)
+	if (sh_explain_write(stdout, &x, id, src) != 0)
 		err(2, "stdout");
 	sh_explain_free(&x);
 	for (i = 0; i < 2; i++) {

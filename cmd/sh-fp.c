@@ -47,7 +47,7 @@ flush(struct run *rn, const char *shown, int *status)
 {
 	struct sh_fpbatch *b = &rn->batch;
 	const struct sh_fpdoc *d;
-	char sk[SH_SK_TEXT];
+	char sk[SH_SK_TEXT], msg[256];
 	size_t i;
 	int r = 0;
 
@@ -58,7 +58,9 @@ flush(struct run *rn, const char *shown, int *status)
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				diag(d->rerr, shown, d->line, NULL);
+				diag(d->rerr, shown, d->line, "%s",
+				    docopt_recerr(&rn->ro, d->rerr, msg,
+				    sizeof(msg)));
 				*status = 2;
 			}
 			continue;

@@ -2,7 +2,8 @@
  * sh-tokenize: print the weighted features of each document as
  * "ID<TAB>tok^w tok^w ...", the features sh-fp fingerprints, in order of
  * first occurrence.  Input framing and options are those of sh-fp.  With
- * -c, count document frequencies instead; with -m, merge such counts.
+ * -c, count document frequencies instead; with -m, merge such counts;
+ * with -Q, print the text each document becomes instead of its features.
  */
 #include <err.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-tokenize [-AceFGHlXz] [-C charset] [-D idf] [-d dict] "
+    "usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] "
     "[-f format]\n"
     "                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n"
     "                   [-T textfield] [-U file] [-W weight] [-w shingle]\n"
@@ -33,8 +34,34 @@ struct run {
 	struct sh_fp *fp;
 	struct sh_recopt ro;
 	struct sh_df *df;	/* -c: counting, nothing printed per document */
+	int text;		/* -Q: the text printed, not cut */
 	unsigned long long nskip, ndocs;
 };
+
+/*
+ * -Q: "ID<TAB>TEXT" on one line, the text as the reader made it, but for
+ * its control bytes (TAB, LF, CR, any other of 0 to 31, and 127), each
+ * written as a space: the tokenizer cuts at all of them as at a space
+ * (feat/tokenize.h: separators), so the line reads back (-X -C utf-8)
+ * to the same features and fingerprint.
+ */
+static void
+print_text(const struct sh_rec *rec)
+{
+	const char *p = rec->text, *end = p + rec->len, *q;
+
+	fwrite(rec->id, 1, rec->idlen, stdout);
+	putchar('\t');
+	for (; p < end; p = q + 1) {
+		for (q = p; q < end && (unsigned char)*q >= 32 && *q != 127; q++)
+			;
+		fwrite(p, 1, (size_t)(q - p), stdout);
+		if (q == end)
+			break;
+		putchar(' ');
+	}
+	putchar('\n');
+}
 
 static void
 print_bag(const struct run *rn, const struct sh_rec *rec,
@@ -62,6 +89,7 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	const struct sh_bag *bag;
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
+	char msg[256];
 	int r, bad, status = 0;
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
@@ -70,12 +98,20 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 			if (rn->ro.skip)
 				rn->nskip++;
 			else {
-				diag(r, shown, rec.line, NULL);
+				diag(r, shown, rec.line, "%s", docopt_recerr(
+				    &rn->ro, r, msg, sizeof(msg)));
 				status = 2;
 			}
 			if (r == SH_ETAB || r == SH_EJSON)
 				diag_looks(shown, rec.text, rec.len,
 				    r == SH_ETAB ? DIAG_DOCS : DIAG_JSONDOCS);
+			continue;
+		}
+		if (r > 0 && rn->text) {
+			progress_items("documents", ++rn->ndocs);
+			print_text(&rec);
+			if (ferror(stdout))
+				err(2, "stdout");
 			continue;
 		}
 		bad = 0;
@@ -136,12 +172,12 @@ main(int argc, char *argv[])
 	struct sh_dfmerge m;
 	struct run rn = { 0 };
 	FILE *in;
-	int ch, r, status = 0, i, count = 0, merge = 0, other = 0;
+	int ch, r, status = 0, i, count = 0, merge = 0, other = 0, ulist = 0;
 
 	argc = usage_init(argc, argv, usage_text);
 	docopt_init(&o);
 	rn.opt = &o;
-	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "U:Vchm")) != -1) {
+	while ((ch = getopt(argc, argv, DOCOPT_LETTERS "QU:Vchm")) != -1) {
 		if (ch == 'h')
 			usage_help();
 		if (ch == 'V')
@@ -152,9 +188,9 @@ main(int argc, char *argv[])
 		}
 		if (other == 0)
 			other = ch;
-		if (ch == 'c')
-			count = 1;
-		else if (ch == 'U')
+		if (ch == 'c' || ch == 'Q')
+			*(ch == 'c' ? &count : &rn.text) = 1;
+		else if (ch == 'U' && (ulist = 1))
 			diag_invalid_list(optarg);
 		else if (!docopt_set(&o, ch, optarg))
 			usage();
@@ -163,6 +199,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (merge && other)
 		usage_conflict('m', other);
+	if (rn.text && (count || ulist))
+		usage_conflict('Q', count ? 'c' : 'U');
 	rn.ro = o.rec;
 	docopt_load(&o);
 	if ((rn.fp = sh_fp_new(&o.fp)) == NULL ||

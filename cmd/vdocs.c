@@ -90,6 +90,7 @@ add_docs(struct vdocs *d, const char *name, int *status)
 	const char *shown;
 	FILE *in = NULL;
 	unsigned long long n = sh_docmap_count(d->m);
+	char why[400];
 	int r;
 
 	if (d->o->rec.mode == SH_REC_FILE)
@@ -121,7 +122,8 @@ add_docs(struct vdocs *d, const char *name, int *status)
 		if (r == SH_EIO || r == SH_ENOMEM || r == SH_EGZIP ||
 		    r == SH_ERANGE)
 			errx(2, "%s: %s", name, sh_strerror(r));
-		diag(r, name, rec.line, NULL);
+		diag(r, name, rec.line, "%s", docopt_recerr(&d->o->rec, r, why,
+		    sizeof(why)));
 		if (r == SH_ETAB || r == SH_EJSON)
 			diag_looks(name, rec.text, rec.len, r == SH_ETAB ?
 			    DIAG_DOCS : DIAG_JSONDOCS);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # A real crawl: wget writes a WARC of pages the test makes, served on
 # 127.0.0.1 by python3's http.server (wget asks for robots.txt too: a
-# 404); sh-fp keeps the 2xx text responses, decodes their charsets and
+# 404); sh-fp keeps the 2xx responses of pages (HTML, plain text), decodes their charsets and
 # names them without angle brackets.  Skipped where wget or python3 is
 # missing.
 
@@ -55,10 +55,10 @@ $U/a.html
 $U/b.html
 $U/m1.html
 $U/m2.html
-$U/prog.c
 $U/z.html"
+	# Not kept: c.txt.gz, d.pdf and prog.c (text/x-csrc, no page).
 	eq "$stderr" "sh-fp: skipped 2 WARC response(s) of an HTTP status other than 2xx (-A keeps them)
-sh-fp: skipped 2 WARC response(s) of a media type not kept (-M)"
+sh-fp: skipped 3 WARC response(s) of a media type not kept (-M)"
 	run -0 --separate-stderr sh -c 'zcat crawl.warc.gz | sh-fp -f warc -H | sh-near'
 	eq "$output" "$U/a.html	$U/b.html	0
 $U/m1.html	$U/m2.html	0"
@@ -73,10 +73,11 @@ $U/m1.html	$U/m2.html	0"
 	run -0 sh -c 'zcat crawl.warc.gz | sh-fp -f warc 2>/dev/null | sh-near'
 	eq "$output" "$(cat "$D/forced")"
 	[[ $output == *"$U/m1.html	$U/m2.html	0"* ]]
-	# The C source (text/x-csrc) keeps <stdio.h>; -H strips it.
-	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc 2>/dev/null | grep prog.c'
+	# The C source (text/x-csrc, kept by -M) keeps <stdio.h>; -H
+	# strips it.
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -M "text/*" 2>/dev/null | grep prog.c'
 	[[ $output == *" stdio^1 "* ]]
-	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -H 2>/dev/null | grep prog.c'
+	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -M "text/*" -H 2>/dev/null | grep prog.c'
 	[[ $output != *"stdio"* ]]
 	# -X: markup kept, so the mirror's script and bars count.
 	run -0 sh -c 'zcat crawl.warc.gz | sh-tokenize $V1 -f warc -X 2>/dev/null | grep m1.html'

@@ -19,12 +19,12 @@ declare -A LETTERS=(
 	[sh-fp]="B L P U V c h j t $DOCLETTERS"
 	[sh-index]="E O P S T V a b h k o r u"
 	[sh-near]="B J K P S V a g h i j k m r t u v $DOCLETTERS"
-	[sh-tokenize]="U V c h m $DOCLETTERS"
+	[sh-tokenize]="Q U V c h m $DOCLETTERS"
 )
 
 @test "-h and --help: the usage of a usage error, then each option in a line, on stdout, status 0" {
 	for t in $TOOLS; do
-		run -2 --separate-stderr "$t" -Q </dev/null
+		run -2 --separate-stderr "$t" -9 </dev/null
 		usage=$(printf '%s\n' "${stderr_lines[@]}" | sed -n '/^usage: /,$p')
 		[ -n "$usage" ]
 		run -0 --separate-stderr "$t" -h

@@ -46,8 +46,8 @@ warc_record() {
 	eq "$output" "$(printf 'ok1\tfine^1\nok2\tfine^1 too^1')"
 	eq "$stderr" "$(printf '%s\n' \
 	    "sh-tokenize: $D/t.jsonl:2: malformed JSON" \
-	    "sh-tokenize: $D/t.jsonl:3: no ID field" \
-	    "sh-tokenize: $D/t.jsonl:4: text field is not a string" \
+	    "sh-tokenize: $D/t.jsonl:3: no \"id\" field (-I names another)" \
+	    "sh-tokenize: $D/t.jsonl:4: \"text\" field is not a string (-T names another)" \
 	    "sh-tokenize: $D/t.jsonl:5: malformed JSON" \
 	    "sh-tokenize: $D/t.jsonl:6: malformed JSON")"
 	run -0 --separate-stderr sh-fp -f jsonl -e "$D/t.jsonl"
@@ -61,10 +61,45 @@ warc_record() {
 	run -2 --separate-stderr sh-tokenize $V1 -f jsonl "$D/t.jsonl"
 	eq "$output" "$(printf 'fine\tc^1 d^1')"
 	eq "$stderr" "$(printf '%s\n' \
-	    "sh-tokenize: $D/t.jsonl:1: ID field is neither a string nor a number" \
-	    "sh-tokenize: $D/t.jsonl:2: ID field is neither a string nor a number" \
-	    "sh-tokenize: $D/t.jsonl:3: text field is not a string" \
-	    "sh-tokenize: $D/t.jsonl:4: no ID field")"
+	    "sh-tokenize: $D/t.jsonl:1: \"id\" field is neither a string nor a number (-I names another)" \
+	    "sh-tokenize: $D/t.jsonl:2: \"id\" field is neither a string nor a number (-I names another)" \
+	    "sh-tokenize: $D/t.jsonl:3: \"text\" field is not a string (-T names another)" \
+	    "sh-tokenize: $D/t.jsonl:4: no \"id\" field (-I names another)")"
+}
+
+@test "jsonl: a missing or mistyped field is named, with the option that names it, by every tool" {
+	printf '%s\n' '{"id":"a","text":"one"}' '{"meta":{"url":"u"},"body":{"text":"two"}}' \
+	    '{"text":"x"}' '{"id":"b"}' '{"meta":{"url":true},"body":{"text":"x"}}' \
+	    '{"meta":{"url":"v"},"body":"flat"}' >"$D/t.jsonl"
+	run -2 --separate-stderr sh-fp -f jsonl "$D/t.jsonl"
+	eq "$stderr" "$(printf '%s\n' \
+	    "sh-fp: $D/t.jsonl:2: no \"id\" field (-I names another)" \
+	    "sh-fp: $D/t.jsonl:3: no \"id\" field (-I names another)" \
+	    "sh-fp: $D/t.jsonl:4: no \"text\" field (-T names another)" \
+	    "sh-fp: $D/t.jsonl:5: no \"id\" field (-I names another)" \
+	    "sh-fp: $D/t.jsonl:6: no \"id\" field (-I names another)")"
+	run -2 --separate-stderr sh-tokenize -f jsonl -I meta.url -T body.text "$D/t.jsonl"
+	eq "$output" "$(printf 'u\ttwo^1')"
+	eq "$stderr" "$(printf '%s\n' \
+	    "sh-tokenize: $D/t.jsonl:1: no \"meta.url\" field (-I meta.url)" \
+	    "sh-tokenize: $D/t.jsonl:3: no \"meta.url\" field (-I meta.url)" \
+	    "sh-tokenize: $D/t.jsonl:4: no \"meta.url\" field (-I meta.url)" \
+	    "sh-tokenize: $D/t.jsonl:5: \"meta.url\" field is neither a string nor a number (-I meta.url)" \
+	    "sh-tokenize: $D/t.jsonl:6: no \"body.text\" field (-T body.text)")"
+	run -2 --separate-stderr sh-fp -f jsonl -T body "$D/t.jsonl"
+	eq "${stderr_lines[0]}" "sh-fp: $D/t.jsonl:1: no \"body\" field (-T body)"
+	# Looking the documents up (-v, -x): the same words.
+	printf 'a\ta\n' >"$D/pairs"
+	run -2 --separate-stderr sh-dist -v "$D/t.jsonl" -f jsonl -T txt "$D/pairs"
+	eq "${stderr_lines[0]}" "sh-dist: $D/t.jsonl:1: no \"txt\" field (-T txt)"
+	run -2 --separate-stderr sh-near -v "$D/t.jsonl" -f jsonl -I url /dev/null
+	eq "${stderr_lines[0]}" "sh-near: $D/t.jsonl:1: no \"url\" field (-I url)"
+	run -2 --separate-stderr sh-dist -x -f jsonl -I meta.url "$D/t.jsonl" "$D/t.jsonl"
+	eq "$stderr" "sh-dist: $D/t.jsonl:1: no \"meta.url\" field (-I meta.url)"
+	# With -e, counted as before.
+	run -0 --separate-stderr sh-fp -e -f jsonl -I meta.url -T body.text "$D/t.jsonl"
+	eq "${output#*	}" u
+	eq "$stderr" "sh-fp: skipped 5 bad record(s)"
 }
 
 @test "jsonl: deep nesting and binary bytes do not crash" {
@@ -120,6 +155,43 @@ warc_record() {
 	eq "$output" "$(printf 'http://b/\tplain^1 text^1 of^1 a^1 page^1')"
 }
 
+@test "warc: only pages by default; style sheets, scripts, data and feeds skipped and counted, kept when -M names them" {
+	local t
+	{
+		for t in text/html 'text/plain; charset=utf-8' \
+		    application/xhtml+xml TEXT/HTML text/css \
+		    application/javascript 'text/javascript; charset=utf-8' \
+		    application/json application/rss+xml text/xml; do
+			warc_record response "WARC-Target-URI: http://x/${t%%;*}" \
+			    "$(printf 'HTTP/1.1 200 OK\r\nContent-Type: %s\r\n\r\nbody' "$t")"
+		done
+	} >"$D/t.warc"
+	run -0 --separate-stderr sh-fp -f warc "$D/t.warc"
+	eq "$(printf '%s\n' "$output" | cut -f 2)" "http://x/text/html
+http://x/text/plain
+http://x/application/xhtml+xml
+http://x/TEXT/HTML"
+	eq "$stderr" "sh-fp: skipped 6 WARC response(s) of a media type not kept (-M)"
+	run -0 --separate-stderr sh-tokenize $V1 -f warc "$D/t.warc"
+	eq "${#lines[@]}" 4
+	eq "$stderr" "sh-tokenize: skipped 6 WARC response(s) of a media type not kept (-M)"
+	# Named, they are documents: all of them, or a few.
+	run -0 --separate-stderr sh-fp -f warc -M 'text/*,application/*' "$D/t.warc"
+	eq "${#lines[@]}" 10
+	eq "$stderr" ""
+	run -0 --separate-stderr sh-tokenize $V1 -f warc -M 'text/css,application/*script,text/javascript,application/json,application/rss+xml,text/xml' "$D/t.warc"
+	eq "$(printf '%s\n' "$output" | cut -f 1)" "http://x/text/css
+http://x/application/javascript
+http://x/text/javascript
+http://x/application/json
+http://x/application/rss+xml
+http://x/text/xml"
+	eq "$stderr" "sh-tokenize: skipped 4 WARC response(s) of a media type not kept (-M)"
+	# The fingerprint of a page kept is the same either way.
+	eq "$(sh-fp -f warc "$D/t.warc" 2>/dev/null | head -n 1)" \
+	    "$(sh-fp -f warc -M '*' "$D/t.warc" | head -n 1)"
+}
+
 @test "warc: missing ID is skipped; broken framing stops the stream" {
 	{
 		warc_record conversion '' 'no uri here'
@@ -127,10 +199,10 @@ warc_record() {
 	} >"$D/t.warc"
 	run -2 --separate-stderr sh-tokenize -f warc "$D/t.warc"
 	eq "$output" "$(printf 'http://ok/\tfine^1')"
-	eq "$stderr" "sh-tokenize: $D/t.warc:1: no ID field"
+	eq "$stderr" "sh-tokenize: $D/t.warc:1: no WARC-Target-URI header (-I names another)"
 	head -c 150 "$D/t.warc" >"$D/cut.warc"
 	run -2 --separate-stderr sh-tokenize -f warc "$D/cut.warc"
-	eq "$stderr" "$(printf '%s\n' "sh-tokenize: $D/cut.warc:1: no ID field" \
+	eq "$stderr" "$(printf '%s\n' "sh-tokenize: $D/cut.warc:1: no WARC-Target-URI header (-I names another)" \
 	    "sh-tokenize: $D/cut.warc:7: malformed WARC record")"
 	printf 'WARC/1.0\r\nWARC-Type: conversion\r\n\r\nbody\r\n' >"$D/nolen.warc"
 	run -2 --separate-stderr sh-fp -f warc "$D/nolen.warc"
@@ -223,7 +295,7 @@ warc_record() {
 	eq "$output" "$(printf 'urn:uuid:2\tone^1\nurn:uuid:3\ttwo^1')"
 	run -2 --separate-stderr sh-tokenize -f warc -I X-Id "$D/t.warc"
 	eq "$output" "$(printf '<kept>\tone^1')"
-	eq "$stderr" "sh-tokenize: $D/t.warc:10: no ID field"
+	eq "$stderr" "sh-tokenize: $D/t.warc:10: no X-Id header (-I X-Id)"
 }
 
 @test "-C: text in another charset made UTF-8; a bad name refused" {

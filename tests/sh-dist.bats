@@ -625,6 +625,8 @@ a	c	1.000000"
 	run -0 --separate-stderr sh-dist $V1 -x -N 3 a.txt b.txt
 	eq "$output" "fingerprint	593b03225397e4ae	a.txt
 fingerprint	193f03261417948c	b.txt
+text	a.txt	file a.txt offset 0 length 44, no html, charset utf-8
+text	b.txt	file b.txt offset 0 length 49, no html, charset utf-8
 distance	13
 block	0	593b	193f	2	differ
 block	1	0322	0326	1	differ
@@ -649,10 +651,10 @@ feature	9	1	0	jumps"
 	printf 'one two three\n' >a
 	printf 'three two one\n' >b
 	run -0 --separate-stderr sh-dist $V1 -x a b
-	eq "${lines[2]}" "distance	0"
+	eq "${lines[4]}" "distance	0"
 	eq "$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')" 4
 	eq "$(printf '%s\n' "${lines[@]}" | grep -c '^feature')" 0
-	eq "${lines[7]}" "similarity	jaccard	1.000000"
+	eq "${lines[9]}" "similarity	jaccard	1.000000"
 }
 
 @test "-x: a lone feature each: it votes for every differing bit" {
@@ -661,15 +663,15 @@ feature	9	1	0	jumps"
 	printf 'y y\n' >b
 	run -0 --separate-stderr sh-dist $V1 -x a b
 	d=$(sh-dist "${lines[0]:12:16}" "${lines[1]:12:16}")
-	eq "${lines[2]}" "distance	$d"
-	eq "${lines[10]}" "similarity	weighted	0.000000"
-	eq "${lines[11]}" "feature	$((2 * d))	0	2	y"
-	eq "${lines[12]}" "feature	$d	1	0	x"
+	eq "${lines[4]}" "distance	$d"
+	eq "${lines[12]}" "similarity	weighted	0.000000"
+	eq "${lines[13]}" "feature	$((2 * d))	0	2	y"
+	eq "${lines[14]}" "feature	$d	1	0	x"
 	# At distance 3 or less, a block agrees.
 	printf 'x a b c d e f g h i j k l\n' >c
 	printf 'y a b c d e f g h i j k l\n' >e
 	run -0 --separate-stderr sh-dist $V1 -x c e
-	d=${lines[2]#*	}
+	d=${lines[4]#*	}
 	agree=$(printf '%s\n' "${lines[@]}" | grep -c '	agree$')
 	[ "$d" -gt 3 ] || [ "$agree" -ge 1 ]
 }
@@ -682,12 +684,15 @@ feature	9	1	0	jumps"
 	eq "${lines[0]:0:12}" "fingerprint	"
 	eq "${lines[0]:28}" "	d1"
 	eq "${lines[1]:28}" "	d2"
-	eq "${lines[9]}" "similarity	cosine	0.868243"
-	eq "${#lines[@]}" 11
+	eq "${lines[2]}" "text	d1	tab a.tok offset 0 length 9, no html, charset utf-8"
+	eq "${lines[11]}" "similarity	cosine	0.868243"
+	eq "${#lines[@]}" 13
 	printf '<p>the <b>quick</b> fox</p>' >a.html
 	printf 'the quick fox\n' >a.txt
 	run -0 --separate-stderr sh-dist -x -H a.html a.txt
-	eq "${lines[2]}" "distance	0"
+	eq "${lines[2]}" "text	a.html	file a.html offset 0 length 27, html reduced, charset utf-8"
+	eq "${lines[3]}" "text	a.txt	file a.txt offset 0 length 14, html reduced, charset utf-8"
+	eq "${lines[4]}" "distance	0"
 }
 
 @test "-x: errors: missing file, no features, bad token list, usage" {
@@ -718,16 +723,18 @@ feature	9	1	0	jumps"
 	printf 'the quick brown fox\n' >fa
 	printf 'the quick brown cat\n' >fb
 	run -0 --separate-stderr sh-dist $V1 -x docs a b
-	eq "$(sed 1,2d <<<"$output")" "$(sh-dist $V1 -x fa fb | sed 1,2d)"
+	eq "$(sed 1,4d <<<"$output")" "$(sh-dist $V1 -x fa fb | sed 1,4d)"
+	eq "$(grep '^text' <<<"$output")" "text	a	tab docs offset 0 length 22, no html, charset utf-8
+text	b	tab docs offset 22 length 22, no html, charset utf-8"
 	eq "$(cut -f 3 <<<"$output" | head -n 2)" "a
 b"
 	zcat "$FIXTURES/crawl.warc.gz" >crawl.warc
 	U=http://news.example.org
 	run -0 --separate-stderr sh-dist -x -f warc crawl.warc "$U/budget.html" "$U/budget-update.html"
-	eq "$(sed -n 3p <<<"$output")" "distance	8"
+	eq "$(sed -n 5p <<<"$output")" "distance	8"
 	eq "$(grep '^similarity	jaccard' <<<"$output")" "similarity	jaccard	0.825000"
 	# Each against the distance sh-near printed for the pair.
-	eq "$(sh-fp -f warc crawl.warc | sh-near -k 8 | grep -c "	$U/budget-update.html	8$")" 2
+	eq "$(sh-fp -f warc crawl.warc 2>/dev/null | sh-near -k 8 | grep -c "	$U/budget-update.html	8$")" 2
 	run -2 --separate-stderr sh-dist -x docs a nobody
 	eq "$output" ""
 	eq "$stderr" "sh-dist: no document nobody in docs"
@@ -735,6 +742,41 @@ b"
 	[[ $stderr == "sh-dist: docs: -v with -F takes a directory"* ]]
 	run -2 --separate-stderr sh-dist -x docs a b c
 	eq "$stderr" "$USAGE"
+}
+
+@test "-x: the text lines name the file, the record's bytes, the HTML reduced and the charset; sh-tokenize -Q prints that text" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '<html><head><meta charset="gbk"></head><body><p>今天北京的天气很好，适合出去散步</p></body></html>\n' |
+	    iconv -f UTF-8 -t GBK >gbk.html
+	printf '今天北京的天气很好，适合出去散步！\n' | iconv -f UTF-8 -t GBK >gbk.txt
+	run -0 --separate-stderr sh-dist -x gbk.html gbk.txt
+	eq "${lines[2]}" "text	gbk.html	file gbk.html offset 0 length $(wc -c <gbk.html), html reduced, charset gbk"
+	eq "${lines[3]}" "text	gbk.txt	file gbk.txt offset 0 length $(wc -c <gbk.txt), no html, charset GB18030 detected"
+	# -C names the charset: not detected.
+	run -0 --separate-stderr sh-dist -x -C gbk gbk.txt gbk.txt
+	eq "${lines[2]}" "text	gbk.txt	file gbk.txt offset 0 length $(wc -c <gbk.txt), no html, charset gbk"
+	# A path with a TAB and a backslash is escaped as IDs are.
+	cp gbk.txt "$(printf 'a\tb\\c')"
+	run -0 --separate-stderr sh-dist -x -C gbk "$(printf 'a\tb\\c')" gbk.txt
+	eq "${lines[2]}" 'text	a\tb\\c	file a\tb\\c offset 0 length '"$(wc -c <gbk.txt)"', no html, charset gbk'
+	# In a WARC crawl: the bytes cut out at the offset are the record,
+	# and sh-tokenize -Q prints the text measured.
+	zcat "$FIXTURES/crawl.warc.gz" >crawl.warc
+	U=http://news.example.org
+	run -0 --separate-stderr sh-dist -x -f warc crawl.warc "$U/rain.html" "$U/budget.html"
+	eq "${lines[2]}" "text	$U/rain.html	warc crawl.warc offset 2457 length 691, html reduced, charset utf-8"
+	eq "${lines[3]}" "text	$U/budget.html	warc crawl.warc offset 0 length 801, html reduced, charset utf-8"
+	tail -c +2458 crawl.warc | head -c 691 >rain.warc
+	eq "$(sh-tokenize -Q -f warc rain.warc)" "$(sh-tokenize -Q -f warc crawl.warc 2>/dev/null | grep -F "$U/rain.html")"
+	eq "$(sh-fp -f warc rain.warc)" "$(sh-fp -f warc crawl.warc 2>/dev/null | grep -F "$U/rain.html")"
+	# JSON Lines and NUL records: the record's own bytes.
+	printf '{"id":"j1","text":"one two three"}\n{"id":"j2","text":"one two four"}\n' >d.jsonl
+	run -0 --separate-stderr sh-dist -x -f jsonl d.jsonl j2 j1
+	eq "${lines[2]}" "text	j2	jsonl d.jsonl offset 35 length 34, no html, charset utf-8"
+	printf 'n1\tone\ntwo\0n2\t<p>one</p>\0' >d.nul
+	run -0 --separate-stderr sh-dist -x -f nul d.nul n2 n1
+	eq "${lines[2]}" "text	n2	nul d.nul offset 11 length 14, html reduced, charset utf-8"
+	eq "${lines[3]}" "text	n1	nul d.nul offset 0 length 11, no html, charset utf-8"
 }
 
 @test "options of one form are refused in another, both named" {

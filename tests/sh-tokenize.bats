@@ -7,7 +7,7 @@ load helper
 # words, CJK bigrams, term frequency.
 export V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-tokenize [-AceFGHlXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
+USAGE=$'usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -711,4 +711,93 @@ USAGE=$'usage: sh-tokenize [-AceFGHlXz] [-C charset] [-D idf] [-d dict] [-f form
 	run -2 --separate-stderr sh-tokenize -D "$f" </dev/null
 	eq "$stderr" "sh-tokenize: $f: no IDF entries"
 	eq "$output" ""
+}
+
+# --- -Q: the text each document becomes --------------------------------
+
+# Whether sh-tokenize -Q with the options $1 on file $2, read back by
+# sh-fp -X -C utf-8, gives exactly the fingerprints sh-fp -$1 gives, with
+# each feature option set $3 (spaces between the options of a set, ';'
+# between sets); and that there are some.
+q_round_trip() {
+	local set want got
+	IFS=';' read -r -a sets <<<"$3"
+	for set in "${sets[@]}"; do
+		want=$(sh-fp $1 $set "$2" 2>/dev/null)
+		got=$(sh-tokenize -Q $1 "$2" 2>/dev/null | sh-fp -X -C utf-8 $set 2>/dev/null)
+		[ -n "$want" ] || { echo "no fingerprints: $1 $set"; return 1; }
+		[ "$want" = "$got" ] || { echo "-Q $1 $set:"; diff <(echo "$want") <(echo "$got"); return 1; }
+	done
+}
+
+@test "-Q: ID<TAB>TEXT a line, the text as read: HTML reduced, charset made UTF-8, control bytes as spaces" {
+	printf 'a\t<p>Caf&eacute; &amp;\tbar</p>\r\nb\tplain\x01text \\n as is\n' >"$BATS_TEST_TMPDIR/t.tsv"
+	run -0 --separate-stderr sh-tokenize -Q "$BATS_TEST_TMPDIR/t.tsv"
+	eq "$output" "$(printf 'a\t Café & bar \nb\tplain text \\n as is')"
+	eq "$stderr" ""
+	printf '<html><head><meta charset="gbk"></head><body><p>今天\r\n天气</p></body></html>' |
+	    iconv -f UTF-8 -t GBK >"$BATS_TEST_TMPDIR/g.html"
+	run -0 --separate-stderr sh-tokenize -Q -F "$BATS_TEST_TMPDIR/g.html"
+	eq "$output" "$BATS_TEST_TMPDIR/g.html	      今天  天气   "
+	# JSON text with newlines and a TAB; an ID escaped as always.
+	printf '{"id":"x\\ty","text":"one\\ntwo\\tthree\\u0000four"}\n' >"$BATS_TEST_TMPDIR/t.jsonl"
+	run -0 --separate-stderr sh-tokenize -Q -f jsonl "$BATS_TEST_TMPDIR/t.jsonl"
+	eq "$output" 'x\ty	one two three four'
+	# Empty input, a document without text.
+	run -0 sh-tokenize -Q /dev/null
+	eq "$output" ""
+	run -0 sh -c "printf 'e\t\n' | sh-tokenize -Q"
+	eq "$output" "$(printf 'e\t')"
+}
+
+@test "-Q: read back (-X -C utf-8), the fingerprints of the documents: the README's crawl, Chinese, CRLF, control bytes" {
+	D=$BATS_TEST_TMPDIR
+	FEAT=" ;-n 2 -w 1 -W tf;-n 1 -w 1;-z -n 2;-s @en -W logtf"
+	zcat "$FIXTURES/crawl.warc.gz" >"$D/crawl.warc"
+	q_round_trip "-f warc" "$D/crawl.warc" "$FEAT"
+	q_round_trip "-f warc -M text/*" "$D/crawl.warc" "$FEAT"
+	q_round_trip "-f warc -X" "$D/crawl.warc" "$FEAT"
+	eq "$(sh-tokenize -Q -f warc "$D/crawl.warc" 2>/dev/null | sh-fp -X -C utf-8 | md5sum)" \
+	    "$(sh-fp -f warc "$D/crawl.warc" 2>/dev/null | md5sum)"
+	q_round_trip "" "$FIXTURES/sample.tsv" "$FEAT"
+	q_round_trip "" "$FIXTURES/zdump-zh.tsv" "$FEAT"
+	q_round_trip "" "$FIXTURES/short-zh.tsv" "$FEAT"
+	# Chinese in GBK and Big5, declared and not; CRLF line ends.
+	{ printf '今天北京的天气很好，适合出去散步。\r\n公园里有很多人在锻炼身体。\r\n'
+	  printf '<p>今天北京的天气很好</p>\r\n<p>公園裡有很多人</p>\r\n'; } >"$D/zh.txt"
+	iconv -f UTF-8 -t GBK "$D/zh.txt" >"$D/zh.gbk"
+	iconv -f UTF-8 -t BIG5 <<<'今天北京的天氣很好，適合出去散步。公園裡有很多人在鍛鍊身體。' >"$D/zh.big5"
+	for f in zh.txt zh.gbk zh.big5; do
+		q_round_trip "-l" "$D/$f" "$FEAT"
+		q_round_trip "-f para" "$D/$f" "$FEAT"
+		q_round_trip "-F" "$D/$f" "$FEAT"
+		q_round_trip "-F -H" "$D/$f" "$FEAT"
+	done
+	q_round_trip "-l -C gbk" "$D/zh.gbk" "$FEAT"
+	# Every control byte, invalid UTF-8, combining marks after them.
+	awk 'BEGIN { for (i = 1; i < 300; i++) {
+		printf "d%d\t", i
+		for (j = 0; j < 40; j++) {
+			c = (i * 7 + j * 13) % 40
+			if (c < 32 && c != 10 && c != 0) printf "%c", c
+			else if (c == 32) printf "\177"
+			else if (c == 33) printf "\314\201"
+			else if (c == 34) printf "\377"
+			else if (c == 35) printf "中"
+			else printf "w%c", 97 + c % 26
+		}
+		printf "\000"
+	} }' >"$D/ctl.nul"
+	q_round_trip "-f nul" "$D/ctl.nul" "$FEAT"
+}
+
+@test "-Q: takes neither -c, -U nor -m" {
+	run -2 --separate-stderr sh-tokenize -Q -c /dev/null
+	eq "$stderr" "sh-tokenize: -Q and -c cannot be used together"
+	run -2 --separate-stderr sh-tokenize -Q -U "$BATS_TEST_TMPDIR/u" /dev/null
+	eq "$stderr" "sh-tokenize: -Q and -U cannot be used together"
+	run -2 --separate-stderr sh-tokenize -m -Q /dev/null
+	eq "$stderr" "sh-tokenize: -m and -Q cannot be used together"
+	run -2 --separate-stderr sh -c 'printf "a\tb\n" | sh-tokenize -Q >/dev/full'
+	eq "$stderr" "sh-tokenize: stdout: No space left on device"
 }

@@ -40,10 +40,12 @@ struct src {
 	ino_t ino;
 };
 
-/* The head of a stream's record in the temporary file, before its ID
- * and its text. */
+/* The head of a stream's record in the temporary file, before its ID,
+ * its charset's name and its text: what the reader returned. */
 struct kept {
-	uint64_t line, idlen, len;
+	uint64_t line, idlen, len, cslen;
+	int64_t off, size;
+	int32_t html, csdetected;
 };
 
 struct sh_docmap {
@@ -271,15 +273,22 @@ keep(struct sh_docmap *m, const struct sh_rec *rec, long long *off,
 {
 	struct kept k;
 
+	memset(&k, 0, sizeof(k));
 	k.line = rec->line;
 	k.idlen = rec->idlen;
 	k.len = rec->len;
+	k.cslen = rec->cs != NULL ? rec->cslen : 0;
+	k.off = rec->off;
+	k.size = rec->size;
+	k.html = rec->html;
+	k.csdetected = rec->csdetected;
 	*off = m->tmpoff;
-	*size = (long long)(sizeof(k) + rec->idlen + rec->len);
+	*size = (long long)(sizeof(k) + k.idlen + k.cslen + k.len);
 	if (m->tmpoff + *size >= MAX_OFF)
 		return SH_ERANGE;
 	if (fwrite(&k, sizeof(k), 1, m->tmp) != 1 ||
 	    fwrite(rec->id, 1, rec->idlen, m->tmp) != rec->idlen ||
+	    fwrite(rec->cs, 1, k.cslen, m->tmp) != k.cslen ||
 	    fwrite(rec->text, 1, rec->len, m->tmp) != rec->len)
 		return SH_EIO;
 	m->tmpoff += *size;
@@ -427,15 +436,20 @@ read_kept(struct sh_docmap *m, long long off, long long size,
 	    (uint64_t)off) != 0)
 		return SH_EIO;
 	memcpy(&k, m->buf, sizeof(k));
-	if (sizeof(k) + k.idlen + k.len != (uint64_t)size)
+	if (sizeof(k) + k.idlen + k.cslen + k.len != (uint64_t)size)
 		return SH_ECHANGED;
+	memset(rec, 0, sizeof(*rec));
 	rec->id = m->buf + sizeof(k);
 	rec->idlen = (size_t)k.idlen;
-	rec->text = rec->id + k.idlen;
+	rec->cs = k.cslen > 0 ? rec->id + k.idlen : NULL;
+	rec->cslen = (size_t)k.cslen;
+	rec->text = rec->id + k.idlen + k.cslen;
 	rec->len = (size_t)k.len;
 	rec->line = k.line;
-	rec->off = off;
-	rec->size = size;
+	rec->off = k.off;
+	rec->size = k.size;
+	rec->html = k.html;
+	rec->csdetected = k.csdetected;
 	return 1;
 }
 

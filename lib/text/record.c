@@ -16,12 +16,20 @@
 #include "text/maintext.h"
 #include "text/record.h"
 
+static const char *const names[] = {
+	"tab", "line", "file", "nul", "para", "jsonl", "warc"
+};
+
+const char *
+sh_rec_modename(int mode)
+{
+	return mode >= 0 && mode < (int)(sizeof(names) / sizeof(names[0])) ?
+	    names[mode] : "";
+}
+
 int
 sh_rec_mode(const char *s)
 {
-	static const char *const names[] = {
-		"tab", "line", "file", "nul", "para", "jsonl", "warc"
-	};
 	int i;
 
 	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
@@ -623,6 +631,8 @@ decode(struct sh_reader *r, struct sh_rec *rec, int html)
 	size_t n = 0, outlen;
 	int e;
 
+	rec->cs = NULL;
+	rec->csdetected = 0;
 	if (r->mode == SH_REC_WARC && r->wcslen > 0) {
 		cs = r->wcs;
 		n = r->wcslen;
@@ -642,6 +652,7 @@ decode(struct sh_reader *r, struct sh_rec *rec, int html)
 		    &e)) == NULL)
 			return e;
 		n = strlen(cs);
+		rec->csdetected = 1;
 	}
 	e = sh_charset_conv(r->cs, cs, n, rec->text, rec->len, &out, &outlen);
 	if (e == SH_ENOMEM)
@@ -652,6 +663,11 @@ decode(struct sh_reader *r, struct sh_rec *rec, int html)
 	}
 	rec->text = out;
 	rec->len = outlen;
+	if (!sh_charset_utf8(cs, n)) {
+		rec->cs = cs;
+		rec->cslen = n;
+	} else
+		rec->csdetected = 0;
 	return 0;
 }
 
@@ -776,7 +792,7 @@ sh_reader_next(struct sh_reader *r, struct sh_rec *rec)
 	/* A paragraph's size takes in the blank line that ended it. */
 	rec->size = r->in.off - rec->off;
 	/* The text always lies in one of the reader's own buffers. */
-	if (html && reduce(r, rec) != 0)
+	if ((rec->html = html) != 0 && reduce(r, rec) != 0)
 		return SH_ENOMEM;
 	return ret;
 }

@@ -71,6 +71,9 @@ enum {
  * "warc"), or SH_EINVAL. */
 int sh_rec_mode(const char *s);
 
+/* The name of mode, SH_REC_* ("" for another number). */
+const char *sh_rec_modename(int mode);
+
 /* How the documents are read: a mode, the fields of the ID and the text
  * (JSON Lines, WARC), the WARC types kept, HTML reduced to text, and bad
  * records skipped (counted by the caller) instead of reported. */
@@ -92,9 +95,10 @@ struct sh_recopt {
 #define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0, NULL, 0, \
 	NULL, 0 }
 
-/* The media types of WARC responses kept by default: text. */
-#define SH_REC_MTYPES "text/*,application/xhtml+xml,application/xml," \
-	"application/*+xml,application/json,application/*+json"
+/* The media types of WARC responses kept by default: the pages a person
+ * reads (HTML, XHTML, plain text), not the style sheets, scripts, data,
+ * feeds and sources a crawl fetches besides. */
+#define SH_REC_MTYPES "text/html,application/xhtml+xml,text/plain"
 
 /* Whether reading may go on after error e of sh_reader_next (a bad
  * record, skipped), rather than stop. */
@@ -106,6 +110,14 @@ struct sh_rec {
 	unsigned long long line;	/* line number in the stream */
 	long long off, size;	/* the record's bytes in the stream, framing
 				 * included, for sh_reader_seek */
+	/* What the text went through: reduced from HTML (html), made UTF-8
+	 * from charset cs[0..cslen) (NULL: taken as UTF-8, as written or in
+	 * a charset unknown to the C library), which its bytes showed
+	 * (csdetected) rather than a declaration or the reader's charset;
+	 * cs valid until next. */
+	int html, csdetected;
+	const char *cs;
+	size_t cslen;
 };
 
 struct sh_reader {

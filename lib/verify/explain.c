@@ -5,6 +5,7 @@
 #include "base/fpval.h"
 #include "feat/weight.h"
 #include "near/plan.h"
+#include "text/record.h"
 #include "verify/explain.h"
 
 #if SH_FP_BITS != 64
@@ -139,8 +140,30 @@ put_weight(FILE *out, uint64_t w, int c)
 	putc(c, out);
 }
 
+/* Line "text ID SOURCE" of sh_explain_write. */
+static void
+put_source(FILE *out, const char *id, const struct sh_docsrc *s)
+{
+	const unsigned char *p;
+
+	fprintf(out, "text\t%s\t%s ", id, sh_rec_modename(s->mode));
+	for (p = (const unsigned char *)s->path; *p != '\0'; p++)
+		if (*p == '\\' || *p == '\t' || *p == '\n' || *p == '\r')
+			fprintf(out, "\\%c", *p == '\\' ? '\\' : *p == '\t' ?
+			    't' : *p == '\n' ? 'n' : 'r');
+		else if (*p < 32 || *p == 127)
+			fprintf(out, "\\x%02x", *p);
+		else
+			putc(*p, out);
+	fprintf(out, " offset %lld length %lld, %s, charset %s%s\n",
+	    s->off, s->size, s->html ? "html reduced" : "no html",
+	    s->charset[0] ? s->charset : "utf-8",
+	    s->charset[0] && s->csdetected ? " detected" : "");
+}
+
 int
-sh_explain_write(FILE *out, const struct sh_explain *x, char *const id[2])
+sh_explain_write(FILE *out, const struct sh_explain *x, char *const id[2],
+    const struct sh_docsrc *src)
 {
 	const struct sh_block *bl = x->block;
 	size_t i;
@@ -148,6 +171,8 @@ sh_explain_write(FILE *out, const struct sh_explain *x, char *const id[2])
 	for (i = 0; i < 2; i++)
 		fprintf(out, "fingerprint\t%016llx\t%s\n",
 		    (unsigned long long)x->fp[i], id[i]);
+	for (i = 0; src != NULL && i < 2; i++)
+		put_source(out, id[i], &src[i]);
 	fprintf(out, "distance\t%d\n", x->dist);
 	for (i = 0; i < SH_EXPLAIN_BLOCKS; i++)
 		fprintf(out, "block\t%zu\t%04llx\t%04llx\t%d\t%s\n", i,

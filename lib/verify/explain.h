@@ -21,6 +21,7 @@
 
 #include "base/fpval.h"
 #include "fp/similar.h"
+#include "verify/verify.h"
 
 /*
  * The blocks of the k = 3 table plan of sh-index (plan.h), and of sh-near
@@ -65,11 +66,17 @@ void sh_explain_free(struct sh_explain *x);
 
 /*
  * Write x as TAB-separated lines to out, the documents named id[0] and
- * id[1]: "fingerprint HEX ID" twice, "distance D", per block "block I A B
- * DIFF agree|differ", per measure "similarity NAME SIM", per top feature
- * "feature SCORE W1 W2 TEXT" (weights in decimal).  Return 0 or SH_EIO.
+ * id[1]: "fingerprint HEX ID" twice; unless src is NULL, "text ID
+ * SOURCE" twice, where the text of document i came from, src[i]:
+ *   FRAMING PATH offset O length N, html reduced|no html, charset C
+ * (the path escaped as IDs are, record.h; C the charset the text was
+ * made UTF-8 from, followed by " detected" when its bytes showed it, or
+ * utf-8 when it was taken as UTF-8); then "distance D", per block "block
+ * I A B DIFF agree|differ", per measure "similarity NAME SIM", per top
+ * feature "feature SCORE W1 W2 TEXT" (weights in decimal).  Return 0 or
+ * SH_EIO.
  */
 int sh_explain_write(FILE *out, const struct sh_explain *x,
-    char *const id[2]);
+    char *const id[2], const struct sh_docsrc *src);
 
 #endif

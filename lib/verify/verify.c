@@ -714,9 +714,21 @@ sh_verify_line(struct sh_verify *v, const char *p, size_t len,
  * error of sh_fvec_doc (*col then past the ID). */
 static int
 cut_rec(const struct sh_rec *rec, struct sh_fp *f, int tokens,
-    struct sh_fvec *v, char **id, size_t *col)
+    struct sh_fvec *v, char **id, size_t *col, struct sh_docsrc *src)
 {
+	size_t n;
 	int r, bad;
+
+	if (src != NULL) {
+		src->off = rec->off;
+		src->size = rec->size;
+		src->html = rec->html;
+		src->csdetected = rec->csdetected;
+		n = rec->cs == NULL ? 0 : rec->cslen < sizeof(src->charset) ?
+		    rec->cslen : sizeof(src->charset) - 1;
+		memcpy(src->charset, rec->cs == NULL ? "" : rec->cs, n);
+		src->charset[n] = '\0';
+	}
 
 	if ((r = sh_fvec_doc(v, f, rec->text, rec->len, tokens, &bad,
 	    col)) != 0) {
@@ -733,7 +745,8 @@ cut_rec(const struct sh_rec *rec, struct sh_fp *f, int tokens,
 
 int
 sh_verify_doc(struct sh_docmap *m, const char *id, struct sh_fp *f,
-    int tokens, struct sh_fvec *v, char **idout, size_t *col)
+    int tokens, struct sh_fvec *v, char **idout, size_t *col,
+    struct sh_docsrc *src)
 {
 	struct sh_rec rec;
 	int r;
@@ -741,13 +754,13 @@ sh_verify_doc(struct sh_docmap *m, const char *id, struct sh_fp *f,
 	*col = 0;
 	if ((r = sh_docmap_get(m, id, strlen(id), &rec)) != 1)
 		return r;
-	return cut_rec(&rec, f, tokens, v, idout, col);
+	return cut_rec(&rec, f, tokens, v, idout, col, src);
 }
 
 int
 sh_verify_file(const char *path, const struct sh_recopt *o,
     struct sh_fp *f, int tokens, struct sh_fvec *v, char **id,
-    unsigned long long *line, size_t *col)
+    unsigned long long *line, size_t *col, struct sh_docsrc *src)
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
@@ -763,7 +776,7 @@ sh_verify_file(const char *path, const struct sh_recopt *o,
 		;
 	*line = rec.line;
 	if (r == 1)
-		r = cut_rec(&rec, f, tokens, v, id, col);
+		r = cut_rec(&rec, f, tokens, v, id, col, src);
 	sh_reader_free(&rd);
 	fclose(in);
 	return r;

@@ -128,23 +128,40 @@ void sh_verify_pairs(struct sh_verify *v, struct sh_fpset *s,
     const uint32_t *e, size_t n);
 
 /*
+ * Where the text of a document came from and what it went through, for
+ * sh_explain_write: the file and its framing (set by the caller), the
+ * record's bytes in it (sh_rec off and size), and its html, charset
+ * (copied, cut to fit; "" when taken as UTF-8) and csdetected
+ * (record.h).
+ */
+struct sh_docsrc {
+	const char *path;	/* not copied */
+	int mode;		/* SH_REC_* */
+	long long off, size;
+	int html, csdetected;
+	char charset[64];
+};
+
+/*
  * The first record of file path, read with record options o (not copied;
  * bad records skipped when o->skip is set), cut by f into v (as a token
  * list when tokens != 0), its ID copied into *id (NUL-terminated, the
  * caller's to free).  Return 1; 0 when the file holds no record; SH_EIO
  * (errno set) or SH_ENOMEM; a token-list error (see sh_verify_line), with
  * *line and *col saying where; or another error of sh_reader_next, with
- * *line where it was met.
+ * *line where it was met.  On 1, the record's place and transformations
+ * into *src (but its path and mode) unless src is NULL.
  */
 int sh_verify_file(const char *path, const struct sh_recopt *o,
     struct sh_fp *f, int tokens, struct sh_fvec *v, char **id,
-    unsigned long long *line, size_t *col);
+    unsigned long long *line, size_t *col, struct sh_docsrc *src);
 
 /* The same for the document of ID id (NUL-terminated) in map m (its first
  * record of that ID), its ID into *idout.  Return 1; 0 when there is
  * none; SH_EIO, SH_ENOMEM, SH_ECHANGED (sh_docmap_get), or a token-list
  * error with *col saying where. */
 int sh_verify_doc(struct sh_docmap *m, const char *id, struct sh_fp *f,
-    int tokens, struct sh_fvec *v, char **idout, size_t *col);
+    int tokens, struct sh_fvec *v, char **idout, size_t *col,
+    struct sh_docsrc *src);
 
 #endif
