@@ -108,10 +108,10 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (rn->shard.n && (r = sh_reader_shard(&rd, &rn->shard)) != 0) {
-		warnx("%s: -P: %s", shown, r == SH_EINVAL ? "only the tab, "
-		    "nul and jsonl formats shard; give each process files "
-		    "of its own" : r == SH_EIO && errno == ESPIPE ? "a pipe "
-		    "does not shard: name the file" : sh_strerror(r));
+		warnx("%s: -P: %s", shown, r == SH_EINVAL ? "whole files "
+		    "(-F) do not shard; give each process files of its own" :
+		    r == SH_EIO && errno == ESPIPE ? "a pipe does not shard: "
+		    "name the file" : sh_strerror(r));
 		sh_reader_free(&rd);
 		return 2;
 	}
