@@ -117,7 +117,12 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	}
 	/* Records are read in batches, fingerprinted by the threads, then
 	 * printed in order: the same bytes as one at a time. */
-	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+	/* Input of another format stops at its first record. */
+	if ((r = sh_reader_next(&rd, &rec)) != 0 && diag_reader(shown, &rd)) {
+		sh_reader_free(&rd);
+		return 2;
+	}
+	for (; r != 0; r = sh_reader_next(&rd, &rec)) {
 		if (r < 0 && !sh_rec_skippable(r))
 			break;
 		if (r == SH_ETAB || r == SH_EJSON)

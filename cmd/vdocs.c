@@ -66,7 +66,12 @@ open_docs(struct vdocs *d, const char *path, struct docopt *o, int tokens,
 		    "a directory: the documents are the files the IDs name, "
 		    "below it (-v . for the paths sh-fp -F was given)" :
 		    sh_strerror(r));
-	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
+	/* Documents of another format stop at the first record. */
+	if ((r = sh_docmap_scan(d->m, &rec)) != 0 &&
+	    sh_docmap_reader(d->m) != NULL &&
+	    diag_reader(path, sh_docmap_reader(d->m)))
+		exit(2);
+	for (; r != 0; r = sh_docmap_scan(d->m, &rec)) {
 		if (r == 1) {
 			progress_items("documents", ++n);
 			continue;

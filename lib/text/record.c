@@ -142,6 +142,12 @@ slurp(struct sh_reader *r, struct sh_rec *rec)
 		return SH_EIO;
 	if (sh_lines_gzip(r->in.buf, len))
 		return SH_EGZIP;
+	r->in.headlen = len < SH_LINES_HEAD ? len : SH_LINES_HEAD;
+	memcpy(r->in.head, r->in.buf, r->in.headlen);
+	if (memchr(r->in.head, '\n', r->in.headlen) != NULL)
+		r->in.headlen = (size_t)((char *)memchr(r->in.head, '\n',
+		    r->in.headlen) - r->in.head);
+	r->in.hashead = 1;
 	r->in.off = (long long)len;
 	rec->off = 0;
 	rec->id = r->name;
