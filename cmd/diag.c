@@ -224,15 +224,23 @@ kind(const char *p, size_t len)
 	};
 	const char *f[4];
 	size_t n[4], at = 0, i, ctl = 0, nf, sp;
+	const char *nl;
 	int full = len < DIAG_HEAD;
 
+	/* The first line: a NUL record's may be followed by more. */
 	if (len > DIAG_HEAD)
 		len = DIAG_HEAD;
+	if ((nl = memchr(p, '\n', len)) != NULL) {
+		len = (size_t)(nl - p);
+		full = 1;
+	}
+	if (len > 0 && p[len - 1] == '\r')
+		len--;
 	if (sh_lines_gzip(p, len))
 		return K_GZIP;
 	if (len >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9')
 		return K_BZIP2;
-	if (len >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0)
+	if (len >= 5 && memcmp(p, "\xfd" "7zXZ", 5) == 0)
 		return K_XZ;
 	if (len >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
 		return K_ZSTD;
@@ -329,7 +337,7 @@ diag_plain(const char *name, const char *p, size_t len, int as)
 		    "them";
 		break;
 	default:
-		what = docs ? "ID<TAB>TEXT documents: read them without -f" :
+		what = docs ? "ID<TAB>TEXT lines: read them without -f" :
 		    as == DIAG_PAIRS ? "documents: -v names them, the input "
 		    "is pairs of IDs (sh-near prints them)" :
 		    "documents: fingerprint them first (sh-fp)";

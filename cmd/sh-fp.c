@@ -118,7 +118,8 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	/* Records are read in batches, fingerprinted by the threads, then
 	 * printed in order: the same bytes as one at a time. */
 	/* Input of another format stops at its first record. */
-	if ((r = sh_reader_next(&rd, &rec)) != 0 && diag_reader(shown, &rd)) {
+	r = sh_reader_next(&rd, &rec);
+	if (diag_reader(shown, &rd)) {
 		sh_reader_free(&rd);
 		return 2;
 	}

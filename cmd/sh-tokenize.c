@@ -66,7 +66,8 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	/* Input of another format stops at its first record. */
-	if ((r = sh_reader_next(&rd, &rec)) != 0 && diag_reader(shown, &rd)) {
+	r = sh_reader_next(&rd, &rec);
+	if (diag_reader(shown, &rd)) {
 		sh_reader_free(&rd);
 		return 2;
 	}
