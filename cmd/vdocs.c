@@ -251,16 +251,21 @@ int
 vdocs_error(const struct vdocs *d, int e, const char *name,
     unsigned long long line, const char *id, size_t idlen, size_t col)
 {
+	char shown[204];
+
+	/* An ID read from a pair line as it came: no raw byte of it. */
+	if (e == SH_ENODOC || e == SH_EWEIGHT || e == SH_EEMPTYTOK ||
+	    e == SH_ERANGE || e == SH_EFPDIFF)
+		diag_bytes(id, idlen, shown, sizeof(shown));
 	if (e == SH_ENODOC)
-		diag(e, name, line, "no document %.*s in %s", (int)idlen, id,
-		    d->path);
+		diag(e, name, line, "no document %s in %s", shown, d->path);
 	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)
-		diag(e, NULL, 0, "%s: document %.*s: column %zu: %s", d->path,
-		    (int)idlen, id, col, sh_strerror(e));
+		diag(e, NULL, 0, "%s: document %s: column %zu: %s", d->path,
+		    shown, col, sh_strerror(e));
 	else if (e == SH_EFIELDS && name != NULL)
 		diag(e, name, line, NULL);
 	else if (e == SH_EFPDIFF)
-		errx(2, "%s: document %.*s: %s", d->path, (int)idlen, id,
+		errx(2, "%s: document %s: %s", d->path, shown,
 		    sh_strerror(e));
 	else
 		errx(2, "%s: %s", d->path, sh_strerror(e));
