@@ -219,7 +219,7 @@ static int
 kind(const char *p, size_t len)
 {
 	static const char *const magic[] = {
-		"\x7f" "ELF", "%PDF-", "PK\x03\x04", "\x89PNG", "\xff\xd8\xff",
+		"\177ELF", "%PDF-", "PK\x03\x04", "\x89PNG", "\xff\xd8\xff",
 		"GIF87a", "GIF89a", "OggS", "\xca\xfe\xba\xbe"
 	};
 	const char *f[4];
