@@ -101,7 +101,7 @@ Z='gzip bzip2 xz zstd binary elf'
 	check d 'sh-fp -f warc @' $Z jsonl docs fp fpb pairs
 	check d 'sh-fp -F @' gzip warc
 	check d 'sh-fp -P 1/2 -f warc @' jsonl docs fp
-	check d 'sh-fp -P 1/2 @' warc jsonl fp
+	check d 'sh-fp -P 1/2 @' warc jsonl fp bzip2 xz zstd binary
 }
 
 @test "documents to verify against: sh-near -v, sh-dist -v" {
