@@ -37,8 +37,17 @@ void diag_invalid_list(const char *name);
 void diag_invalid(const char *id, size_t idlen);
 void diag_invalid_report(void);
 
-/* What a line was read as, for diag_looks. */
-enum { DIAG_FPLINES, DIAG_DOCS, DIAG_JSONDOCS };
+/* What a line was read as, for diag_looks and diag_plain: fingerprint
+ * lines, documents (ID<TAB>TEXT lines), documents in JSON Lines, in
+ * other lines (-l, -f para, -f nul), in WARC, whole files (-F), pairs
+ * of IDs (sh-dist -v), pairs of fingerprints (sh-dist -p). */
+enum {
+	DIAG_FPLINES, DIAG_DOCS, DIAG_JSONDOCS, DIAG_LINES, DIAG_WARCDOCS,
+	DIAG_FILEDOCS, DIAG_PAIRS, DIAG_FPPAIRS
+};
+
+/* The DIAG_* of documents read in record framing mode (text/record.h). */
+int diag_docs(int mode);
 
 /* Whether p[0..len), a line that is not what was expected (read as
  * fingerprint lines, documents, or documents in JSON Lines), looks like
@@ -47,5 +56,30 @@ enum { DIAG_FPLINES, DIAG_DOCS, DIAG_JSONDOCS };
  * documents: "NAME: the documents look like WARC: read them with -f
  * warc"). */
 void diag_looks(const char *name, const char *p, size_t len, int as);
+
+/*
+ * Whether p[0..len), the first bytes of the first line of the stream
+ * name (at most DIAG_HEAD of them are looked at), read as as, shows
+ * that it plainly holds another format: compressed data (gzip, bzip2,
+ * xz, zstd), binary data (the magic number of a binary format, or
+ * control bytes), WARC, JSON Lines, fingerprint lines, pairs of IDs
+ * or documents, each where it is not the format read.  If so, say so in
+ * one line, what it looks like and what reads it, and return 1: the
+ * caller then reads no more of the stream and prints nothing of it.  A
+ * line that is merely bad is not plainly another format.  The message
+ * holds no byte of the input.
+ */
+#define DIAG_HEAD 512
+int diag_plain(const char *name, const char *p, size_t len, int as);
+
+/* diag_plain of the first line that the reader r of stream name read
+ * (none yet: 0), as its framing reads documents. */
+struct sh_reader;
+int diag_reader(const char *name, const struct sh_reader *r);
+
+/* The ID id[0..len) for a message, into out (size cap): control bytes
+ * and bytes of no UTF-8 sequence as \xHH, cut with "..." to fit.
+ * Return out. */
+char *diag_bytes(const char *id, size_t len, char *out, size_t cap);
 
 #endif

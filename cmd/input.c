@@ -15,6 +15,7 @@
 #include "base/lines.h"
 #include "base/zpipe.h"
 #include "near/fpline.h"
+#include "near/fplist.h"
 #include "near/fpload.h"
 #include "diag.h"
 #include "input.h"
@@ -192,8 +193,11 @@ input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 			stop = fn(ctx, p, len, shown, l.line);
 			progress_items("lines", ++lines);
 		}
-		/* A decompressor's failure is the cause of what follows. */
-		if (!stop && input_end(in) != 0)
+		/* A file plainly of another format is left at once; a
+		 * decompressor's failure is the cause of what follows. */
+		if (stop == 2)
+			r = stop = 0;	/* the next operand */
+		else if (!stop && input_end(in) != 0)
 			*status = 2;
 		else if (!stop && r < 0) {
 			warnx("%s: %s", shown, sh_strerror(r));
@@ -219,6 +223,10 @@ fp_line(void *ctx, const char *p, size_t len, const char *name,
 	struct sh_fpline f;
 	int r;
 
+	if (line == 1 && diag_plain(name, p, len, DIAG_FPLINES)) {
+		*c->status = 2;
+		return 2;
+	}
 	if ((r = sh_fpline_parse(p, len, &f.fp, &f.id, &f.idlen)) != 0) {
 		diag(r, name, line, NULL);
 		diag_looks(name, p, len, DIAG_FPLINES);
@@ -246,6 +254,7 @@ input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
 struct badline {
 	const char *name;
 	int *status;
+	int plain;		/* the file is of another format */
 };
 
 static void
@@ -254,6 +263,11 @@ bad_line(void *ctx, unsigned long long line, int e, const char *p,
 {
 	struct badline *b = ctx;
 
+	if (b->plain || (line == 1 && p != NULL && (b->plain =
+	    diag_plain(b->name, p, len, DIAG_FPLINES)) != 0)) {
+		*b->status = 2;
+		return;
+	}
 	diag(e, b->name, line, NULL);
 	if (p != NULL)
 		diag_looks(b->name, p, len, DIAG_FPLINES);
@@ -310,12 +324,31 @@ regular(int n, char *const name[])
 	return n > 0;
 }
 
+/* Whether the regular file in, shown as name, plainly holds another
+ * format than fingerprint lines (diag_plain), by its first line. */
+static int
+plain_file(FILE *in, const char *name)
+{
+	char head[DIAG_HEAD];
+	struct stat st;
+	ssize_t n;
+	char *nl;
+
+	if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (n = pread(fileno(in), head, sizeof(head), 0)) <= 0)
+		return 0;
+	if ((nl = memchr(head, '\n', (size_t)n)) != NULL)
+		n = nl - head;
+	return diag_plain(name, head, (size_t)n, DIAG_FPLINES);
+}
+
 void
 input_fplist(int n, char *const name[], struct sh_fplist *l,
     struct sh_fpfiles *files, int nthreads, int *status)
 {
 	struct badline b;
 	FILE *in;
+	size_t before;
 	int i, e;
 
 	b.status = status;
@@ -326,14 +359,26 @@ input_fplist(int n, char *const name[], struct sh_fplist *l,
 			*status = 2;
 			continue;
 		}
+		/* A file of another format is left out: before it is read,
+		 * or, a stream, once it is. */
+		b.plain = 0;
+		before = l->n;
+		if (plain_file(in, b.name)) {
+			*status = 2;
+			input_close(in);
+			continue;
+		}
 		e = sh_fpload(l, in, in == stdin ? NULL : name[i], nthreads,
 		    files, bad_line, &b, progress_lib());
+		/* A decompressor's failure is the cause of what follows. */
 		if (input_end(in) != 0)
 			*status = 2;
 		else if (e != 0) {
 			warnx("%s: %s", b.name, sh_strerror(e));
 			*status = 2;
 		}
+		if (e == 0 && b.plain)
+			sh_fplist_truncate(l, before);
 		input_close(in);
 	}
 }

@@ -50,7 +50,8 @@ const char *input_tmpmsg(void);
 int input_stdin(int n, char *const name[]);
 
 /* Called for each line read: p[0..len), line number line of the
- * operand shown as name.  Return 0 to go on, 1 to stop reading. */
+ * operand shown as name.  Return 0 to go on, 1 to stop reading, 2 to
+ * stop reading this operand (its format is another: diag_plain). */
 typedef int input_line_fn(void *ctx, const char *p, size_t len,
     const char *name, unsigned long long line);
 
@@ -79,7 +80,9 @@ typedef void input_fp_fn(void *ctx, const struct sh_fpline *f);
  * Read the fingerprint lines of the n operands name[0..n) (stdin when n
  * is 0) and call fn(ctx, ...) for each.  A line that is not one is
  * reported ("FILE:LINE: message") and skipped, as is a file that cannot
- * be read, and *status is set to 2 at once (fn may look at it).
+ * be read, and *status is set to 2 at once (fn may look at it).  A file
+ * whose first line shows another format (diag_plain) is said so and
+ * not read further.
  */
 void input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
     int *status);
@@ -87,7 +90,8 @@ void input_fps(int n, char *const name[], input_fp_fn *fn, void *ctx,
 /*
  * input_fps into the list l: the lines of a regular file (not standard
  * input) are read by nthreads threads (near/fpload.h), the same entries
- * and messages, in the same order.  With files (else NULL), when every
+ * and messages, in the same order (a file of another format left out
+ * whole).  With files (else NULL), when every
  * operand names a regular file, the IDs are left in them and the files
  * added to files.
  */

@@ -75,6 +75,8 @@ fp_pair(void *status, const char *p, size_t len, const char *name,
 	sh_fpval a, b;
 	int d, e;
 
+	if (line == 1 && diag_plain(name, p, len, DIAG_FPPAIRS))
+		return *(int *)status = 2;
 	if ((e = sh_fppair_parse(p, len, &a, &b)) != 0) {
 		diag(e, name, line, NULL);
 		diag_looks(name, p, len, DIAG_FPLINES);
@@ -97,6 +99,8 @@ doc_pair(void *status, const char *p, size_t len, const char *name,
 	uint32_t sim;
 	int e;
 
+	if (line == 1 && diag_plain(name, p, len, DIAG_PAIRS))
+		return *(int *)status = 2;
 	if ((e = sh_verify_line(vd.vf, p, len, &sim, &id, &idlen,
 	    &col)) != 0) {
 		*(int *)status = vdocs_error(&vd, e, name, line, id, idlen,

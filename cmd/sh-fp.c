@@ -116,16 +116,22 @@ fp_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	}
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
 	if (rn->shard.n && (r = sh_reader_shard(&rd, &rn->shard)) != 0) {
-		warnx("%s: -P: %s", shown, r == SH_EINVAL ? "only the tab, "
-		    "nul and jsonl formats shard; give each process files "
-		    "of its own" : r == SH_EIO && errno == ESPIPE ? "a pipe "
-		    "does not shard: name the file" : sh_strerror(r));
+		warnx("%s: -P: %s", shown, r == SH_EINVAL ? "whole files "
+		    "(-F) do not shard; give each process files of its own" :
+		    r == SH_EIO && errno == ESPIPE ? "a pipe does not shard: "
+		    "name the file" : sh_strerror(r));
 		sh_reader_free(&rd);
 		return 2;
 	}
 	/* Records are read in batches, fingerprinted by the threads, then
 	 * printed in order: the same bytes as one at a time. */
-	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+	/* Input of another format stops at its first record. */
+	r = sh_reader_next(&rd, &rec);
+	if (diag_reader(shown, &rd)) {
+		sh_reader_free(&rd);
+		return 2;
+	}
+	for (; r != 0; r = sh_reader_next(&rd, &rec)) {
 		if (r < 0 && !sh_rec_skippable(r))
 			break;
 		if (r == SH_ETAB || r == SH_EJSON)

@@ -93,7 +93,13 @@ tok_stream(struct run *rn, FILE *in, const char *name, const char *shown,
 	int r, bad, status = 0;
 
 	sh_reader_open(&rd, in, &rn->ro, name, prefix);
-	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+	/* Input of another format stops at its first record. */
+	r = sh_reader_next(&rd, &rec);
+	if (diag_reader(shown, &rd)) {
+		sh_reader_free(&rd);
+		return 2;
+	}
+	for (; r != 0; r = sh_reader_next(&rd, &rec)) {
 		if (sh_rec_skippable(r)) {
 			if (rn->ro.skip)
 				rn->nskip++;

@@ -109,7 +109,12 @@ add_docs(struct vdocs *d, const char *name, int *status)
 		    name, r == SH_EINVAL ? "-v with -F takes a directory (one): "
 		    "the documents are the files the IDs name, below it (-v . "
 		    "for the paths sh-fp -F was given)" : sh_strerror(r));
-	while ((r = sh_docmap_scan(d->m, &rec)) != 0) {
+	/* Documents of another format stop at the first record. */
+	if ((r = sh_docmap_scan(d->m, &rec)) != 0 &&
+	    sh_docmap_reader(d->m) != NULL &&
+	    diag_reader(name, sh_docmap_reader(d->m)))
+		exit(2);
+	for (; r != 0; r = sh_docmap_scan(d->m, &rec)) {
 		if (r == 1) {
 			progress_items("documents", ++n);
 			continue;
@@ -315,16 +320,21 @@ int
 vdocs_error(const struct vdocs *d, int e, const char *name,
     unsigned long long line, const char *id, size_t idlen, size_t col)
 {
+	char shown[204];
+
+	/* An ID read from a pair line as it came: no raw byte of it. */
+	if (e == SH_ENODOC || e == SH_EWEIGHT || e == SH_EEMPTYTOK ||
+	    e == SH_ERANGE || e == SH_EFPDIFF)
+		diag_bytes(id, idlen, shown, sizeof(shown));
 	if (e == SH_ENODOC)
-		diag(e, name, line, "no document %.*s in %s", (int)idlen, id,
-		    d->path);
+		diag(e, name, line, "no document %s in %s", shown, d->path);
 	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)
-		diag(e, NULL, 0, "%s: document %.*s: column %zu: %s", d->path,
-		    (int)idlen, id, col, sh_strerror(e));
+		diag(e, NULL, 0, "%s: document %s: column %zu: %s", d->path,
+		    shown, col, sh_strerror(e));
 	else if (e == SH_EFIELDS && name != NULL)
 		diag(e, name, line, NULL);
 	else if (e == SH_EFPDIFF)
-		errx(2, "%s: document %.*s: %s", d->path, (int)idlen, id,
+		errx(2, "%s: document %s: %s", d->path, shown,
 		    sh_strerror(e));
 	else
 		errx(2, "%s: %s", d->path, sh_strerror(e));

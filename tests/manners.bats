@@ -142,19 +142,24 @@ declare -A LETTERS=(
 		eq "$(printf '%s\n' "$stderr" | sed -n 11p)" \
 		    "$t: and 4990 more: too few fields"
 	done
-	# WARC, JSON Lines, binary: one line says what it looks like.
+	# WARC, JSON Lines, binary at the first line: one line says what it
+	# looks like, and the file is read no further.
 	printf 'WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\n' >"$d/w"
 	run -2 --separate-stderr sh-near "$d/w"
-	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
+	eq "$stderr" \
 	    "sh-near: $d/w: the input looks like WARC: fingerprint it first (sh-fp -f warc)"
 	printf '{"id": "a", "text": "b"}\n' >"$d/j"
 	run -2 --separate-stderr sh-index build "$d/jx" "$d/j"
-	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
+	eq "${stderr_lines[0]}" \
 	    "sh-index: $d/j: the input looks like JSON Lines: fingerprint it first (sh-fp -f jsonl)"
 	printf 'ab\001\002\003\004\005\006\007\010\016\017\020\021\022\023\024\n' >"$d/b"
 	run -2 --separate-stderr sh-near <"$d/b"
-	eq "$(printf '%s\n' "$stderr" | sed -n 2p)" \
-	    "sh-near: <stdin>: the input looks like binary data, not text"
+	eq "$stderr" "sh-near: <stdin>: the input looks like binary data, not text"
+	# Past the first line, a hint once, and the lines go on.
+	{ printf '0123456789abcdef\tok\n'; cat "$d/w"; } >"$d/w2"
+	run -2 --separate-stderr sh-near "$d/w2"
+	eq "${stderr_lines[1]}" \
+	    "sh-near: $d/w2: the input looks like WARC: fingerprint it first (sh-fp -f warc)"
 	# sh-dist -v: a missing document, pair after pair.
 	printf 'a\tone two three\n' >"$d/docs"
 	yes "$(printf 'a\tzz')" | head -n 40 >"$d/pairs"

@@ -213,11 +213,136 @@ sorted() {
 	done
 }
 
-@test "sh-fp -P: a pipe or a numbered framing is an error" {
+# warc_rec TYPE URI BODY: a WARC/1.0 record with CRLF headers and the
+# block BODY (printf %b escapes), its Content-Length counted in bytes.
+warc_rec() {
+	local body len
+	body=$(printf '%b' "$3"; printf x)
+	body=${body%x}
+	len=$(printf '%s' "$body" | LC_ALL=C wc -c)
+	printf 'WARC/1.0\r\nWARC-Type: %s\r\nWARC-Target-URI: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n' \
+	    "$1" "$2" "$len" "$body"
+}
+
+# shards_cmp FILE OPTION...: for 1 to 7 shards, and 40, the shards of
+# FILE in order give the bytes of one process, on stdout, and the same
+# messages about its lines.
+shards_cmp() {
+	local f=$1 n i
+	shift
+	sh-fp "$@" "$f" >"$D/want" 2>"$D/want.err" || true
+	[ -s "$D/want" ]
+	grep ':[0-9]*: ' "$D/want.err" >"$D/want.lines" || true
+	for n in 1 2 3 4 5 6 7 40; do
+		for i in $(seq 0 $((n - 1))); do
+			sh-fp "$@" -P "$i/$n" "$f" 2>>"$D/got.err" || true
+		done >"$D/got"
+		same_files "$D/want" "$D/got" ||
+		    { echo "sh-fp $* -P i/$n differs"; return 1; }
+		grep ':[0-9]*: ' "$D/got.err" >"$D/got.lines" || true
+		same_files "$D/want.lines" "$D/got.lines" ||
+		    { echo "sh-fp $* -P i/$n: other messages"; return 1; }
+		rm -f "$D/got.err"
+	done
+}
+
+@test "sh-fp -P: WARC records cut at their true starts, WARC/1.0 lines inside blocks never taken for one" {
+	local i
+	{
+		warc_rec warcinfo '' 'software: test\r\nWARC/1.0\r\n'
+		for i in $(seq 1 40); do
+			# A block holding a whole fake record, framed to end where
+			# the block ends: only the framing from the start tells.
+			warc_rec response "http://x.example/$i" "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\npage $i of the crawl says $((i * 7)) words\nWARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://fake.example/$i\r\nContent-Length: 60\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nfake page $i\n\n\n\n\n\n\n\n\n\n"
+			warc_rec request "http://x.example/$i" 'GET / HTTP/1.1\r\n\r\n'
+			[ $((i % 5)) -ne 0 ] || warc_rec metadata "http://x.example/$i" ''
+			[ $((i % 7)) -ne 0 ] || warc_rec response "http://y.example/$i" 'HTTP/1.1 200 OK\r\n\r\n'
+			[ $((i % 9)) -ne 0 ] || warc_rec response "http://z.example/$i" "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\ngone $i"
+			[ $((i % 11)) -ne 0 ] || warc_rec resource "http://r.example/$i" "WARC/1.1\r\nWARC-Type: conversion\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n"
+			[ $((i % 13)) -ne 0 ] || warc_rec conversion "http://c.example/$i" "text of a conversion $i\nWARC/1.0\n"
+		done
+		# One without an HTTP head: a message, with its line number.
+		warc_rec response http://x.example/nohead 'no head here'
+		warc_rec response http://x.example/last 'HTTP/1.1 200 OK\r\n\r\nthe last page'
+	} >"$D/c.warc"
+	grep -c 'fake.example' "$D/c.warc"
+	shards_cmp "$D/c.warc" -f warc
+	shards_cmp "$D/c.warc" -f warc -y response,resource,conversion
+	run -2 --separate-stderr sh-fp -f warc "$D/c.warc"
+	[[ $output != *fake.example* ]]
+	[[ $stderr == "sh-fp: $D/c.warc:"[0-9]*": WARC response without an HTTP head"* ]]
+	eq "$(grep -c 'x.example' <<<"$output")" 41
+}
+
+@test "sh-fp -P: paragraphs and numbered lines, IDs numbered from the start of the file" {
+	local i
+	for i in $(seq 1 300); do
+		case $((i % 6)) in
+		0) printf '\n\n' ;;
+		1) printf 'para %d line one\r\nand its second line %d\r\n' "$i" $((i * 3)) ;;
+		2) printf ' \t \r\n' ;;
+		3) printf 'a long paragraph %d %s\n' "$i" "$(seq -s ' ' 1 $((i % 40)))" ;;
+		4) printf '\n' ;;
+		5) printf 'x%d\n\ty %d\n \n' "$i" "$i" ;;
+		esac
+	done >"$D/p.txt"
+	printf 'no final newline' >>"$D/p.txt"
+	shards_cmp "$D/p.txt" -f para
+	shards_cmp "$D/p.txt" -l
+	printf '\n\n\none\n\n' >"$D/one.txt"
+	shards_cmp "$D/one.txt" -f para
+	shards_cmp "$D/one.txt" -l
+}
+
+@test "sh-fp -P: tab, nul and jsonl with CRLF, empty records, bad lines: the same bytes and messages" {
+	local i
+	for i in $(seq 1 200); do
+		case $((i % 5)) in
+		0) printf 'd%d\tthe text of %d\r\n' "$i" "$i" ;;
+		1) printf 'd%d\t\n' "$i" ;;
+		2) [ $((i % 40)) -ne 2 ] || printf 'no tab in line %d\n' "$i" ;;
+		3) printf 'd%d\tword %d %s\n' "$i" "$i" "$(seq -s ' ' 1 $((i % 50)))" ;;
+		4) [ $((i % 100)) -ne 4 ] && printf 'e%d\t \r\n' "$i" || printf '\r\n' ;;
+		esac
+	done >"$D/t.tsv"
+	shards_cmp "$D/t.tsv"
+	tr '\n' '\0' <"$D/t.tsv" >"$D/t.nul"
+	shards_cmp "$D/t.nul" -f nul
+	awk '{ sub(/\r$/, ""); n = index($0, "\t")
+	    if (n == 0) print; else printf "{\"id\":\"%s\",\"text\":\"%s\"}\r\n",
+	    substr($0, 1, n - 1), substr($0, n + 1) }' "$D/t.tsv" >"$D/t.jsonl"
+	shards_cmp "$D/t.jsonl" -f jsonl
+	printf 'a\tx\n' >"$D/tiny.tsv"
+	shards_cmp "$D/tiny.tsv"
+}
+
+@test "sh-fp -P: a pipe, whole files or a compressed file is an error" {
 	run -2 --separate-stderr sh -c "cat '$FIXTURES/sample.tsv' | sh-fp -P 0/2"
 	eq "$stderr" "sh-fp: <stdin>: -P: a pipe does not shard: name the file"
-	run -2 --separate-stderr sh-fp -l -P 0/2 "$FIXTURES/sample.tsv"
-	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: only the tab, nul and jsonl formats shard; give each process files of its own"
+	run -2 --separate-stderr sh-fp -F -P 0/2 "$FIXTURES/sample.tsv"
+	eq "$stderr" "sh-fp: $FIXTURES/sample.tsv: -P: whole files (-F) do not shard; give each process files of its own"
+	for f in tab warc para; do
+		run -2 --separate-stderr sh-fp -f "$f" -P 1/2 "$FIXTURES/crawl.warc.gz"
+		eq "$stderr" "sh-fp: $FIXTURES/crawl.warc.gz: -P: gzip-compressed data does not split by bytes: give each process whole files"
+		eq "$output" ""
+	done
+}
+
+@test "GNU parallel: a crawl of many files, a job a file, on stand-in hosts" {
+	need_parallel
+	local i
+	for i in 1 2 3 4 5; do
+		zcat "$FIXTURES/crawl.warc.gz" | sed "s|http://|http://h$i.|" |
+		    gzip >"$D/part$i.warc.gz"
+	done
+	cd "$D"
+	for i in 1 2 3 4 5; do
+		zcat "part$i.warc.gz" | sh-fp -f warc
+	done >want
+	ls *.warc.gz | parallel -S :,: 'sh-fp -f warc {} >{}.fp'
+	cat part?.warc.gz.fp >got
+	same_files want got
+	[ "$(wc -l <got)" -eq 20 ]
 }
 
 @test "sh-near -S: the join and the clusters in a small budget, byte-identical" {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/grow.h"
@@ -68,6 +69,19 @@ next_block(struct sh_lines *l, size_t *at, size_t *n)
 	}
 }
 
+/* The first bytes of line s[0..n), the stream's first, into l->head. */
+static void
+keep_head(struct sh_lines *l, const char *s, size_t n)
+{
+	const char *e = memchr(s, l->delim, n);
+
+	if (e != NULL)
+		n = (size_t)(e - s);
+	l->headlen = n < SH_LINES_HEAD ? n : SH_LINES_HEAD;
+	memcpy(l->head, s, l->headlen);
+	l->hashead = 1;
+}
+
 int
 sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 {
@@ -91,6 +105,8 @@ sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 		l->end = 0;	/* nothing more of it */
 		return SH_EGZIP;
 	}
+	if (l->off == 0)
+		keep_head(l, s, n);
 	l->lineoff = l->off;
 	l->off += (long long)n;
 	l->line++;
@@ -130,6 +146,44 @@ sh_lines_share(struct sh_lines *l, long long size, int i, int n)
 		if (l->off++, c == l->delim)
 			break;
 	return ferror(l->fp) ? SH_EIO : 0;
+}
+
+int
+sh_lines_number(struct sh_lines *l)
+{
+	char *buf;
+	const char *p, *e;
+	unsigned long long n = 0;
+	long long at = 0;
+	ssize_t got;
+	size_t want;
+	int fd = fileno(l->fp), ret = 0;
+
+	if ((buf = malloc(BLOCK)) == NULL)
+		return SH_ENOMEM;
+	while (at < l->off) {
+		want = l->off - at < BLOCK ? (size_t)(l->off - at) : BLOCK;
+		if ((got = pread(fd, buf, want, (off_t)at)) <= 0) {
+			if (got == 0)
+				errno = EIO;	/* the file shrank */
+			ret = SH_EIO;
+			break;
+		}
+		if (at == 0) {
+			if (sh_lines_gzip(buf, (size_t)got)) {
+				ret = SH_EGZIP;
+				break;
+			}
+			keep_head(l, buf, (size_t)got);
+		}
+		for (p = buf; (e = memchr(p, l->delim, (size_t)(buf + got -
+		    p))) != NULL; p = e + 1)
+			n++;
+		at += got;
+	}
+	free(buf);
+	l->line = n;
+	return ret;
 }
 
 int

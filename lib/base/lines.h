@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#define SH_LINES_HEAD 512
+
 struct sh_lines {
 	FILE *fp;		/* not closed here */
 	int delim;		/* '\n' or '\0' */
@@ -29,6 +31,12 @@ struct sh_lines {
 	long long end;		/* read no line starting at or past it; -1:
 				 * none */
 	long long lineoff;	/* where the last line read began */
+	/* The first bytes of the stream's first line (its delimiter left
+	 * out), once that line is read or sh_lines_number ran: for a
+	 * caller telling what the stream holds. */
+	char head[SH_LINES_HEAD];
+	size_t headlen;
+	int hashead;
 };
 
 /* Read fp by lines ending in delim. */
@@ -54,6 +62,16 @@ size_t sh_lines_read(struct sh_lines *l, void *buf, size_t n);
  * Call before reading a line.  Return 0 or SH_EIO (errno set).
  */
 int sh_lines_share(struct sh_lines *l, long long size, int i, int n);
+
+/*
+ * After sh_lines_share, of a regular file: l->line set to the lines
+ * before the share, so that the lines read are numbered from the start
+ * of the file, and l->head to its first line's.  Reads the bytes before
+ * the share once (pread(2): the stream is not moved).  Return 0,
+ * SH_EGZIP (the file starts with the gzip magic), SH_ENOMEM or SH_EIO
+ * (errno set).
+ */
+int sh_lines_number(struct sh_lines *l);
 
 /* Go to byte off of the stream (fseeko), as the offset of the next line
  * read.  Return 0 or SH_EIO. */

@@ -65,3 +65,13 @@ sh_shard_fp(const struct sh_shard *s, sh_fpval fp)
 
 	return (uint32_t)((hi + (lo >> 32)) >> 32);
 }
+
+void
+sh_shard_bytes(const struct sh_shard *s, long long size, long long *start,
+    long long *end)
+{
+	long long n = s->n;
+
+	*start = size / n * s->i + size % n * s->i / n;
+	*end = size / n * (s->i + 1) + size % n * (s->i + 1) / n;
+}

@@ -31,6 +31,14 @@ uint32_t sh_shard_run(const struct sh_shard *s, int t, int T, uint64_t key);
 /* Whether shard s has any run of table t of T. */
 int sh_shard_table(const struct sh_shard *s, int t, int T);
 
+/*
+ * The bytes [*start, *end) of a file of size bytes that shard s holds,
+ * as sh-fp -P cuts a file: n byte ranges in order, their sizes apart by
+ * one at most.
+ */
+void sh_shard_bytes(const struct sh_shard *s, long long size,
+    long long *start, long long *end);
+
 /* The shard of fingerprint fp in an index split n ways. */
 uint32_t sh_shard_fp(const struct sh_shard *s, sh_fpval fp);
 

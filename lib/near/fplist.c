@@ -79,6 +79,16 @@ sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id, size_t idlen)
 	return 0;
 }
 
+void
+sh_fplist_truncate(struct sh_fplist *l, size_t n)
+{
+	if (n >= l->n)
+		return;
+	l->n = n;
+	if (!l->noids && l->idoff != NULL)
+		l->idlen = l->idoff[n];
+}
+
 int
 sh_fplist_append(struct sh_fplist *dst, const struct sh_fplist *src)
 {

@@ -39,6 +39,10 @@ void sh_fplist_clear(struct sh_fplist *l);
 int sh_fplist_add(struct sh_fplist *l, sh_fpval fp, const char *id,
     size_t idlen);
 
+/* Drop the entries from n on (n <= l->n) of a list whose IDs are
+ * kept in it (have NULL), keeping its memory. */
+void sh_fplist_truncate(struct sh_fplist *l, size_t n);
+
 /* Append the entries of src to dst, both with IDs or both without.
  * Return 0 or SH_ENOMEM (dst is unchanged then). */
 int sh_fplist_append(struct sh_fplist *dst, const struct sh_fplist *src);

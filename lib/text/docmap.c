@@ -332,6 +332,12 @@ sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec)
 	return 1;
 }
 
+const struct sh_reader *
+sh_docmap_reader(const struct sh_docmap *m)
+{
+	return m->scanning ? &m->scan : NULL;
+}
+
 /* The line number written as id[0..len) ("17", no sign, no leading
  * zero), or 0 when it is none. */
 static uint64_t

@@ -71,6 +71,12 @@ int sh_docmap_open(struct sh_docmap **m, const char *path,
  */
 int sh_docmap_scan(struct sh_docmap *m, struct sh_rec *rec);
 
+/* The reader of pass one over the file added last, for a caller telling
+ * what the file holds (its first line, in->head): NULL once its scan
+ * has ended, and with the file framing, where the files are read when
+ * asked for. */
+const struct sh_reader *sh_docmap_reader(const struct sh_docmap *m);
+
 /*
  * The first document whose ID is id[0..idlen) into *rec, valid until the
  * next call.  Call after the last scan.  Return 1, 0 when there is none,

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/fpval.h"
@@ -55,6 +56,7 @@ sh_reader_init(struct sh_reader *r, FILE *fp, int mode, const char *name,
 	r->mode = mode;
 	r->name = name;
 	r->prefix = prefix;
+	r->shend = -1;
 }
 
 void
@@ -76,9 +78,10 @@ int
 sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 {
 	struct stat st;
+	char magic[2];
+	int e;
 
-	if (r->mode != SH_REC_TAB && r->mode != SH_REC_NUL &&
-	    r->mode != SH_REC_JSON)
+	if (r->mode == SH_REC_FILE)
 		return SH_EINVAL;
 	if (fstat(fileno(r->in.fp), &st) != 0)
 		return SH_EIO;
@@ -86,9 +89,25 @@ sh_reader_shard(struct sh_reader *r, const struct sh_shard *s)
 		errno = ESPIPE;
 		return SH_EIO;
 	}
-	/* A record is ours when it starts in range. */
-	return sh_lines_share(&r->in, (long long)st.st_size, (int)s->i,
-	    (int)s->n);
+	/* Compressed bytes cut anywhere are no records. */
+	if (pread(fileno(r->in.fp), magic, 2, 0) == 2 &&
+	    sh_lines_gzip(magic, 2))
+		return SH_EGZIP;
+	/*
+	 * A record is ours when it starts in range.  A WARC record's block
+	 * may hold any line, a paragraph's start depends on the line before
+	 * it: both are found by reading from the start, records before the
+	 * range read and dropped.  The others start after a delimiter.
+	 */
+	if (r->mode == SH_REC_WARC || r->mode == SH_REC_PARA) {
+		sh_shard_bytes(s, (long long)st.st_size, &r->shstart,
+		    &r->shend);
+		return 0;
+	}
+	if ((e = sh_lines_share(&r->in, (long long)st.st_size, (int)s->i,
+	    (int)s->n)) != 0)
+		return e;
+	return sh_lines_number(&r->in);
 }
 
 void
@@ -135,6 +154,12 @@ slurp(struct sh_reader *r, struct sh_rec *rec)
 		return SH_EIO;
 	if (sh_lines_gzip(r->in.buf, len))
 		return SH_EGZIP;
+	r->in.headlen = len < SH_LINES_HEAD ? len : SH_LINES_HEAD;
+	memcpy(r->in.head, r->in.buf, r->in.headlen);
+	if (memchr(r->in.head, '\n', r->in.headlen) != NULL)
+		r->in.headlen = (size_t)((char *)memchr(r->in.head, '\n',
+		    r->in.headlen) - r->in.head);
+	r->in.hashead = 1;
 	r->in.off = (long long)len;
 	rec->off = 0;
 	rec->id = r->name;
@@ -223,12 +248,24 @@ paragraph(struct sh_reader *r, struct sh_rec *rec)
 	size_t len, tlen = 0;
 	int ret;
 
+again:
 	while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && blank(p, len))
 		;
 	if (ret <= 0)
 		return ret;
 	rec->line = r->in.line;
 	rec->off = r->in.lineoff;
+	if (r->shend >= 0 && rec->off >= r->shend)
+		return 0;
+	if (rec->off < r->shstart) {
+		/* Another shard's: its lines are read and dropped. */
+		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 &&
+		    !blank(p, len))
+			;
+		if (ret < 0)
+			return ret;
+		goto again;
+	}
 	do {
 		if (reserve(&r->tbuf, &r->tcap, tlen + len + 1) != 0)
 			return SH_ENOMEM;
@@ -438,6 +475,11 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			break;
 		rec->line = r->in.line;
 		rec->off = r->in.lineoff;
+		/* The next shard's record: not read. */
+		if (r->shend >= 0 && rec->off >= r->shend) {
+			ret = 0;
+			break;
+		}
 		if (len < 5 || memcmp(p, "WARC/", 5) != 0) {
 			ret = SH_EWARC;
 			break;
@@ -500,6 +542,9 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			ret = ferror(r->in.fp) ? SH_EIO : SH_EWARC;
 			break;
 		}
+		/* Another shard's record, framed but not counted. */
+		if (rec->off < r->shstart)
+			continue;
 		if (!hastype || unlisted(types, type, tlen))
 			continue;
 		ret = hasid ? 1 : SH_ENOID;

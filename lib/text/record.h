@@ -144,6 +144,10 @@ struct sh_reader {
 	unsigned long long nstatus, ntype, nbadcs;
 	unsigned long long nbinary;	/* files or WARC responses skipped as
 					 * binary */
+	long long shstart, shend;	/* sh_reader_shard of WARC records and
+					 * paragraphs: those that start in
+					 * [shstart, shend) are read (shend
+					 * < 0: no end) */
 };
 
 /* Read fp (not closed here) in framing mode; name is the stream's name,
@@ -175,11 +179,17 @@ int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
 
 /*
  * Read only shard s->i of s->n of a regular file: the records that start
- * in bytes [size * i / n, size * (i + 1) / n), so that the shards
- * together read every record once, in order.  For the tab, nul and jsonl
- * framings (the others number lines from the start or need a scan).
- * Call before the first read.  Return 0, SH_EINVAL (another framing) or
- * SH_EIO (not a regular file, or seeking failed; errno set).
+ * in bytes [size * i / n, size * (i + 1) / n) (base/shard.h,
+ * sh_shard_bytes), so that the shards together read every record once,
+ * in order, with the line numbers and IDs of reading it whole.  Any
+ * framing but SH_REC_FILE.  The bytes before the share are read once:
+ * counted by memchr(3) where records start after a delimiter (tab, nul,
+ * jsonl, line), read as records and dropped for WARC (a block may hold
+ * any line, "WARC/1.0" included: only the framing from the start tells
+ * a record's start) and paragraphs (whose start depends on the line
+ * before them).  Call before the first read.  Return 0, SH_EINVAL
+ * (SH_REC_FILE), SH_EGZIP (the file is gzip data) or SH_EIO (not a
+ * regular file, or reading failed; errno set).
  */
 int sh_reader_shard(struct sh_reader *r, const struct sh_shard *s);
 
