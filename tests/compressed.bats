@@ -236,3 +236,16 @@ fake() {
 	run -2 --separate-stderr sh-dist -v . -F <<<"a.txt	d.txt.gz"
 	eq "$stderr" "sh-dist: .: the decompressor failed"
 }
+
+@test "sh-dist -x doc1 doc2: a compressed file read decoded; a broken one said" {
+	printf 'the council met on tuesday to discuss the budget\n' | gzip >"$D/x.txt.gz"
+	printf 'the council met on tuesday to discuss the budget\n' >"$D/x.txt"
+	printf 'the council met on monday to discuss the budget\n' >"$D/y.txt"
+	run -0 sh-dist -x "$D/x.txt" "$D/y.txt"
+	want=$output
+	run -0 sh-dist -x "$D/x.txt.gz" "$D/y.txt"
+	eq "$output" "${want//x.txt/x.txt.gz}"
+	head -c 10 "$D/x.txt.gz" >"$D/bad.gz"
+	run -2 --separate-stderr sh-dist -x "$D/bad.gz" "$D/y.txt"
+	eq "$stderr" "sh-dist: $D/bad.gz:1: the decompressor failed"
+}

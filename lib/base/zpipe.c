@@ -119,6 +119,33 @@ sh_zpipe_open(struct sh_zpipe *z, int kind, int fd)
 	return spawn(z, kind, fd);
 }
 
+int
+sh_zpipe_decode(FILE **fp, struct sh_zpipe *z)
+{
+	unsigned char m[SH_Z_MAGIC];
+	ssize_t k;
+	int r;
+
+	z->kind = SH_Z_NONE;
+	z->pid = 0;
+	z->err = -1;
+	z->feed = NULL;
+	if ((k = pread(fileno(*fp), m, sizeof(m), 0)) <= 0 ||
+	    sh_z_kind(m, (size_t)k) == SH_Z_NONE)
+		return 0;
+	r = sh_zpipe_open(z, sh_z_kind(m, (size_t)k), fileno(*fp));
+	fclose(*fp);
+	*fp = NULL;
+	if (r != 0)
+		return r;
+	if ((*fp = fdopen(z->out, "r")) == NULL) {
+		close(z->out);
+		(void)sh_zpipe_close(z, 0, NULL, 0);
+		return SH_ENOMEM;
+	}
+	return 0;
+}
+
 struct sh_zfeed {
 	FILE *fp;
 	int to, own;

@@ -73,6 +73,15 @@ int sh_zpipe_feed(struct sh_zpipe *z, int kind, FILE *fp, const void *prefix,
     size_t n, int own);
 
 /*
+ * When the file *fp (open at its start) is compressed, by its first
+ * bytes, start its decompressor, close *fp and put in its place a stream
+ * of the decoded bytes, the caller's to fclose before sh_zpipe_close;
+ * else leave it as it is, z->kind SH_Z_NONE.  Return 0, or SH_EIO (errno
+ * set) or SH_ENOMEM, *fp then closed.
+ */
+int sh_zpipe_decode(FILE **fp, struct sh_zpipe *z);
+
+/*
  * After z->out is closed: end the decompressor (at once, when whole is
  * 0: the stream was not read to its end) and wait for it.  Return 0,
  * or, when whole != 0 and it failed, SH_EZ with msg[0..cap) (cap > 0)

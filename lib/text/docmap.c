@@ -542,14 +542,12 @@ static int
 get_file(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec)
 {
-	unsigned char magic[SH_Z_MAGIC];
 	struct sh_zpipe z;
 	struct stat st;
 	size_t n, d = strlen(m->dir);
 	char msg[256];
-	ssize_t k;
 	FILE *fp;
-	int r, kind = SH_Z_NONE;
+	int r;
 
 	if (m->look >= 0) {
 		fclose(m->rd.in.fp);
@@ -574,23 +572,13 @@ get_file(struct sh_docmap *m, const char *id, size_t idlen,
 		return 0;
 	}
 	/* A compressed file is read decoded, as sh-fp -F reads it. */
-	if ((k = pread(fileno(fp), magic, sizeof(magic), 0)) > 0 &&
-	    (kind = sh_z_kind(magic, (size_t)k)) != SH_Z_NONE) {
-		r = sh_zpipe_open(&z, kind, fileno(fp));
-		fclose(fp);
-		if (r != 0)
-			return r;
-		if ((fp = fdopen(z.out, "r")) == NULL) {
-			close(z.out);
-			(void)sh_zpipe_close(&z, 0, NULL, 0);
-			return SH_ENOMEM;
-		}
-	}
+	if ((r = sh_zpipe_decode(&fp, &z)) != 0)
+		return r;
 	sh_reader_open(&m->rd, fp, m->o, m->name, 0);
 	m->look = 0;
 	r = sh_reader_next(&m->rd, rec);
-	if (kind != SH_Z_NONE && sh_zpipe_close(&z, feof(fp) && !ferror(fp),
-	    msg, sizeof(msg)) != 0)
+	if (z.kind != SH_Z_NONE && sh_zpipe_close(&z, feof(fp) &&
+	    !ferror(fp), msg, sizeof(msg)) != 0)
 		return SH_EZ;
 	if (r != 1)
 		return r < 0 && !sh_rec_skippable(r) ? r : 0;

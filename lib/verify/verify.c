@@ -10,6 +10,7 @@
 #include "base/hmap.h"
 #include "base/io.h"
 #include "base/threads.h"
+#include "base/zpipe.h"
 #include "fp/similar.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
@@ -764,12 +765,17 @@ sh_verify_file(const char *path, const struct sh_recopt *o,
 {
 	struct sh_reader rd;
 	struct sh_rec rec = { 0 };
+	struct sh_zpipe z;
+	char msg[256];
 	FILE *in;
-	int r;
+	int r, whole;
 
 	*col = 0;
 	if ((in = fopen(path, "r")) == NULL)
 		return SH_EIO;
+	/* A compressed file is read decoded, as sh-fp reads it. */
+	if ((r = sh_zpipe_decode(&in, &z)) != 0)
+		return r;
 	sh_reader_open(&rd, in, o, path, 0);
 	while ((r = sh_reader_next(&rd, &rec)) < 0 && sh_rec_skippable(r) &&
 	    o->skip)
@@ -778,6 +784,10 @@ sh_verify_file(const char *path, const struct sh_recopt *o,
 	if (r == 1)
 		r = cut_rec(&rec, f, tokens, v, id, col, src);
 	sh_reader_free(&rd);
+	whole = feof(in) && !ferror(in);
 	fclose(in);
+	if (z.kind != SH_Z_NONE && sh_zpipe_close(&z, whole, msg,
+	    sizeof(msg)) != 0 && r >= 0)
+		r = SH_EZ;
 	return r;
 }
