@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <err.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,12 +44,13 @@ static FILE *
 zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
     const char *shown)
 {
-	int i;
+	int i, e = errno;
 
 	if (f == stdin)
 		stdin_taken = 1;
 	else if (r != 0 || !fed)
 		fclose(f);
+	errno = e;
 	if (r != 0) {
 		if (kind != SH_Z_NONE)
 			warn("%s: %s-compressed: cannot run %s", shown,
