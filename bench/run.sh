@@ -547,6 +547,13 @@ bench_compressed()
 	    "$FPB"; [ $? -le 1 ]') || exit 2
 	zrow 'sh-near -B -v FILE -f warc -a 0.8' "$1" ''
 	zrow 'sh-near -B -v FILE.gz -f warc -a 0.8' "$2" "$1"
+	# The whole route, sketches piped.
+	set -- $(alternate '"$BIN/sh-fp" -B -f warc "$PLAIN" | "$BIN/sh-near" \
+	    -B -v "$PLAIN" -f warc -a 0.8; [ $? -le 1 ]' '"$BIN/sh-fp" -B -f \
+	    warc "$Z" | "$BIN/sh-near" -B -v "$Z" -f warc -a 0.8; \
+	    [ $? -le 1 ]') || exit 2
+	zrow 'sh-fp -B FILE | sh-near -B -v FILE -a 0.8' "$1" ''
+	zrow 'sh-fp -B FILE.gz | sh-near -B -v FILE.gz -a 0.8' "$2" "$1"
 	rm -f "$tmp/z.warc"
 }
 
