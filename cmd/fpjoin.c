@@ -207,6 +207,12 @@ fpjoin_pairs(struct sh_fpset *s, struct sh_linestore *lines,
 		return 0;
 	}
 	fpjoin_plan(&p, o->k, o->r, sh_fpset_n(s), 1);
+	if (o->classes != NULL && !s->budget && o->shard == NULL) {
+		if ((e = sh_classes_join(o->classes, s->list.fp, s->list.n,
+		    &p, o->nthreads, progress_lib())) != 0)
+			fpjoin_fail(s, e);
+		return 2;
+	}
 	if ((e = sh_fpset_join(s, &p, o->nthreads, o->shard,
 	    progress_lib())) != 0)
 		fpjoin_fail(s, e);

@@ -8,6 +8,7 @@
 #define FPJOIN_H
 
 #include "near/bands.h"
+#include "near/classes.h"
 #include "near/fpset.h"
 #include "near/plan.h"
 #include "near/linestore.h"
@@ -49,6 +50,9 @@ struct fpjoin_opt {
 	const struct sh_shard *shard;	/* -P, or NULL */
 	int ids;		/* IDs may be left in the files */
 	int nthreads;
+	struct sh_classes *classes;	/* the join's classes instead of
+					   its pairs (in memory, no -m, no
+					   -P), or NULL */
 };
 
 /*
@@ -62,7 +66,9 @@ struct fpjoin_opt {
  * sketch (with o->must, an error that ends the program with status 2
  * instead), or without o->bp, as fpjoin_read reads them: the pairs
  * given in the file o->given (fpjoin_given), or those of the join within
- * o->k (o->r key blocks, o->shard).  Return 0 but for groups.  A sketch
+ * o->k (o->r key blocks, o->shard), or with o->classes and a set in
+ * memory its classes into *o->classes (near/classes.h), and then return
+ * 2.  Return 0 but for groups and classes.  A sketch
  * that is there but bad is reported and sets *status to 2, as a bad line
  * is.
  */

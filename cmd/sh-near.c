@@ -19,11 +19,11 @@
 #include "near/dedup.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
-#include "verify/groups.h"
 #include "verify/match.h"
 #include "docopt.h"
 #include "fpjoin.h"
 #include "input.h"
+#include "keep.h"
 #include "progress.h"
 #include "usage.h"
 #include "vdocs.h"
@@ -120,8 +120,8 @@ main(int argc, char *argv[])
 	struct sh_linestore lines;	/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
-	struct sh_bandgroups groups = { NULL, 0, 0, NULL, 0, 0 };
-	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0 };
+	struct keepopt ko = { 0, 0 };
+	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0, NULL };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
@@ -143,7 +143,7 @@ main(int argc, char *argv[])
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
 		case 'u':
-			mode = ch;
+			mode = keepopt_mode(&ko, ch);
 			break;
 		case 'h':
 			usage_help();
@@ -263,7 +263,6 @@ main(int argc, char *argv[])
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */
 		lk = (struct sh_ixlook){ ix, (int)k, &hits, where };
-		jo.groups = mode ? &groups : NULL;
 		jo.given = given;
 		jo.k = (int)k;
 		jo.r = (int)r;
@@ -271,20 +270,16 @@ main(int argc, char *argv[])
 		jo.ids = !mode && !given;
 		jo.nthreads = (int)nthreads;
 		sh_linestore_init(&lines);
-		if (fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, &jo, argc,
-		    argv, &status))
-			e = sh_groups_write(&mt, &set, &groups, mode == 'g',
-			    &lk, &lines, stdout);
-		else if (mode == 'u')
-			e = sh_match_write_firsts(&mt, &set, &lk, &lines,
-			    stdout);
-		else if ((e = sh_match_write(&mt, &set, mode == 'g',
+		if (mode)
+			e = keep_run(&ko, &set, &jo, &mt, &lk, &lines, argc,
+			    argv, &status);
+		else if (fpjoin_pairs(&set, NULL, &jo, argc, argv,
+		    &status) >= 0 && (e = sh_match_write(&mt, &set, 0,
 		    stdout)) > 0)
 			found = 1;
 		if (e < 0)
 			ix_fail(e, where);
 		sh_linestore_free(&lines);
-		sh_bandgroups_free(&groups);
 	}
 	if (vd.vf != NULL)
 		progress_total("pairs verified", mt.nverified);

@@ -24,9 +24,19 @@ setup() {
 	eq "$output" ""
 }
 
-@test "-c prints every line's cluster representative" {
+@test "-g: each line with the copy that stays; a chain does not join the copies apart; -gg the connected components" {
+	# a-b at 3, b-c at 1, a-c at 4: c is not within 3 of a, which
+	# stays, so c stays too; -u keeps the same.
 	run -0 sh-near -g "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\nc\tc\nd\td')"
+	run -0 sh-near -u "$BATS_TEST_TMPDIR/n.fp"
+	eq "$(cut -f 2 <<<"$output")" "$(printf 'a\nc\nd')"
+	run -0 sh-near -gg "$BATS_TEST_TMPDIR/n.fp"
 	eq "$output" "$(printf 'a\ta\na\tb\na\tc\nd\td')"
+	run -0 sh-near -g -g -S 1M "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\na\tc\nd\td')"
+	run -0 sh-near -g -S 1M "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\nc\tc\nd\td')"
 }
 
 @test "-u passes the first copies through unchanged" {
