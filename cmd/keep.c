@@ -50,9 +50,19 @@ keep_run(const struct keepopt *ko, struct sh_fpset *s,
 	int e, route;
 
 	jo->groups = &groups;
-	jo->classes = ko->components ? NULL : &c;
+	jo->classes = ko->components && mt->vf != NULL ? NULL : &c;
 	route = fpjoin_pairs(s, ko->mode == 'u' ? lines : NULL, jo, n, name,
 	    status);
+	if (ko->components && route == 2) {
+		/* Unverified: the components of the classes. */
+		if ((rep = malloc(sh_fpset_n(s) * sizeof(*rep) + 1)) == NULL)
+			return SH_ENOMEM;
+		sh_classes_components(&c, rep);
+		e = sh_match_write_clusters(s, rep, stdout);
+		sh_classes_free(&c);
+		free(rep);
+		return e;
+	}
 	if (ko->components) {
 		e = route == 1 ? sh_groups_write(mt, s, &groups, 1, lk, lines,
 		    stdout) : (int)sh_match_write(mt, s, 1, stdout);

@@ -5,6 +5,7 @@
 #include "base/grow.h"
 #include "base/radix.h"
 #include "near/classes.h"
+#include "near/cluster.h"
 #include "near/join.h"
 
 void
@@ -120,4 +121,25 @@ sh_classes_pairs(struct sh_classes *c, struct sh_fpset *s)
 	if (e != 0)
 		sh_classes_free(c);
 	return e;
+}
+
+void
+sh_classes_components(const struct sh_classes *c, uint32_t *rep)
+{
+	size_t i, j;
+
+	sh_cluster_start(c->n, rep);
+	for (i = 0; i < c->nc; i++) {
+		for (j = c->nat[i]; j < c->nat[i + 1]; j++)
+			if (c->nb[j] > i)
+				sh_cluster_union(rep, c->cls != NULL ?
+				    c->mem[c->first[i]] : (uint32_t)i,
+				    c->cls != NULL ? c->mem[c->first[c->nb[j]]] :
+				    c->nb[j]);
+		if (c->cls != NULL)
+			for (j = c->first[i] + 1; j < c->first[i + 1]; j++)
+				sh_cluster_union(rep, c->mem[c->first[i]],
+				    c->mem[j]);
+	}
+	sh_cluster_finish(c->n, rep);
 }

@@ -59,6 +59,10 @@ sh_classes_of(const struct sh_classes *c, size_t i)
 	return c->cls != NULL ? c->cls[i] : (uint32_t)i;
 }
 
+/* The connected components of c, unverified (near/cluster.h): rep[i]
+ * the first entry of entry i's component; rep has c->n elements. */
+void sh_classes_components(const struct sh_classes *c, uint32_t *rep);
+
 void sh_classes_free(struct sh_classes *c);
 
 #endif
