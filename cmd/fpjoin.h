@@ -39,6 +39,9 @@ void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
 const struct sh_bandplan *fpjoin_route(struct sh_bandplan *p, int force,
     const char *threshold, uint32_t t, int alone);
 
+/* What the classes take in memory, a line, at most. */
+#define FPJOIN_CLASSBYTES 48
+
 /* How sh-near's pairs are made (fpjoin_pairs). */
 struct fpjoin_opt {
 	const struct sh_bandplan *bp;	/* the band route's plan, or NULL */
@@ -66,9 +69,11 @@ struct fpjoin_opt {
  * sketch (with o->must, an error that ends the program with status 2
  * instead), or without o->bp, as fpjoin_read reads them: the pairs
  * given in the file o->given (fpjoin_given), or those of the join within
- * o->k (o->r key blocks, o->shard), or with o->classes and a set in
- * memory its classes into *o->classes (near/classes.h), and then return
- * 2.  Return 0 but for groups and classes.  A sketch
+ * o->k (o->r key blocks, o->shard), or with o->classes (and no shard)
+ * the classes of the join into *o->classes (near/classes.h), and then
+ * return 2: in memory, or within a budget when it holds
+ * FPJOIN_CLASSBYTES a line (they are made in memory, the fingerprints
+ * read back from disk; else the pairs are made).  Return 0 but for groups and classes.  A sketch
  * that is there but bad is reported and sets *status to 2, as a bad line
  * is.
  */
