@@ -31,9 +31,9 @@
 #define DOCOPTS DOCOPT_LETTERS "t"
 
 static const char usage_text[] =
-    "usage: sh-near [-g | -u] [-i index [-K]] [-j threads] [-k max] "
-    "[-m pairs]\n"
-    "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
+    "usage: sh-near [-g | -gg | -u] [-i index [-K]] [-j threads] [-k max]\n"
+    "               [-m pairs] [-P shard/shards] [-r blocks] [-S size] "
+    "[file ...]\n"
     "       sh-near -v docs [-Bt] [-a min] [-J measure] [sh-near option ...]\n"
     "               [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";

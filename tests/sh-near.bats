@@ -103,7 +103,7 @@ setup() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-near -x
-	eq "${stderr_lines[1]}" "usage: sh-near [-g | -u] [-i index [-K]] [-j threads] [-k max] [-m pairs]"
+	eq "${stderr_lines[1]}" "usage: sh-near [-g | -gg | -u] [-i index [-K]] [-j threads] [-k max]"
 	run -2 --separate-stderr sh-near -g -u
 	eq "$stderr" "sh-near: -g and -u cannot be used together"
 	run -2 --separate-stderr sh-near -u -S 1M
