@@ -34,8 +34,8 @@ static const char usage_text[] =
     "usage: sh-near [-g | -gg | -u] [-i index [-K]] [-j threads] [-k max]\n"
     "               [-m pairs] [-P shard/shards] [-r blocks] [-S size] "
     "[file ...]\n"
-    "       sh-near -v docs [-Bt] [-a min] [-J measure] [sh-near option ...]\n"
-    "               [document option ...] [file ...]\n"
+    "       sh-near -v docs [-Bt] [-a min] [-J measure] [-Y rule]\n"
+    "               [sh-near option ...] [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
@@ -120,7 +120,7 @@ main(int argc, char *argv[])
 	struct sh_linestore lines;	/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
-	struct keepopt ko = { 0, 0 };
+	struct keepopt ko = { 0, 0, 0 };
 	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0, NULL };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
@@ -138,7 +138,7 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "BJ:KP:S:Va:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "BJ:KP:S:VY:a:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
@@ -191,7 +191,8 @@ main(int argc, char *argv[])
 			docs = vdocs_name(&vd, optarg);
 			break;
 		default:
-			if (!docopt_set(&o, ch, optarg))
+			if (!docopt_set(&o, ch, optarg) && !keepopt_set(&ko, ch,
+			    optarg))
 				usage();
 		}
 		if (e != 0)
@@ -204,7 +205,7 @@ main(int argc, char *argv[])
 	usage_pairs(excl);
 	/* The letters of verification need -v. */
 	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
-		if (strchr(DOCOPTS "BJa", *q) != NULL)
+		if (strchr(DOCOPTS "BJYa", *q) != NULL)
 			usage_only(*q, "-v");
 	if (load && ipath == NULL)
 		usage_only('K', "-i");
@@ -271,8 +272,8 @@ main(int argc, char *argv[])
 		jo.nthreads = (int)nthreads;
 		sh_linestore_init(&lines);
 		if (mode)
-			e = keep_run(&ko, &set, &jo, &mt, &lk, &lines, argc,
-			    argv, &status);
+			e = keep_run(&ko, &set, &jo, &mt, &lk, &lines, vd.m,
+			    argc, argv, &status);
 		else if (fpjoin_pairs(&set, NULL, &jo, argc, argv,
 		    &status) >= 0 && (e = sh_match_write(&mt, &set, 0,
 		    stdout)) > 0)

@@ -97,3 +97,29 @@ brute_keep() {
 	run -0 sh -c "sh-near -g -S 1M '$d/fp' | tail -n 1"
 	eq "$output" "$(printf 'x0\tx19999')"
 }
+
+@test "-Y longest: the copy with the longest text stays, ties by input order; the same within -S; -Y needs -v" {
+	local d="$BATS_TEST_TMPDIR"
+	printf 'a\tthe budget of the town for the year\nb\tthe budget of the town for the year and the schools too\nc\tthe budget of the town\nd\tthe budget of the town for the year and the schools aa\n' >"$d/docs"
+	sh-fp -w 1 "$d/docs" >"$d/fp"
+	all_pairs "$d/docs" >"$d/all"
+	run -0 sh-near -g -v "$d/docs" -w 1 -a 0.3 -m "$d/all" "$d/fp"
+	eq "$output" "$(printf 'a\ta\na\tb\na\tc\na\td')"
+	# b and d are as long: b, the first of them, stays.
+	run -0 sh-near -g -Y longest -v "$d/docs" -w 1 -a 0.3 -m "$d/all" "$d/fp"
+	eq "$output" "$(printf 'b\ta\nb\tb\nb\tc\nb\td')"
+	run -0 sh-near -g -Y longest -S 1M -v "$d/docs" -w 1 -a 0.3 -m "$d/all" "$d/fp"
+	eq "$output" "$(printf 'b\ta\nb\tb\nb\tc\nb\td')"
+	# -u keeps the lines that -g keeps.
+	sh-near -g -Y longest -v "$d/docs" -w 1 -a 0.3 -k 16 "$d/fp" |
+	    awk -F '\t' '$1 == $2 { print $1 }' >"$d/want"
+	grep -qx b "$d/want"
+	run -0 sh-near -u -Y longest -v "$d/docs" -w 1 -a 0.3 -k 16 "$d/fp"
+	eq "$(cut -f 2 <<<"$output")" "$(cat "$d/want")"
+	run -2 --separate-stderr sh-near -g -Y longest "$d/fp"
+	eq "$stderr" "sh-near: -Y: only with -v"
+	run -2 --separate-stderr sh-near -g -Y best -v "$d/docs" "$d/fp"
+	eq "$stderr" "sh-near: -Y best: not first or longest"
+	run -2 --separate-stderr sh-near -gg -Y longest -v "$d/docs" "$d/fp"
+	eq "$stderr" "sh-near: -Y: not with -gg, whose REP is the first member"
+}
