@@ -26,12 +26,12 @@ FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/toklist.h lib/feat/weight.h
 FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
 	lib/fp/simhash.h lib/fp/similar.h
-NEAR_HDR = lib/near/bands.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
+NEAR_HDR = lib/near/bands.h lib/near/classes.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/linestore.h lib/near/fpstore.h lib/near/join.h \
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
 INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/times.h lib/index/ixfile.h lib/index/segint.h lib/index/segment.h \
 	lib/index/writer.h
-VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/match.h \
+VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/keep.h lib/verify/match.h \
 	lib/verify/verify.h
 BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
@@ -46,13 +46,13 @@ FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/toklist.o lib/feat/weight.o
 FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
 	lib/fp/simhash.o lib/fp/similar.o
-NEAR_OBJ = lib/near/bands.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
+NEAR_OBJ = lib/near/bands.o lib/near/classes.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/linestore.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segment.o lib/index/times.o \
 	lib/index/writer.o
-VERIFY_OBJ = lib/verify/explain.o lib/verify/groups.o lib/verify/match.o \
+VERIFY_OBJ = lib/verify/explain.o lib/verify/groups.o lib/verify/keep.o lib/verify/match.o \
 	lib/verify/verify.o
 HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)
@@ -63,8 +63,8 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 # reading of operands, the messages about them, progress, usage and
 # version; and the plumbing of sh-near's joins and verification and of
 # sh-index's writes.
-CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/help.h cmd/input.h cmd/ixadd.h cmd/progress.h cmd/usage.h cmd/vdocs.h
-CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/help.o cmd/input.o cmd/ixadd.o cmd/progress.o cmd/usage.o cmd/vdocs.o
+CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/help.h cmd/input.h cmd/ixadd.h cmd/keep.h cmd/progress.h cmd/usage.h cmd/vdocs.h
+CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/help.o cmd/input.o cmd/ixadd.o cmd/keep.o cmd/progress.o cmd/usage.o cmd/vdocs.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1

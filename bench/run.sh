@@ -27,9 +27,10 @@
 # default 1100000; their length, default 300 bytes; sh-near's -S,
 # default 2G), ZFILE (the compressed section: a .warc.gz of one's own,
 # such as a crawl by wget; default: DOCS generated pages as HTML
-# responses, one gzip member a record).
+# responses, one gzip member a record), FAMILY_SIZES (the family
+# section: equal fingerprints, default 1000000).
 
-sections='fp records compressed dict near index bandindex deletes parallel verify route bandjoin'
+sections='fp records compressed dict near family index bandindex deletes parallel verify route bandjoin'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -45,6 +46,7 @@ GEN=$root/bench/gen
 GENFP=$root/bench/genfp
 NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
+FAMILY_SIZES=${FAMILY_SIZES:-1000000}
 NEAR_MODES=${NEAR_MODES:-join join1 S dedup}
 QUERIES=${QUERIES:-1000000}
 INDEX_PLANS=${INDEX_PLANS:-auto lean}
@@ -239,7 +241,7 @@ tools()
 {
 	case $1 in
 	fp)	echo sh-fp sh-tokenize ;;
-	near)	echo sh-near ;;
+	near | family) echo sh-near ;;
 	index | bandindex | deletes) echo sh-index sh-near ;;
 	records) echo sh-fp ;;
 	compressed) echo sh-fp sh-near ;;
@@ -668,6 +670,36 @@ bench_near()
 			    "$([ "$mode" = dedup ] && echo - || echo "$p")" \
 			    "$(echo "$rss" | awk '{ print $1 == "-" ? "-" : int($1 / 1024 + 0.5) }')" \
 			    "$(echo "$rss $n" | awk '{ print $1 == "-" ? "-" : sprintf("%.2f", $1 * 1024 / ($2 * 8)) }')"
+		done
+		rm -f "$f"
+	done
+}
+
+# A family of equal fingerprints (empty pages, error pages, a template):
+# -g, -gg and -g within -S against -u, the streaming filter, on one core;
+# the cost must grow with the lines, not with their pairs.
+bench_family()
+{
+	echo
+	echo "family: sh-near MODE FILE >/dev/null over FAMILY_SIZES equal" \
+	    "fingerprints, median of $NEAR_RUNS runs, one core; peak resident" \
+	    "memory of one more run"
+	printf '%-10s %10s %9s %8s %8s %7s\n' mode lines 'median s' 'x -u' \
+	    'peak MB' 'B/line'
+	for n in $FAMILY_SIZES; do
+		f=$tmp/family.$n
+		awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++)
+		    printf "00000000000000ff\tpage%d\n", i }' >"$f"
+		u=
+		for mode in -u -g -gg '-g -S 256M'; do
+			s=$(RUNS=$NEAR_RUNS timeit "$BIN/sh-near" -j 1 $mode "$f") ||
+			    exit 2
+			[ -n "$u" ] || u=$s
+			rss=$(peak "$BIN/sh-near" -j 1 $mode "$f")
+			printf '%-10s %10d %9.3f %8.2f %8s %7s\n' "$mode" "$n" "$s" \
+			    "$(awk -v s="$s" -v u="$u" 'BEGIN { print (u > 0 ? s / u : 0) }')" \
+			    "$(echo "$rss" | awk '{ print $1 == "-" ? "-" : int($1 / 1024 + 0.5) }')" \
+			    "$(echo "$rss $n" | awk '{ print $1 == "-" ? "-" : int($1 * 1024 / $2 + 0.5) }')"
 		done
 		rm -f "$f"
 	done

@@ -188,6 +188,30 @@ bands(struct sh_fpset *s, struct sh_linestore *lines,
 	return bd.name == NULL;
 }
 
+/* The classes of s for o->classes, its fingerprints read into memory
+ * from the store within a budget. */
+static void
+classes(struct sh_fpset *s, const struct sh_plan *p,
+    const struct fpjoin_opt *o)
+{
+	sh_fpval *fp = s->list.fp;
+	size_t i, n = sh_fpset_n(s);
+	int e = 0;
+
+	if (s->budget && ((fp = malloc(n * sizeof(*fp) + 1)) == NULL ||
+	    (e = sh_fpset_ready(s)) != 0))
+		fpjoin_fail(s, e != 0 ? e : SH_ENOMEM);
+	for (i = 0; s->budget && i < n; i++)
+		if ((e = sh_fpset_fp(s, i, &fp[i])) != 0)
+			fpjoin_fail(s, e);
+	e = sh_classes_join(o->classes, fp, n, p, o->nthreads,
+	    progress_lib());
+	if (s->budget)
+		free(fp);
+	if (e != 0)
+		fpjoin_fail(s, e);
+}
+
 int
 fpjoin_pairs(struct sh_fpset *s, struct sh_linestore *lines,
     const struct fpjoin_opt *o, int n, char *const name[], int *status)
@@ -207,6 +231,11 @@ fpjoin_pairs(struct sh_fpset *s, struct sh_linestore *lines,
 		return 0;
 	}
 	fpjoin_plan(&p, o->k, o->r, sh_fpset_n(s), 1);
+	if (o->classes != NULL && o->shard == NULL && (!s->budget ||
+	    sh_fpset_n(s) <= s->budget / FPJOIN_CLASSBYTES)) {
+		classes(s, &p, o);
+		return 2;
+	}
 	if ((e = sh_fpset_join(s, &p, o->nthreads, o->shard,
 	    progress_lib())) != 0)
 		fpjoin_fail(s, e);

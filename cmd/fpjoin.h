@@ -8,6 +8,7 @@
 #define FPJOIN_H
 
 #include "near/bands.h"
+#include "near/classes.h"
 #include "near/fpset.h"
 #include "near/plan.h"
 #include "near/linestore.h"
@@ -38,6 +39,9 @@ void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
 const struct sh_bandplan *fpjoin_route(struct sh_bandplan *p, int force,
     const char *threshold, uint32_t t, int alone);
 
+/* What the classes take in memory, a line, at most. */
+#define FPJOIN_CLASSBYTES 48
+
 /* How sh-near's pairs are made (fpjoin_pairs). */
 struct fpjoin_opt {
 	const struct sh_bandplan *bp;	/* the band route's plan, or NULL */
@@ -49,6 +53,9 @@ struct fpjoin_opt {
 	const struct sh_shard *shard;	/* -P, or NULL */
 	int ids;		/* IDs may be left in the files */
 	int nthreads;
+	struct sh_classes *classes;	/* the join's classes instead of
+					   its pairs (in memory, no -m, no
+					   -P), or NULL */
 };
 
 /*
@@ -62,7 +69,11 @@ struct fpjoin_opt {
  * sketch (with o->must, an error that ends the program with status 2
  * instead), or without o->bp, as fpjoin_read reads them: the pairs
  * given in the file o->given (fpjoin_given), or those of the join within
- * o->k (o->r key blocks, o->shard).  Return 0 but for groups.  A sketch
+ * o->k (o->r key blocks, o->shard), or with o->classes (and no shard)
+ * the classes of the join into *o->classes (near/classes.h), and then
+ * return 2: in memory, or within a budget when it holds
+ * FPJOIN_CLASSBYTES a line (they are made in memory, the fingerprints
+ * read back from disk; else the pairs are made).  Return 0 but for groups and classes.  A sketch
  * that is there but bad is reported and sets *status to 2, as a bad line
  * is.
  */

@@ -19,11 +19,11 @@
 #include "near/dedup.h"
 #include "near/fpset.h"
 #include "near/pairline.h"
-#include "verify/groups.h"
 #include "verify/match.h"
 #include "docopt.h"
 #include "fpjoin.h"
 #include "input.h"
+#include "keep.h"
 #include "progress.h"
 #include "usage.h"
 #include "vdocs.h"
@@ -31,11 +31,11 @@
 #define DOCOPTS DOCOPT_LETTERS "t"
 
 static const char usage_text[] =
-    "usage: sh-near [-g | -u] [-i index [-K]] [-j threads] [-k max] "
-    "[-m pairs]\n"
-    "               [-P shard/shards] [-r blocks] [-S size] [file ...]\n"
-    "       sh-near -v docs [-Bt] [-a min] [-J measure] [sh-near option ...]\n"
-    "               [document option ...] [file ...]\n"
+    "usage: sh-near [-g | -gg | -u] [-i index [-K]] [-j threads] [-k max]\n"
+    "               [-m pairs] [-P shard/shards] [-r blocks] [-S size] "
+    "[file ...]\n"
+    "       sh-near -v docs [-Bt] [-a min] [-J measure] [-Y rule]\n"
+    "               [sh-near option ...] [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
@@ -120,8 +120,8 @@ main(int argc, char *argv[])
 	struct sh_linestore lines;	/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
-	struct sh_bandgroups groups = { NULL, 0, 0, NULL, 0, 0 };
-	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0 };
+	struct keepopt ko = { 0, 0, 0 };
+	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0, NULL };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
 	static const char *const excl[] = { "gu", "Pg", "Pu", "Pi", "Pm",
@@ -138,12 +138,12 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "BJ:KP:S:Va:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "BJ:KP:S:VY:a:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
 		case 'u':
-			mode = ch;
+			mode = keepopt_mode(&ko, ch);
 			break;
 		case 'h':
 			usage_help();
@@ -191,7 +191,8 @@ main(int argc, char *argv[])
 			docs = vdocs_name(&vd, optarg);
 			break;
 		default:
-			if (!docopt_set(&o, ch, optarg))
+			if (!docopt_set(&o, ch, optarg) && !keepopt_set(&ko, ch,
+			    optarg))
 				usage();
 		}
 		if (e != 0)
@@ -204,7 +205,7 @@ main(int argc, char *argv[])
 	usage_pairs(excl);
 	/* The letters of verification need -v. */
 	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
-		if (strchr(DOCOPTS "BJa", *q) != NULL)
+		if (strchr(DOCOPTS "BJYa", *q) != NULL)
 			usage_only(*q, "-v");
 	if (load && ipath == NULL)
 		usage_only('K', "-i");
@@ -263,7 +264,6 @@ main(int argc, char *argv[])
 		/* -u -v keeps the lines whole; the pairs alone need only
 		 * the IDs of their entries. */
 		lk = (struct sh_ixlook){ ix, (int)k, &hits, where };
-		jo.groups = mode ? &groups : NULL;
 		jo.given = given;
 		jo.k = (int)k;
 		jo.r = (int)r;
@@ -271,20 +271,16 @@ main(int argc, char *argv[])
 		jo.ids = !mode && !given;
 		jo.nthreads = (int)nthreads;
 		sh_linestore_init(&lines);
-		if (fpjoin_pairs(&set, mode == 'u' ? &lines : NULL, &jo, argc,
-		    argv, &status))
-			e = sh_groups_write(&mt, &set, &groups, mode == 'g',
-			    &lk, &lines, stdout);
-		else if (mode == 'u')
-			e = sh_match_write_firsts(&mt, &set, &lk, &lines,
-			    stdout);
-		else if ((e = sh_match_write(&mt, &set, mode == 'g',
+		if (mode)
+			e = keep_run(&ko, &set, &jo, &mt, &lk, &lines, vd.m,
+			    argc, argv, &status);
+		else if (fpjoin_pairs(&set, NULL, &jo, argc, argv,
+		    &status) >= 0 && (e = sh_match_write(&mt, &set, 0,
 		    stdout)) > 0)
 			found = 1;
 		if (e < 0)
 			ix_fail(e, where);
 		sh_linestore_free(&lines);
-		sh_bandgroups_free(&groups);
 	}
 	if (vd.vf != NULL)
 		progress_total("pairs verified", mt.nverified);

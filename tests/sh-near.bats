@@ -24,9 +24,19 @@ setup() {
 	eq "$output" ""
 }
 
-@test "-c prints every line's cluster representative" {
+@test "-g: each line with the copy that stays; a chain does not join the copies apart; -gg the connected components" {
+	# a-b at 3, b-c at 1, a-c at 4: c is not within 3 of a, which
+	# stays, so c stays too; -u keeps the same.
 	run -0 sh-near -g "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\nc\tc\nd\td')"
+	run -0 sh-near -u "$BATS_TEST_TMPDIR/n.fp"
+	eq "$(cut -f 2 <<<"$output")" "$(printf 'a\nc\nd')"
+	run -0 sh-near -gg "$BATS_TEST_TMPDIR/n.fp"
 	eq "$output" "$(printf 'a\ta\na\tb\na\tc\nd\td')"
+	run -0 sh-near -g -g -S 1M "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\na\tc\nd\td')"
+	run -0 sh-near -g -S 1M "$BATS_TEST_TMPDIR/n.fp"
+	eq "$output" "$(printf 'a\ta\na\tb\nc\tc\nd\td')"
 }
 
 @test "-u passes the first copies through unchanged" {
@@ -93,7 +103,7 @@ setup() {
 
 @test "usage errors exit 2" {
 	run -2 --separate-stderr sh-near -x
-	eq "${stderr_lines[1]}" "usage: sh-near [-g | -u] [-i index [-K]] [-j threads] [-k max] [-m pairs]"
+	eq "${stderr_lines[1]}" "usage: sh-near [-g | -gg | -u] [-i index [-K]] [-j threads] [-k max]"
 	run -2 --separate-stderr sh-near -g -u
 	eq "$stderr" "sh-near: -g and -u cannot be used together"
 	run -2 --separate-stderr sh-near -u -S 1M

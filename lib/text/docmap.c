@@ -288,7 +288,7 @@ keep(struct sh_docmap *m, const struct sh_rec *rec, long long *off,
 		return SH_ERANGE;
 	if (fwrite(&k, sizeof(k), 1, m->tmp) != 1 ||
 	    fwrite(rec->id, 1, rec->idlen, m->tmp) != rec->idlen ||
-	    fwrite(rec->cs, 1, k.cslen, m->tmp) != k.cslen ||
+	    (k.cslen > 0 && fwrite(rec->cs, 1, k.cslen, m->tmp) != k.cslen) ||
 	    fwrite(rec->text, 1, rec->len, m->tmp) != rec->len)
 		return SH_EIO;
 	m->tmpoff += *size;

@@ -1,0 +1,48 @@
+/*
+ * sh-near's keep decisions (-g, -u): which copy of each family stays,
+ * and the copy each other one is removed against (verify/keep.h), or
+ * with -g given twice the connected components of the matches, as
+ * before; their output written.  Every error that stops the run ends
+ * the program with status 2 and a one-line message.
+ */
+#ifndef KEEP_H
+#define KEEP_H
+
+#include "near/fpset.h"
+#include "near/linestore.h"
+#include "text/docmap.h"
+#include "verify/match.h"
+#include "fpjoin.h"
+
+/* -Y: which copy stays. */
+enum { KEEP_FIRST, KEEP_LONGEST };
+
+struct keepopt {
+	int mode;		/* 'g' or 'u'; 0: neither */
+	int components;		/* -g twice */
+	int rule;		/* KEEP_* */
+};
+
+/* Take -g or -u (ch): return ch. */
+int keepopt_mode(struct keepopt *ko, int ch);
+
+/* Take option ch with argument arg: -Y first or longest (another rule
+ * ends the program with status 2).  Return 1, or 0 when ch is not
+ * one. */
+int keepopt_set(struct keepopt *ko, int ch, const char *arg);
+
+/*
+ * The output of -g or -u: the operands name[0..n) read into s (whole
+ * into lines for -u) and joined as jo says (fpjoin_pairs), the
+ * decisions made with mt (and the index of lk for -u; with the rule
+ * longest, the texts' lengths taken from the documents m), written to
+ * standard output: for -g a line an entry, the ID of the copy it stays
+ * with then its own; for -u the lines kept.  Return 0 or an error for
+ * the caller to report (lk->where names the file of an index error).
+ */
+int keep_run(const struct keepopt *ko, struct sh_fpset *s,
+    struct fpjoin_opt *jo, struct sh_matcher *mt,
+    const struct sh_ixlook *lk, struct sh_linestore *lines,
+    struct sh_docmap *m, int n, char *const name[], int *status);
+
+#endif
