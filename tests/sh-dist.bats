@@ -636,6 +636,8 @@ similarity	jaccard	0.777778
 similarity	containment	0.875000
 similarity	cosine	0.886405
 similarity	weighted	0.727273
+similarity	edit	0.871795
+edits	5	35	39
 feature	13	0	1	jumped
 feature	9	1	2	dog
 feature	9	1	0	jumps"
@@ -665,8 +667,10 @@ feature	9	1	0	jumps"
 	d=$(sh-dist "${lines[0]:12:16}" "${lines[1]:12:16}")
 	eq "${lines[4]}" "distance	$d"
 	eq "${lines[12]}" "similarity	weighted	0.000000"
-	eq "${lines[13]}" "feature	$((2 * d))	0	2	y"
-	eq "${lines[14]}" "feature	$d	1	0	x"
+	eq "${lines[13]}" "similarity	edit	0.000000"
+	eq "${lines[14]}" "edits	2	1	2"
+	eq "${lines[15]}" "feature	$((2 * d))	0	2	y"
+	eq "${lines[16]}" "feature	$d	1	0	x"
 	# At distance 3 or less, a block agrees.
 	printf 'x a b c d e f g h i j k l\n' >c
 	printf 'y a b c d e f g h i j k l\n' >e
@@ -686,7 +690,10 @@ feature	9	1	0	jumps"
 	eq "${lines[1]:28}" "	d2"
 	eq "${lines[2]}" "text	d1	tab a.tok offset 0 length 9, no html, charset utf-8"
 	eq "${lines[11]}" "similarity	cosine	0.868243"
-	eq "${#lines[@]}" 13
+	# Token lists have no characters to edit.
+	eq "${lines[13]}" "similarity	edit	0.000000"
+	eq "${lines[14]}" "edits	0	0	0"
+	eq "${#lines[@]}" 15
 	printf '<p>the <b>quick</b> fox</p>' >a.html
 	printf 'the quick fox\n' >a.txt
 	run -0 --separate-stderr sh-dist -x -H a.html a.txt
