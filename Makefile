@@ -78,7 +78,7 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
-	bench/jaccard bench/prf bench/wrap
+	bench/jaccard bench/lev bench/prf bench/wrap
 
 all: $(BIN)
 
@@ -146,6 +146,7 @@ bench/edit: bench/edit.c
 bench/evalstat: bench/evalstat.c
 bench/readrec: bench/readrec.c
 bench/jaccard: bench/jaccard.c
+bench/lev: bench/lev.c
 bench/prf: bench/prf.c
 bench/wrap: bench/wrap.c
 
@@ -155,7 +156,7 @@ check: $(BIN) $(UNIT)
 demo: $(BIN)
 	@tools/demo
 
-bench: $(BIN) bench/gen bench/genfp bench/readrec
+bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap

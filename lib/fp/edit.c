@@ -20,10 +20,13 @@ struct peq {
 };
 
 /* A block of 64 rows in the column done last: its vertical deltas (+1
- * and -1 at the bits set) and the value of its bottom row. */
+ * and -1 at the bits set) and the value of its bottom row; its rows (64
+ * but in the last block) and the bit of the bottom one. */
 struct blk {
 	uint64_t pv, mv;
 	size_t score;
+	size_t rows;
+	uint64_t bot;
 };
 
 struct sh_edit {
@@ -88,7 +91,8 @@ step(struct blk *b, uint64_t eq, int hin, uint64_t hi)
 	xh = (((eq & pv) + pv) ^ pv) | eq;
 	ph = mv | ~(xh | pv);
 	mh = pv & xh;
-	hout = (ph & hi) != 0 ? 1 : (mh & hi) != 0 ? -1 : 0;
+	/* Without a branch: the sign of a delta is no guess. */
+	hout = (int)((ph & hi) != 0) - (int)((mh & hi) != 0);
 	ph = ph << 1 | (uint64_t)(hin > 0);
 	mh = mh << 1 | neg;
 	b->pv = mh | ~(xv | ph);
@@ -103,7 +107,7 @@ dist64(const uint32_t *p, size_t m, const uint32_t *t, size_t n, size_t max)
 {
 	uint64_t mask[SLOTS], hi = (uint64_t)1 << (m - 1);
 	uint32_t key[SLOTS];
-	struct blk b = { ~(uint64_t)0, 0, m };
+	struct blk b = { ~(uint64_t)0, 0, m, m, 0 };
 	unsigned s;
 	size_t i;
 	int bits = 1;
@@ -126,13 +130,6 @@ dist64(const uint32_t *p, size_t m, const uint32_t *t, size_t n, size_t max)
 	return b.score;
 }
 
-/* The rows of block i of a pattern of m rows. */
-static inline size_t
-rows(size_t i, size_t m)
-{
-	return i + 1 < (m + 63) / 64 ? 64 : m - 64 * i;
-}
-
 /*
  * dist64 for m > 64, in blocks: at column j (1-based), only the rows
  * from j - above to j + below matter, those of a path within max of the
@@ -151,7 +148,8 @@ dist_blocks(struct sh_edit *e, const uint32_t *p, size_t m, const uint32_t *t,
 	size_t low, v, d;
 	struct blk *bk;
 	struct peq *q;
-	uint64_t eq, bot;
+	uint64_t eq;
+	uint32_t c;
 	unsigned s, s0;
 	int hin;
 
@@ -187,28 +185,29 @@ dist_blocks(struct sh_edit *e, const uint32_t *p, size_t m, const uint32_t *t,
 			bk = &e->blk[b];
 			bk->pv = ~(uint64_t)0;
 			bk->mv = 0;
+			bk->rows = b + 1 < nb ? 64 : m - 64 * b;
+			bk->bot = (uint64_t)1 << (bk->rows - 1);
 			bk->score = (b > 0 ? e->blk[b - 1].score : 0) +
-			    rows(b, m);
+			    bk->rows;
 			last = b;
 		}
 		first = (lo - 1) / 64;
-		s0 = slot0(t[j - 1], SLOT_BITS);
+		c = t[j - 1];
+		s0 = slot0(c, SLOT_BITS);
 		hin = 1;
 		low = (size_t)-1;
 		for (b = first; b <= last; b++) {
 			q = &e->peq[b];
-			for (s = s0; q->mask[s] != 0 && q->key[s] != t[j - 1];
+			for (s = s0; q->mask[s] != 0 && q->key[s] != c;
 			    s = (s + 1) & (SLOTS - 1))
 				;
 			eq = q->mask[s];
-			bot = (uint64_t)1 << (rows(b, m) - 1);
 			bk = &e->blk[b];
-			hin = step(bk, eq, hin, bot);
+			hin = step(bk, eq, hin, bk->bot);
 			bk->score += (size_t)hin;
 			/* No cell of the block is below this. */
-			v = bk->score + 1 - rows(b, m);
-			if (bk->score + 1 < rows(b, m))
-				v = 0;
+			v = bk->score + 1 > bk->rows ? bk->score + 1 - bk->rows :
+			    0;
 			low = v < low ? v : low;
 		}
 		if (low > max)
