@@ -19,23 +19,48 @@ struct peq {
 	uint32_t key[SLOTS];
 };
 
-/* A block of 64 rows in the column done last: its vertical deltas (+1
- * and -1 at the bits set) and the value of its bottom row; its rows (64
- * but in the last block) and the bit of the bottom one. */
+/* The pattern's column done last: its vertical deltas (+1 and -1 at the
+ * bits set) and the value of its bottom row. */
 struct blk {
 	uint64_t pv, mv;
 	size_t score;
-	size_t rows;
-	uint64_t bot;
 };
+
+/*
+ * The dense form, where it fits in DENSE words: each distinct element of
+ * the pattern numbered (in a table of keys and numbers + 1, 0 empty),
+ * and for each block, D + 1 bit vectors: those of the elements numbered
+ * 0 to D - 1 (the distinct elements), then 0 for the elements of the
+ * text that are not in the pattern.  The text's elements are then looked
+ * up once for all the blocks.
+ */
+#define DENSE (1 << 18)
+
+static int dense_on = 1;
 
 struct sh_edit {
 	struct peq *peq;	/* all empty between calls */
-	struct blk *blk;
-	size_t cap;		/* blocks of both */
+	size_t cap;		/* its blocks */
 	unsigned char *used;	/* the slot of each pattern element */
 	size_t ucap;
+	uint32_t *ikey, *inum;	/* the numbers; inum all 0 between calls */
+	size_t islots;
+	uint32_t *pnum;		/* the number of each pattern element */
+	uint32_t *islot;	/* the slot of each number */
+	size_t pcap;
+	uint64_t *rows;		/* the dense table */
+	size_t rcap;
+	unsigned char *h;	/* a block's horizontal deltas, by column */
+	size_t hcap;
+	uint32_t *tid;		/* the numbers of the text's elements */
+	size_t tcap;
 };
+
+void
+sh_edit_dense(int on)
+{
+	dense_on = on;
+}
 
 struct sh_edit *
 sh_edit_new(void)
@@ -49,8 +74,14 @@ sh_edit_free(struct sh_edit *e)
 	if (e == NULL)
 		return;
 	free(e->peq);
-	free(e->blk);
 	free(e->used);
+	free(e->ikey);
+	free(e->inum);
+	free(e->pnum);
+	free(e->islot);
+	free(e->rows);
+	free(e->h);
+	free(e->tid);
 	free(e);
 }
 
@@ -107,7 +138,7 @@ dist64(const uint32_t *p, size_t m, const uint32_t *t, size_t n, size_t max)
 {
 	uint64_t mask[SLOTS], hi = (uint64_t)1 << (m - 1);
 	uint32_t key[SLOTS];
-	struct blk b = { ~(uint64_t)0, 0, m, m, 0 };
+	struct blk b = { ~(uint64_t)0, 0, m };
 	unsigned s;
 	size_t i;
 	int bits = 1;
@@ -131,41 +162,116 @@ dist64(const uint32_t *p, size_t m, const uint32_t *t, size_t n, size_t max)
 }
 
 /*
- * dist64 for m > 64, in blocks: at column j (1-based), only the rows
- * from j - above to j + below matter, those of a path within max of the
- * two ends (a cell (i, j) is at least |i - j| from the start and |(m -
- * i) - (n - j)| from the end).  A block enters below with the values a
- * path down from the one above gives it, and the topmost block takes a
- * +1 from above once the blocks over it left: both are values of paths,
+ * The dense table of pattern p[0..m) in nb blocks, when it fits: return
+ * its distinct elements D (for each block, rows 0 to D of e->rows, the
+ * bit vectors of the elements numbered 0 to D - 1 and 0; the numbers in
+ * e->inum, 2^*bits slots), 0 when it does not fit (nothing left in the
+ * numbers), or SH_ENOMEM.
+ */
+static long long
+dense(struct sh_edit *e, const uint32_t *p, size_t m, size_t nb, int *bits)
+{
+	size_t i, k, nd = 0, slots;
+	unsigned s;
+
+	*bits = 1;
+	while (((size_t)1 << *bits) < 2 * m)
+		(*bits)++;
+	slots = (size_t)1 << *bits;
+	if (e->islots < slots) {
+		free(e->ikey);
+		free(e->inum);
+		e->islots = 0;
+		if ((e->ikey = malloc(slots * sizeof(*e->ikey))) == NULL ||
+		    (e->inum = calloc(slots, sizeof(*e->inum))) == NULL)
+			return SH_ENOMEM;
+		e->islots = slots;
+	}
+	if (e->pcap < m) {
+		free(e->pnum);
+		free(e->islot);
+		e->pcap = 0;
+		if ((e->pnum = malloc(m * sizeof(*e->pnum))) == NULL ||
+		    (e->islot = malloc(m * sizeof(*e->islot))) == NULL)
+			return SH_ENOMEM;
+		e->pcap = m;
+	}
+	for (i = 0; i < m; i++) {
+		s = slot0(p[i], *bits);
+		while (e->inum[s] != 0 && e->ikey[s] != p[i])
+			s = (s + 1) & (unsigned)(slots - 1);
+		if (e->inum[s] == 0) {
+			e->ikey[s] = p[i];
+			e->islot[nd] = s;
+			e->inum[s] = (uint32_t)++nd;
+		}
+		e->pnum[i] = e->inum[s] - 1;
+	}
+	if ((nd + 1) * nb > DENSE || (e->rcap < (nd + 1) * nb &&
+	    sh_grow(&e->rows, &e->rcap, (nd + 1) * nb, sizeof(*e->rows)) !=
+	    0)) {
+		for (k = 0; k < nd; k++)
+			e->inum[e->islot[k]] = 0;
+		return (nd + 1) * nb > DENSE ? 0 : SH_ENOMEM;
+	}
+	memset(e->rows, 0, (nd + 1) * nb * sizeof(*e->rows));
+	for (i = 0; i < m; i++)
+		e->rows[i / 64 * (nd + 1) + e->pnum[i]] |= (uint64_t)1 <<
+		    (i % 64);
+	return (long long)nd;
+}
+
+/*
+ * dist64 for m > 64, in blocks of 64 rows, one block at a time over the
+ * columns it is needed in, its deltas in registers, the horizontal delta
+ * at its bottom row left in e->h for the block below.  At column j
+ * (1-based), only the rows from j - above to j + below matter, those of
+ * a path within max of the two ends (a cell (i, j) is at least |i - j|
+ * from the start and |(m - i) - (n - j)| from the end).  A block enters
+ * with the values a path down from the one above gives it, and takes a
+ * +1 from above once the block over it left: both are values of paths,
  * never below the distances, and the cells of a path of cost max or less
- * come out exact.  Return as dist64, or SH_ENOMEM.
+ * come out exact.  Every path crosses the bottom row of each block: once
+ * the value there plus the least cost to the end is above max at each
+ * column, so is the distance.  Return as dist64, or SH_ENOMEM.
  */
 static long long
 dist_blocks(struct sh_edit *e, const uint32_t *p, size_t m, const uint32_t *t,
     size_t n, size_t max)
 {
-	size_t nb = (m + 63) / 64, above, below, i, j, lo, hi, first, last, b;
-	size_t low, v, d;
-	struct blk *bk;
+	size_t nb = (m + 63) / 64, above, below, i, j, b, js, je, nextjs;
+	size_t rows, score = 0, enter = 0, prevend = 0, low, v, rest, d;
+	const uint64_t *rb = NULL;
 	struct peq *q;
-	uint64_t eq;
+	uint64_t eq, bot, pv, mv, xv, xh, ph, mh, neg;
 	uint32_t c;
-	unsigned s, s0;
-	int hin;
+	unsigned s;
+	long long nd = 0;
+	int hin, bits = 0;
 
 	if (e->cap < nb) {
 		free(e->peq);
-		free(e->blk);
-		e->blk = NULL;
 		e->cap = 0;
-		if ((e->peq = calloc(nb, sizeof(*e->peq))) == NULL ||
-		    (e->blk = malloc(nb * sizeof(*e->blk))) == NULL)
+		if ((e->peq = calloc(nb, sizeof(*e->peq))) == NULL)
 			return SH_ENOMEM;
 		e->cap = nb;
 	}
-	if (e->ucap < m && sh_grow(&e->used, &e->ucap, m, 1) != 0)
+	if ((e->hcap < n + 1 && sh_grow(&e->h, &e->hcap, n + 1, 1) != 0) ||
+	    (e->tcap < n && sh_grow(&e->tid, &e->tcap, n,
+	    sizeof(*e->tid)) != 0) ||
+	    (e->ucap < m && sh_grow(&e->used, &e->ucap, m, 1) != 0) ||
+	    (dense_on && (nd = dense(e, p, m, nb, &bits)) < 0))
 		return SH_ENOMEM;
-	for (i = 0; i < m; i++) {
+	if (nd > 0)
+		/* The text's elements numbered once for every block. */
+		for (j = 0; j < n; j++) {
+			s = slot0(t[j], bits);
+			while (e->inum[s] != 0 && e->ikey[s] != t[j])
+				s = (s + 1) & ((1u << bits) - 1);
+			e->tid[j] = e->inum[s] != 0 ? e->inum[s] - 1 :
+			    (uint32_t)nd;
+		}
+	for (i = 0; nd == 0 && i < m; i++) {
 		q = &e->peq[i / 64];
 		s = find(q->mask, q->key, p[i], SLOT_BITS);
 		q->key[s] = p[i];
@@ -174,49 +280,68 @@ dist_blocks(struct sh_edit *e, const uint32_t *p, size_t m, const uint32_t *t,
 	}
 	above = (max + (n - m)) / 2;
 	below = (max - (n - m)) / 2;
-	first = 0;
-	last = 0;
 	d = max + 1;
-	for (j = 1; j <= n; j++) {
-		lo = j > above ? j - above : 1;
-		hi = j + below < m ? j + below : m;
-		/* Blocks entering: from column 0 (j = 1) they are exact. */
-		for (b = j == 1 ? 0 : last + 1; b <= (hi - 1) / 64; b++) {
-			bk = &e->blk[b];
-			bk->pv = ~(uint64_t)0;
-			bk->mv = 0;
-			bk->rows = b + 1 < nb ? 64 : m - 64 * b;
-			bk->bot = (uint64_t)1 << (bk->rows - 1);
-			bk->score = (b > 0 ? e->blk[b - 1].score : 0) +
-			    bk->rows;
-			last = b;
-		}
-		first = (lo - 1) / 64;
-		c = t[j - 1];
-		s0 = slot0(c, SLOT_BITS);
-		hin = 1;
+	for (b = 0; b < nb; b++) {
+		rows = b + 1 < nb ? 64 : m - 64 * b;
+		bot = (uint64_t)1 << (rows - 1);
+		/* The columns where the block is needed, and where the next
+		 * one enters. */
+		js = 64 * b + 1 > below ? 64 * b + 1 - below : 1;
+		je = 64 * b + 64 + above < n ? 64 * b + 64 + above : n;
+		nextjs = 64 * b + 65 > below ? 64 * b + 65 - below : 1;
+		/* Below a block that left, +1 from above. */
+		for (j = prevend + 1; j <= je; j++)
+			e->h[j] = 1;
+		/* Entering at column js - 1: the value above, then down. */
+		score = enter + rows;
+		enter = score;
+		pv = ~(uint64_t)0;
+		mv = 0;
+		rest = m - 64 * b - rows;
 		low = (size_t)-1;
-		for (b = first; b <= last; b++) {
-			q = &e->peq[b];
-			for (s = s0; q->mask[s] != 0 && q->key[s] != c;
-			    s = (s + 1) & (SLOTS - 1))
-				;
-			eq = q->mask[s];
-			bk = &e->blk[b];
-			hin = step(bk, eq, hin, bk->bot);
-			bk->score += (size_t)hin;
-			/* No cell of the block is below this. */
-			v = bk->score + 1 > bk->rows ? bk->score + 1 - bk->rows :
-			    0;
+		if (nd > 0)
+			rb = e->rows + b * ((size_t)nd + 1);
+		q = &e->peq[b];
+		for (j = js; j <= je; j++) {
+			if (nd > 0)
+				eq = rb[e->tid[j - 1]];
+			else {
+				c = t[j - 1];
+				eq = q->mask[find(q->mask, q->key, c,
+				    SLOT_BITS)];
+			}
+			/* step(), with the deltas in registers */
+			hin = (signed char)e->h[j];
+			neg = hin < 0;
+			xv = eq | mv;
+			eq |= neg;
+			xh = (((eq & pv) + pv) ^ pv) | eq;
+			ph = mv | ~(xh | pv);
+			mh = pv & xh;
+			score += (size_t)((ph & bot) != 0);
+			score -= (size_t)((mh & bot) != 0);
+			e->h[j] = (unsigned char)(signed char)
+			    ((int)((ph & bot) != 0) - (int)((mh & bot) != 0));
+			ph = ph << 1 | (uint64_t)(hin > 0);
+			mh = mh << 1 | neg;
+			pv = mh | ~(xv | ph);
+			mv = ph & xv;
+			if (j + 1 == nextjs)
+				enter = score;
+			v = score + (rest > n - j ? rest - (n - j) :
+			    (n - j) - rest);
 			low = v < low ? v : low;
 		}
 		if (low > max)
 			goto out;
+		prevend = je;
 	}
-	d = e->blk[nb - 1].score;
+	d = score;
 out:
-	for (i = 0; i < m; i++)
+	for (i = 0; nd == 0 && i < m; i++)
 		e->peq[i / 64].mask[e->used[i]] = 0;
+	for (i = 0; i < (size_t)nd; i++)
+		e->inum[e->islot[i]] = 0;
 	return (long long)(d > max ? max + 1 : d);
 }
 

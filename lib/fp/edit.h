@@ -34,9 +34,19 @@ void sh_edit_free(struct sh_edit *e);
  * freed in the call).  Return the distance, or SH_ENOMEM.  Cost: with p
  * the pattern and m, n the elements of the shorter and the longer left
  * once the common ends are set aside, O(n) for m up to 64; else
- * O(n min(m, max) / 64) and 24 bytes a pattern element.
+ * O(n min(m, max) / 64) and some 50 bytes a pattern element, and up to
+ * 2 MiB more where it saves a look-up per block (sh_edit_dense).
  */
 long long sh_edit_dist(struct sh_edit *e, const uint32_t *a, size_t na,
     const uint32_t *b, size_t nb, size_t max);
+
+/*
+ * Whether a pattern of more than 64 elements is looked up in one table
+ * for all its blocks, rows of D + 1 bit vectors by block for its D
+ * distinct elements, where they fit in 2 MiB (on != 0, the default), or
+ * in a table of each block; results do not depend on it, for tests to
+ * hold each to the other.  Not thread-safe.
+ */
+void sh_edit_dense(int on);
 
 #endif

@@ -16,7 +16,7 @@
 #include "rng.h"
 #include "tap.h"
 
-#define MAXLEN 1200
+#define MAXLEN 6100
 
 /* The Levenshtein distance by the dynamic program, one row at a time. */
 static size_t
@@ -175,6 +175,25 @@ random_pairs(struct sh_edit *e, int rounds, size_t top)
 	return 1;
 }
 
+/* Patterns too many distinct values for the dense table: 6000 of them
+ * in 94 blocks, against edited copies, exact and bounded. */
+static int
+long_pairs(struct sh_edit *e)
+{
+	size_t na, nb, i;
+	int r;
+
+	for (r = 0; r < 3; r++) {
+		na = 6000;
+		for (i = 0; i < na; i++)
+			a[i] = (uint32_t)next();
+		nb = mutate(a, na, b, 30 + (size_t)r * 40, 4);
+		if (!check(e, na, nb))
+			return 0;
+	}
+	return 1;
+}
+
 /* Sequences that are hard on one part or another. */
 static int
 adversarial(struct sh_edit *e)
@@ -267,7 +286,12 @@ main(void)
 	ok(random_pairs(e, 20000, 70), "random pairs up to 70 and at block edges: the dynamic "
 	    "program's distance, or max + 1 past max");
 	ok(random_pairs(e, 3000, 300), "random pairs up to 300, in blocks");
-	ok(random_pairs(e, 150, MAXLEN), "random pairs up to 1200");
+	ok(random_pairs(e, 150, 1200), "random pairs up to 1200");
+	sh_edit_dense(0);
+	ok(random_pairs(e, 3000, 300) && random_pairs(e, 100, 1200) &&
+	    adversarial(e), "the same with a table a block");
+	sh_edit_dense(1);
+	ok(long_pairs(e), "6000 distinct values, past the dense table");
 	ok(adversarial(e), "alike, reversed, one hash slot, disjoint, empty");
 	ok(sh_edit_dist(e, seed, 16, seed, 16, 0) == 0 &&
 	    sh_edit_dist(e, seed, 16, seed + 1, 15, 0) == 1 &&
