@@ -24,7 +24,7 @@ TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
-FP_HDR = lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
+FP_HDR = lib/fp/edit.h lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
 	lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/bands.h lib/near/classes.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/linestore.h lib/near/fpstore.h lib/near/join.h \
@@ -44,7 +44,7 @@ TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
 	lib/feat/toklist.o lib/feat/weight.o
-FP_OBJ = lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
+FP_OBJ = lib/fp/edit.o lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
 	lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/bands.o lib/near/classes.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
@@ -73,12 +73,12 @@ MAN5 = man/sh-index.5
 EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
-	tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
+	tests/unit/edit_test tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
-	bench/jaccard bench/prf bench/wrap
+	bench/jaccard bench/lev bench/prf bench/wrap
 
 all: $(BIN)
 
@@ -116,6 +116,7 @@ tests/unit/bandix_test: tests/unit/bandix_test.c
 tests/unit/charset_test: tests/unit/charset_test.c
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
+tests/unit/edit_test: tests/unit/edit_test.c
 tests/unit/fpload_test: tests/unit/fpload_test.c
 tests/unit/grow_test: tests/unit/grow_test.c
 tests/unit/hash_test: tests/unit/hash_test.c
@@ -145,6 +146,7 @@ bench/edit: bench/edit.c
 bench/evalstat: bench/evalstat.c
 bench/readrec: bench/readrec.c
 bench/jaccard: bench/jaccard.c
+bench/lev: bench/lev.c
 bench/prf: bench/prf.c
 bench/wrap: bench/wrap.c
 
@@ -154,7 +156,7 @@ check: $(BIN) $(UNIT)
 demo: $(BIN)
 	@tools/demo
 
-bench: $(BIN) bench/gen bench/genfp bench/readrec
+bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap

@@ -28,9 +28,10 @@
 # default 2G), ZFILE (the compressed section: a .warc.gz of one's own,
 # such as a crawl by wget; default: DOCS generated pages as HTML
 # responses, one gzip member a record), FAMILY_SIZES (the family
-# section: equal fingerprints, default 1000000).
+# section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
+# section: comparisons a case, default 1000000).
 
-sections='fp records compressed dict near family index bandindex deletes parallel verify route bandjoin'
+sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -44,6 +45,8 @@ root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 BIN=${BIN:-$root/bin}
 GEN=$root/bench/gen
 GENFP=$root/bench/genfp
+LEV=$root/bench/lev
+EDIT_PAIRS=${EDIT_PAIRS:-1000000}
 NEAR_SIZES=${NEAR_SIZES:-1000000 10000000}
 NEAR_RUNS=${NEAR_RUNS:-3}
 FAMILY_SIZES=${FAMILY_SIZES:-1000000}
@@ -967,6 +970,19 @@ bench_verify()
 		    printf "%-18s %8d %9.3f %9.0f %9.0f\n", c, n, s,
 			(s > 0 ? n / s : 0), (s > cut ? n / (s - cut) : 0) }'
 	done
+}
+
+# The edit measure (sh-dist -J edit) a pair at a time, as the verifier
+# calls it on characters already folded: bench/lev, pinned, RUNS runs.
+bench_editdist()
+{
+	[ -x "$LEV" ] || die "$LEV: not found; run make bench/lev first"
+	echo
+	echo "editdist: bench/lev -n $EDIT_PAIRS (the edit similarity of" \
+	    "folded characters, single core, median of $RUNS;" \
+	    "1000 characters: a tenth of the pairs)"
+	$pin "$LEV" -n "$EDIT_PAIRS" -r "$RUNS" ||
+	    die "$LEV failed (status $?)"
 }
 
 # The verified routes against sh-fp alone: ROUTE_DOCS English documents,

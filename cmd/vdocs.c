@@ -280,6 +280,8 @@ vdocs_open(struct vdocs *d, struct docopt *o, int tokens, int measure,
 	struct stat st;
 	FILE *tmp;
 
+	if (tokens && measure == SH_SIM_EDIT)
+		errx(2, "-J edit: compares texts, not token lists (-t)");
 	if (!drain || fstat(STDIN_FILENO, &st) != 0 || S_ISREG(st.st_mode) ||
 	    sh_tmpfile(input_tmpdir(), &tmp) != 0) {
 		open_docs(d, o, tokens, measure, budget, status);

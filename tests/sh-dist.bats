@@ -616,6 +616,83 @@ a	c	1.000000"
 	eq "$stderr" "sh-dist: stdout: No space left on device"
 }
 
+@test "-v -J edit: 1 - d / max(|a|, |b|) over folded letters, marks and digits" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '%s\t%s\n' s1 '你妈妈喊你回家吃饭哦,回家罗回家罗' \
+	    s2 '你妈妈叫你回家吃饭啦，回家罗回家罗' \
+	    s3 '你妈妈喊你回家吃饭哦 回家罗。回家罗！' \
+	    e1 'The quick brown fox jumps.' e2 'the QUICK, brown fox jumped!' \
+	    e3 'Ｔｈｅ ｑｕｉｃｋ brown fox jumps' t1 '說明' t2 '说明' \
+	    p1 '...' p2 ', , ,' >docs
+	printf '%s\t%s\n' s1 s2 s1 s3 e1 e2 e1 e3 s1 e1 t1 t2 p1 p2 e1 p1 \
+	    >pairs
+	run -0 --separate-stderr sh-dist -v docs -J edit pairs
+	eq "$output" "s1	s2	0.875000
+s1	s3	1.000000
+e1	e2	0.909091
+e1	e3	1.000000
+s1	e1	0.000000
+t1	t2	0.500000
+p1	p2	0.000000
+e1	p1	0.000000"
+	eq "$stderr" ""
+	# -z folds traditional Chinese to simplified; -a keeps what is at
+	# least min, exit 1 when nothing is.
+	run -0 --separate-stderr sh-dist -v docs -J edit -z -a 0.9 pairs
+	eq "$output" "s1	s3	1.000000
+e1	e2	0.909091
+e1	e3	1.000000
+t1	t2	1.000000"
+	run -1 --separate-stderr sh-dist -v docs -J edit -a 0.95 - <<-EOF
+	s1	s2
+	EOF
+	eq "$output" ""
+	# Token lists have no characters.
+	printf 'a\tx y\n' >tok
+	run -2 --separate-stderr sh-dist -v tok -t -J edit pairs
+	eq "$stderr" "sh-dist: -J edit: compares texts, not token lists (-t)"
+}
+
+@test "-v -J edit: the dynamic program's distance, by awk, on random texts" {
+	cd "$BATS_TEST_TMPDIR"
+	# Texts of a, b, c, upper and lower case, spaces and commas, from 0
+	# to some 300 letters, and edited copies; their folded letters and
+	# distance by the plain dynamic program.
+	awk 'BEGIN { srand(11); split("a b c A B C , ", ch, " "); ch[7] = " "
+	    for (d = 1; d <= 60; d++) { s = ""; n = int(rand() * 300)
+		for (i = 0; i < n; i++) s = s ch[1 + int(rand() * 7)]
+		print "d" d "\t" s
+		c = s; m = int(rand() * 40)
+		for (i = 0; i < m; i++) { p = 1 + int(rand() * (length(c) + 1))
+		    c = substr(c, 1, p - 1) ch[1 + int(rand() * 7)] \
+			substr(c, p + int(rand() * 2)) }
+		print "c" d "\t" c } }' >docs
+	awk -F '\t' '{ id[NR] = $1 } END { srand(12)
+	    for (i = 1; i <= NR; i++) { print id[i] "\t" id[i % 2 ? i + 1 : i]
+		print id[i] "\t" id[1 + int(rand() * NR)] } }' docs >pairs
+	awk -F '\t' 'NR == FNR { t = tolower($2); gsub(/[^a-z]/, "", t)
+		txt[$1] = t; next }
+	    { a = txt[$1]; b = txt[$2]; na = length(a); nb = length(b)
+		for (j = 0; j <= nb; j++) r[j] = j
+		for (i = 1; i <= na; i++) { dg = r[0]; r[0] = i
+		    x = substr(a, i, 1)
+		    for (j = 1; j <= nb; j++) { up = r[j]
+			v = dg + (x != substr(b, j, 1))
+			if (up + 1 < v) v = up + 1
+			if (r[j - 1] + 1 < v) v = r[j - 1] + 1
+			r[j] = v; dg = up } }
+		L = na > nb ? na : nb
+		s = L ? int((2000000 * (L - r[nb]) + L) / (2 * L)) : 0
+		printf "%s\t%s\t%d.%06d\n", $1, $2, s / 1000000, s % 1000000 }' \
+	    docs pairs >want
+	sh-dist -v docs -J edit pairs >got
+	same_files want got
+	# -a: the same lines, those below min left out.
+	awk -F '\t' '$3 >= 0.8' want >want.8
+	[ -s want.8 ] && [ "$(wc -l <want.8)" -lt "$(wc -l <want)" ]
+	sh-dist -v docs -J edit -a 0.8 pairs | same_files want.8 -
+}
+
 # --- -x: explanation ------------------------------------------------------
 
 @test "-x: fingerprints, blocks, similarities and the features that pull" {
@@ -636,6 +713,8 @@ similarity	jaccard	0.777778
 similarity	containment	0.875000
 similarity	cosine	0.886405
 similarity	weighted	0.727273
+similarity	edit	0.871795
+edits	5	35	39
 feature	13	0	1	jumped
 feature	9	1	2	dog
 feature	9	1	0	jumps"
@@ -665,8 +744,10 @@ feature	9	1	0	jumps"
 	d=$(sh-dist "${lines[0]:12:16}" "${lines[1]:12:16}")
 	eq "${lines[4]}" "distance	$d"
 	eq "${lines[12]}" "similarity	weighted	0.000000"
-	eq "${lines[13]}" "feature	$((2 * d))	0	2	y"
-	eq "${lines[14]}" "feature	$d	1	0	x"
+	eq "${lines[13]}" "similarity	edit	0.000000"
+	eq "${lines[14]}" "edits	2	1	2"
+	eq "${lines[15]}" "feature	$((2 * d))	0	2	y"
+	eq "${lines[16]}" "feature	$d	1	0	x"
 	# At distance 3 or less, a block agrees.
 	printf 'x a b c d e f g h i j k l\n' >c
 	printf 'y a b c d e f g h i j k l\n' >e
@@ -686,7 +767,10 @@ feature	9	1	0	jumps"
 	eq "${lines[1]:28}" "	d2"
 	eq "${lines[2]}" "text	d1	tab a.tok offset 0 length 9, no html, charset utf-8"
 	eq "${lines[11]}" "similarity	cosine	0.868243"
-	eq "${#lines[@]}" 13
+	# Token lists have no characters to edit.
+	eq "${lines[13]}" "similarity	edit	0.000000"
+	eq "${lines[14]}" "edits	0	0	0"
+	eq "${#lines[@]}" 15
 	printf '<p>the <b>quick</b> fox</p>' >a.html
 	printf 'the quick fox\n' >a.txt
 	run -0 --separate-stderr sh-dist -x -H a.html a.txt
@@ -810,7 +894,7 @@ b"
 	awk 'BEGIN { srand(6); for (i = 0; i < 20000; i++)
 	    printf "d%d\td%d\n", 1 + int(rand() * 4000),
 		1 + int(rand() * 4000) }' >pairs
-	for j in jaccard cosine; do
+	for j in jaccard cosine edit; do
 		sh-dist -v corpus -J $j pairs >big
 		[ "$(wc -l <big)" -eq 20000 ]
 		mkdir tmp

@@ -160,6 +160,23 @@ sh-near: $d/docs: document d1: fingerprint is not the document's under these opt
 	same_files "$d/want" "$d/got"
 }
 
+@test "-v -J edit -a: the candidates at or above t by edit similarity, as sh-dist finds them" {
+	local d="$BATS_TEST_TMPDIR" t
+	for t in 0.5 0.9; do
+		sh-near -v "$d/docs" $F -J edit -a "$t" -k 16 "$d/fp" |
+		    cut -f 1,2,4 >"$d/got"
+		sh-near -k 16 "$d/fp" | cut -f 1,2 |
+		    sh-dist -v "$d/docs" $F -J edit -a "$t" >"$d/want"
+		[ -s "$d/want" ]
+		same_files "$d/want" "$d/got"
+		# The same on both threads, with the documents cut ahead.
+		sh-near -j 2 -v "$d/docs" $F -J edit -a "$t" -k 16 "$d/fp" |
+		    cut -f 1,2,4 | same_files "$d/want" -
+	done
+	run -2 --separate-stderr sh-near -v "$d/docs" -t -J edit "$d/fp"
+	eq "$stderr" "sh-near: -J edit: compares texts, not token lists (-t)"
+}
+
 @test "-v with -S (the join on disk) and with -m (pairs given): the same bytes" {
 	local d="$BATS_TEST_TMPDIR"
 	sh-near -v "$d/docs" $F -a 0.8 "$d/fp" >"$d/want"

@@ -355,6 +355,12 @@ sh_fp_weigh(const struct sh_fp *f, uint64_t h, uint64_t count)
 	return f->o.idf ? sh_idf_scale(w, sh_idf_get(f->o.idf, h)) : w;
 }
 
+int
+sh_fp_simplify(const struct sh_fp *f)
+{
+	return f->o.tok.simplify;
+}
+
 uint64_t
 sh_fp_flat(const struct sh_fp *f)
 {

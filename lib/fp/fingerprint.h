@@ -146,6 +146,9 @@ uint64_t sh_fp_weigh(const struct sh_fp *f, uint64_t h, uint64_t count);
  * (binary weights without IDF), or 0 when weights differ. */
 uint64_t sh_fp_flat(const struct sh_fp *f);
 
+/* Whether f folds traditional Chinese to simplified (its tok.simplify). */
+int sh_fp_simplify(const struct sh_fp *f);
+
 /*
  * The features of text p[0..len) by their hashes alone, every occurrence
  * in order, to fn in batches (sh_tok_hashes, feat/tokenize.h), for

@@ -5,6 +5,7 @@
 #include "base/grow.h"
 #include "fp/simhash.h"
 #include "fp/similar.h"
+#include "text/fold.h"
 
 /*
  * Unsigned integers of BIG_LIMBS 32-bit limbs, least significant first:
@@ -123,6 +124,13 @@ sh_fvec_init(struct sh_fvec *v, int keep_text)
 {
 	memset(v, 0, sizeof(*v));
 	v->keep_text = keep_text;
+	v->chars = SH_FVEC_FEATURES;
+}
+
+void
+sh_fvec_chars(struct sh_fvec *v, int what)
+{
+	v->chars = what;
 }
 
 void
@@ -133,6 +141,9 @@ sh_fvec_free(struct sh_fvec *v)
 	free(v->h);
 	free(v->w);
 	free(v->bstart);
+	free(v->c);
+	v->c = NULL;
+	v->nc = v->ccap = 0;
 	v->bstart = NULL;
 	v->bcap = 0;
 	v->e = NULL;
@@ -304,8 +315,35 @@ sort_ent(struct sh_fvec *v)
 	return 0;
 }
 
+static int features(struct sh_fvec *v, struct sh_fp *f, const char *p,
+    size_t len, int tokens, int *bad, size_t *col);
+
 int
 sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
+    int tokens, int *bad, size_t *col)
+{
+	int r = 0;
+
+	v->nc = 0;
+	if (v->chars & SH_FVEC_FEATURES)
+		r = features(v, f, p, len, tokens, bad, col);
+	else {
+		v->n = v->tlen = 0;
+		v->sum = v->sq[0] = v->sq[1] = 0;
+		memset(&v->set, 0, sizeof(v->set));
+	}
+	if (r == 0 && (v->chars & SH_FVEC_CHARS) && !tokens &&
+	    (r = sh_fold_chars(p, len, sh_fp_simplify(f), &v->c, &v->ccap,
+	    &v->nc, bad)) != 0)
+		v->n = v->set.n = 0;
+	v->set.c = v->c;
+	v->set.nc = v->nc;
+	return r;
+}
+
+/* The features of sh_fvec_doc. */
+static int
+features(struct sh_fvec *v, struct sh_fp *f, const char *p, size_t len,
     int tokens, int *bad, size_t *col)
 {
 	/* A text's features without their text are counted here, from
@@ -390,7 +428,7 @@ sh_fvec_fp(const struct sh_fvec *v)
 }
 
 static const char *const names[] = {
-	"jaccard", "containment", "cosine", "weighted"
+	"jaccard", "containment", "cosine", "weighted", "edit"
 };
 
 const char *
@@ -514,7 +552,10 @@ sh_sim_min(int m, const struct sh_fset *a, const struct sh_fset *b,
     uint32_t min)
 {
 	uint64_t n = a->n + b->n, d, need, c;
+	uint32_t s;
 
+	if (m == SH_SIM_EDIT)
+		return sh_sim_edit(NULL, a, b, min, &s) == 0 ? s : 0;
 	if (m != SH_SIM_JACCARD || min == 0 || a->n == 0 || b->n == 0 ||
 	    n >= (uint64_t)1 << 41)
 		return sh_sim_set(m, a, b);
@@ -535,6 +576,8 @@ sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b)
 	uint64_t dot[2] = { 0, 0 }, c, wmin = 0, u, v, wa, wb;
 	size_t i = 0, j = 0;
 
+	if (m == SH_SIM_EDIT)
+		return sh_sim_min(m, a, b, 0);
 	if (a->n == 0 || b->n == 0)
 		return 0;
 	if (!sh_sim_weights(m)) {
@@ -563,6 +606,27 @@ sh_sim_set(int m, const struct sh_fset *a, const struct sh_fset *b)
 	big_set(&t, b->sq[0], b->sq[1]);
 	big_mul(&den2, &den2, &t);
 	return round_root(&num2, &den2);
+}
+
+int
+sh_sim_edit(struct sh_edit *ws, const struct sh_fset *a,
+    const struct sh_fset *b, uint32_t min, uint32_t *sim)
+{
+	uint64_t n = a->nc > b->nc ? a->nc : b->nc, max;
+	long long d;
+
+	*sim = 0;
+	if (a->nc == 0 || b->nc == 0)
+		return 0;
+	/* 1 - d / n rounds to min or more (round_ratio) when d is max or
+	 * less: 2 10^6 (n - d) + n >= 2 n min. */
+	max = n * (2 * (uint64_t)SH_SIM_ONE + 1 - 2 * (uint64_t)min) /
+	    (2 * (uint64_t)SH_SIM_ONE);
+	if ((d = sh_edit_dist(ws, a->c, a->nc, b->c, b->nc, max)) < 0)
+		return (int)d;
+	if ((uint64_t)d <= max)
+		*sim = round_ratio(n - (uint64_t)d, n);
+	return 0;
 }
 
 uint32_t

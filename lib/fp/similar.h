@@ -15,7 +15,13 @@
  *   cosine       sum a(f) b(f) / sqrt(sum a(f)^2 * sum b(f)^2)
  *   weighted     sum min(a(f), b(f)) / sum max(a(f), b(f)), the weighted
  *                Jaccard: the share of the weight the two have in common
- * each from 0 to 1, and 0 when either document has no feature.  Values are
+ *   edit         1 - d / max(|a|, |b|), the normalized Levenshtein
+ *                similarity, over characters rather than features: a and
+ *                b the documents' letters, marks and digits, folded as
+ *                the features are (text/fold.h, sh_fold_chars), and d
+ *                their edit distance (fp/edit.h)
+ * each from 0 to 1, and 0 when either document has no feature (for edit,
+ * no character).  Values are
  * computed in exact integer arithmetic and rounded half up to millionths,
  * so they are the same on every machine.
  */
@@ -26,10 +32,12 @@
 #include <stdint.h>
 
 #include "base/fpval.h"
+#include "fp/edit.h"
 #include "fp/fingerprint.h"
 
 enum {
 	SH_SIM_JACCARD, SH_SIM_CONTAINMENT, SH_SIM_COSINE, SH_SIM_WEIGHTED,
+	SH_SIM_EDIT,
 	SH_SIM_COUNT
 };
 
@@ -44,13 +52,16 @@ struct sh_fvent {
  * What comparing a document needs of its features: their hashes in
  * ascending order, each once, and their weights, h[i] weighing w[i] (w
  * may be NULL for the measures that do not read weights: see
- * sh_sim_weights).  8 bytes a feature, 16 with weights.
+ * sh_sim_weights).  8 bytes a feature, 16 with weights.  For the edit
+ * measure, its characters instead: c[0..nc), 4 bytes each.
  */
 struct sh_fset {
 	const uint64_t *h, *w;
 	size_t n;
 	uint64_t sum;		/* sum of the weights */
 	uint64_t sq[2];		/* sum of their squares, high and low word */
+	const uint32_t *c;	/* the characters (sh_fvec_chars) */
+	size_t nc;
 };
 
 /* A document's features, sorted by hash once finished; set views them. */
@@ -68,6 +79,9 @@ struct sh_fvec {
 	uint64_t sq[2];		/* sum of their squares, high and low word */
 	uint64_t *h, *w;	/* the hashes and weights, for set */
 	size_t hcap;
+	int chars;		/* sh_fvec_chars */
+	uint32_t *c;		/* the characters, for set */
+	size_t nc, ccap;
 	struct sh_fset set;
 };
 
@@ -75,6 +89,14 @@ struct sh_fvec {
  * free with sh_fvec_free (the struct itself is the caller's). */
 void sh_fvec_init(struct sh_fvec *v, int keep_text);
 void sh_fvec_free(struct sh_fvec *v);
+
+/*
+ * What sh_fvec_doc fills v with: SH_FVEC_FEATURES (the default), or
+ * SH_FVEC_CHARS, the characters the edit measure counts and no feature
+ * (n 0), or SH_FVEC_BOTH.  A token list has no characters: nc is 0.
+ */
+enum { SH_FVEC_FEATURES = 1, SH_FVEC_CHARS = 2, SH_FVEC_BOTH = 3 };
+void sh_fvec_chars(struct sh_fvec *v, int what);
 
 /*
  * Fill v with the features of document p[0..len) as fingerprinter f sees
@@ -92,15 +114,16 @@ int sh_fvec_doc(struct sh_fvec *v, struct sh_fp *f, const char *p,
  * sh_fp_tokens gives the document (0 when v is empty). */
 sh_fpval sh_fvec_fp(const struct sh_fvec *v);
 
-/* The measure named s ("jaccard", "containment", "cosine", "weighted"),
- * or SH_EINVAL. */
+/* The measure named s ("jaccard", "containment", "cosine", "weighted",
+ * "edit"), or SH_EINVAL. */
 int sh_sim_measure(const char *s);
 
 /* The name of measure m. */
 const char *sh_sim_name(int m);
 
 /* Similarity of a and b by measure m, in millionths (0..SH_SIM_ONE).
- * Cost: O(a->n + b->n). */
+ * Cost: O(a->n + b->n); for edit, that of sh_sim_edit, and 0 when out of
+ * memory (call sh_sim_edit to tell). */
 uint32_t sh_sim(int m, const struct sh_fvec *a, const struct sh_fvec *b);
 
 /* The same over feature sets, which need weights when sh_sim_weights(m)
@@ -118,6 +141,17 @@ int sh_sim_weights(int m);
  */
 uint32_t sh_sim_min(int m, const struct sh_fset *a, const struct sh_fset *b,
     uint32_t min);
+
+/*
+ * The edit similarity of the characters of a and b into *sim, when it is
+ * at least min; else some value below min, found faster: at once when
+ * the lengths alone keep it below, else once no path of the dynamic
+ * program can make it (sh_edit_dist with the largest distance that
+ * rounds to min).  ws as for sh_edit_dist (NULL: none).  Return 0 or
+ * SH_ENOMEM.  Cost: that of sh_edit_dist.
+ */
+int sh_sim_edit(struct sh_edit *ws, const struct sh_fset *a,
+    const struct sh_fset *b, uint32_t min, uint32_t *sim);
 
 /* Whether sh_sim_set uses the vector instructions the CPU has (on != 0,
  * the default) or portable C only; results do not depend on it.  Not

@@ -75,4 +75,17 @@ sh_fold_join(uint32_t prev, uint32_t cp, uint32_t *c)
 size_t sh_fold_text(const char *p, size_t len, int simplify, uint32_t *out,
     int *bad);
 
+/*
+ * The characters of p[0..len) that an edit distance counts: folded as
+ * sh_fold_text folds them, then only those of class SH_UC_WORD or
+ * SH_UC_GRAM kept (letters, combining marks and digits: spaces,
+ * punctuation, symbols and U+FFFD dropped), in order, into *out, an
+ * array of *cap code points grown as needed (sh_grow: pass the address
+ * of a pointer to uint32_t), their number into *n.  Return 0, or
+ * SH_ENOMEM (*out and *cap still valid, *n 0).  Cost: O(len), with
+ * at most len + SH_UC_FOLD_MAX code points of room.
+ */
+int sh_fold_chars(const char *p, size_t len, int simplify, void *out,
+    size_t *cap, size_t *n, int *bad);
+
 #endif

@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "base/fpval.h"
 #include "feat/weight.h"
+#include "fp/edit.h"
 #include "near/plan.h"
 #include "text/record.h"
 #include "verify/explain.h"
@@ -116,7 +117,14 @@ sh_explain(const struct sh_fvec *a, const struct sh_fvec *b, size_t n,
 	x->dist = sh_hamming(x->fp[0], x->fp[1]);
 	blocks(x->fp[0], x->fp[1], x->block);
 	for (m = 0; m < SH_SIM_COUNT; m++)
-		x->sim[m] = sh_sim(m, a, b);
+		x->sim[m] = m == SH_SIM_EDIT ? 0 : sh_sim(m, a, b);
+	x->nc[0] = a->nc;
+	x->nc[1] = b->nc;
+	x->top = NULL;
+	if (sh_sim_edit(NULL, &a->set, &b->set, 0, &x->sim[SH_SIM_EDIT]) != 0 ||
+	    (x->edits = sh_edit_dist(NULL, a->c, a->nc, b->c, b->nc,
+	    (size_t)-1)) < 0)
+		return SH_ENOMEM;
 	if ((k = pull(a, b, x->fp[0], x->fp[1], &x->top)) < 0)
 		return SH_ENOMEM;
 	x->ntop = (size_t)k < n ? (size_t)k : n;
@@ -182,6 +190,7 @@ sh_explain_write(FILE *out, const struct sh_explain *x, char *const id[2],
 		fprintf(out, "similarity\t%s\t%u.%06u\n",
 		    sh_sim_name((int)i), x->sim[i] / SH_SIM_ONE,
 		    x->sim[i] % SH_SIM_ONE);
+	fprintf(out, "edits\t%lld\t%zu\t%zu\n", x->edits, x->nc[0], x->nc[1]);
 	for (i = 0; i < x->ntop; i++) {
 		fputs("feature\t", out);
 		put_weight(out, (uint64_t)x->top[i].score, '\t');

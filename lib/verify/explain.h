@@ -44,12 +44,15 @@ struct sh_pull {
 	size_t len;
 };
 
-/* Why a and b, vectors of sh_fvec_doc, are close or far. */
+/* Why a and b, vectors of sh_fvec_doc, are close or far; by edit
+ * distance over their characters when sh_fvec_chars asked for them. */
 struct sh_explain {
 	sh_fpval fp[2];		/* their fingerprints (sh_fvec_fp) */
 	int dist;
 	struct sh_block block[SH_EXPLAIN_BLOCKS];
 	uint32_t sim[SH_SIM_COUNT];	/* by measure, in millionths */
+	long long edits;	/* their edit distance */
+	size_t nc[2];		/* over so many characters */
 	struct sh_pull *top;	/* the features of positive score, largest
 				 * first (ties by text bytes, then hash) */
 	size_t ntop;		/* how many, at most the n asked for */
@@ -58,7 +61,8 @@ struct sh_explain {
 /*
  * Fill *x for a and b, keeping at most n features.  Return 0 or
  * SH_ENOMEM.  Free with sh_explain_free.  Cost:
- * O((a->n + b->n) log(a->n + b->n)).
+ * O((a->n + b->n) log(a->n + b->n)), and that of sh_edit_dist over the
+ * characters.
  */
 int sh_explain(const struct sh_fvec *a, const struct sh_fvec *b, size_t n,
     struct sh_explain *x);
@@ -72,7 +76,8 @@ void sh_explain_free(struct sh_explain *x);
  * (the path escaped as IDs are, record.h; C the charset the text was
  * made UTF-8 from, followed by " detected" when its bytes showed it, or
  * utf-8 when it was taken as UTF-8); then "distance D", per block "block
- * I A B DIFF agree|differ", per measure "similarity NAME SIM", per top
+ * I A B DIFF agree|differ", per measure "similarity NAME SIM", "edits D
+ * N1 N2" (the edit distance D of the N1 and N2 characters), per top
  * feature "feature SCORE W1 W2 TEXT" (weights in decimal).  Return 0 or
  * SH_EIO.
  */

@@ -27,11 +27,14 @@ struct doc {
 	struct sh_fvec v;
 	uint64_t *buf;
 	size_t bufcap;
+	uint32_t *cbuf;		/* characters read back (edit) */
+	size_t cbufcap;
 };
 
 /*
  * The cache: the features of every document cut so far (their hashes, and
- * their weights when the measure reads them; no text) and its ID, found
+ * their weights when the measure reads them; no text), or for the edit
+ * measure its characters instead (4 bytes each), and its ID, found
  * by the hash of the ID.  IDs and, within the budget, features lie in
  * blocks of BLOCK bytes that never move, in huge pages where the system
  * gives them (faulting in 4 KiB pages cost a sixth of cutting); past the
@@ -54,7 +57,8 @@ struct cached {
 	size_t idlen;
 	int hasfp;		/* as in struct doc */
 	sh_fpval fp;
-	struct sh_fset v;	/* a view into a block; h NULL: spilled */
+	struct sh_fset v;	/* a view into a block; h (edit: c) NULL:
+				   spilled */
 	off_t off;		/* where in the spill file */
 };
 
@@ -90,12 +94,14 @@ struct cutter {
 	const struct adoc *d[STEP];
 	int ok[STEP];
 	sh_fpval fp[STEP];
+	struct sh_edit *ws;	/* edit: sh_verify_pairs' work space */
 };
 
 struct sh_verify {
 	struct sh_docmap *m;
 	struct sh_fp *f;
 	int tokens, measure;
+	struct sh_edit *ws;	/* edit: the work space of sh_verify_ids */
 	uint32_t floor;		/* sh_verify_floor */
 	uint32_t *slot;		/* sh_verify_entries: entry e's features
 				   are ent[slot[e] - 1]; 0: not known */
@@ -148,6 +154,10 @@ sh_verify_new(struct sh_docmap *m, struct sh_fp *f, int tokens, int measure,
 	sh_fvec_init(&v->d[0].v, 0);
 	sh_fvec_init(&v->d[1].v, 0);
 	pthread_mutex_init(&v->mu, NULL);
+	if (measure == SH_SIM_EDIT && (v->ws = sh_edit_new()) == NULL) {
+		sh_verify_free(v);
+		return NULL;
+	}
 	return v;
 }
 
@@ -162,6 +172,7 @@ sh_verify_free(struct sh_verify *v)
 	for (i = 0; i < v->nthreads; i++) {
 		for (j = 0; j < STEP; j++)
 			sh_fvec_free(&v->cut[i].fv[j]);
+		sh_edit_free(v->cut[i].ws);
 		if (i > 0) {
 			sh_fp_free(v->cut[i].f);
 			sh_docmap_free(v->cut[i].m);
@@ -176,8 +187,10 @@ sh_verify_free(struct sh_verify *v)
 	for (i = 0; i < 2; i++) {
 		free(v->d[i].id);
 		free(v->d[i].buf);
+		free(v->d[i].cbuf);
 		sh_fvec_free(&v->d[i].v);
 	}
+	sh_edit_free(v->ws);
 	free(v->slot);
 	free(v->pre);
 	for (b = v->blk; b != NULL; b = next) {
@@ -230,6 +243,23 @@ cache_get(const struct sh_verify *v, const char *id, size_t len)
 	return c->idlen == len && memcmp(c->id, id, len) == 0 ? c : NULL;
 }
 
+/* The bytes of what the cache keeps of fs: its features (and their
+ * weights), or its characters for edit. */
+static size_t
+kept_bytes(const struct sh_verify *v, const struct sh_fset *fs)
+{
+	if (v->measure == SH_SIM_EDIT)
+		return fs->nc * sizeof(*fs->c);
+	return fs->n * sizeof(*fs->h) * (sh_sim_weights(v->measure) ? 2 : 1);
+}
+
+/* Whether cached entry c is in memory, not spilled. */
+static int
+in_memory(const struct sh_verify *v, const struct cached *c)
+{
+	return v->measure == SH_SIM_EDIT ? c->v.c != NULL : c->v.h != NULL;
+}
+
 /* Write the features fs to the end of the spill, into *c: to its buffer,
  * written to the file first when they do not fit (and they past it when
  * they never would).  Return 0, or -1 when they cannot be (the cache then
@@ -237,8 +267,10 @@ cache_get(const struct sh_verify *v, const char *id, size_t len)
 static int
 spill(struct sh_verify *v, const struct sh_fset *fs, struct cached *c)
 {
-	size_t n = fs->n * sizeof(*fs->h);
-	size_t total = sh_sim_weights(v->measure) ? 2 * n : n;
+	size_t total = kept_bytes(v, fs);
+	size_t n = v->measure == SH_SIM_EDIT ? total : fs->n * sizeof(*fs->h);
+	const void *first = v->measure == SH_SIM_EDIT ? (const void *)fs->c :
+	    (const void *)fs->h;
 	int fd;
 
 	if (v->nospill || (v->sbuf == NULL &&
@@ -252,17 +284,18 @@ spill(struct sh_verify *v, const struct sh_fset *fs, struct cached *c)
 		v->sblen = 0;
 	}
 	if (total > SPILLBUF) {
-		if (sh_write_all(fd, fs->h, n) != 0 || (total > n &&
+		if (sh_write_all(fd, first, n) != 0 || (total > n &&
 		    sh_write_all(fd, fs->w, n) != 0))
 			goto fail;
 	} else {
-		memcpy(v->sbuf + v->sblen, fs->h, n);
+		memcpy(v->sbuf + v->sblen, first, n);
 		if (total > n)
 			memcpy(v->sbuf + v->sblen + n, fs->w, n);
 		v->sblen += total;
 	}
 	c->v = *fs;
 	c->v.h = c->v.w = NULL;
+	c->v.c = NULL;
 	c->off = v->spillend;
 	v->spillend += (off_t)total;
 	return 0;
@@ -282,7 +315,8 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 	struct cached *c;
 	uint64_t *h, *w = NULL;
 	uint32_t old;
-	size_t n = fs->n * sizeof(*fs->h);
+	size_t n = v->measure == SH_SIM_EDIT ? kept_bytes(v, fs) :
+	    fs->n * sizeof(*fs->h);
 	char *p;
 
 	if (v->nent >= UINT32_MAX || (v->nent == v->cap &&
@@ -303,8 +337,14 @@ cache_put(struct sh_verify *v, const char *id, size_t len,
 		    (w = cache_room(v, n + 1)) == NULL))
 			goto fail;
 		c->v = *fs;
-		memcpy(h, fs->h, n);
-		c->v.h = h;
+		if (v->measure == SH_SIM_EDIT) {
+			memcpy(h, fs->c, n);
+			c->v.c = (const uint32_t *)(void *)h;
+			c->v.h = NULL;
+		} else {
+			memcpy(h, fs->h, n);
+			c->v.h = h;
+		}
 		if (w != NULL)
 			memcpy(w, fs->w, n);
 		c->v.w = w;
@@ -320,6 +360,39 @@ fail:
 	return NOSLOT;
 }
 
+/* Read bytes [off, off + n) of the spill into p, from its buffer where
+ * they still are.  Return 0 or SH_EIO. */
+static int
+spill_read(const struct sh_verify *v, off_t off, void *p, size_t n)
+{
+	ssize_t r;
+
+	if (off >= v->spillend - (off_t)v->sblen)
+		memcpy(p, v->sbuf + (off - (v->spillend - (off_t)v->sblen)),
+		    n);
+	else if ((r = pread(fileno(v->spill), p, n, off)) < 0 ||
+	    (size_t)r != n)
+		return SH_EIO;
+	return 0;
+}
+
+/* The characters of spilled entry c into *fv, read into d's buffer. */
+static int
+read_chars(const struct sh_verify *v, const struct cached *c,
+    struct doc *d, struct sh_fset *fv)
+{
+	int r;
+
+	if (d->cbufcap < c->v.nc && sh_grow(&d->cbuf, &d->cbufcap, c->v.nc,
+	    sizeof(*d->cbuf)) != 0)
+		return SH_ENOMEM;
+	if ((r = spill_read(v, c->off, d->cbuf, c->v.nc *
+	    sizeof(*d->cbuf))) != 0)
+		return r;
+	fv->c = d->cbuf;
+	return 0;
+}
+
 /* The features of cached entry c into *fv, read into d's buffer when
  * spilled.  Return 0, SH_EIO or SH_ENOMEM. */
 static int
@@ -330,8 +403,10 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
 	ssize_t r;
 
 	*fv = c->v;
-	if (c->v.h != NULL)
+	if (in_memory(v, c))
 		return 0;
+	if (v->measure == SH_SIM_EDIT)
+		return read_chars(v, c, d, fv);
 	if (d->bufcap < n &&
 	    sh_grow(&d->buf, &d->bufcap, n, sizeof(*d->buf)) != 0)
 		return SH_ENOMEM;
@@ -379,6 +454,11 @@ load(struct sh_verify *v, struct doc *d, const char *id, size_t len,
 		d->ok = 0;
 		if ((r = sh_docmap_get(v->m, id, len, &rec)) <= 0)
 			return r == 0 ? SH_ENODOC : r;
+		/* The edit measure reads the characters; the features only
+		 * make the fingerprint to check. */
+		if (v->measure == SH_SIM_EDIT)
+			sh_fvec_chars(&d->v, fp != NULL ? SH_FVEC_BOTH :
+			    SH_FVEC_CHARS);
 		if ((r = sh_fvec_doc(&d->v, v->f, rec.text, rec.len,
 		    v->tokens, &bad, col)) != 0) {
 			/* token lists are "ID<TAB>LIST" */
@@ -458,6 +538,8 @@ verify(struct sh_verify *v, const char *const id[2], const size_t len[2],
 		if (e != NULL && slot != NOSLOT)
 			set_slot(v, e[i], slot);
 	}
+	if (v->measure == SH_SIM_EDIT)
+		return sh_sim_edit(v->ws, &f[0], &f[1], v->floor, sim);
 	*sim = sh_sim_min(v->measure, &f[0], &f[1], v->floor);
 	return 0;
 }
@@ -525,8 +607,15 @@ sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o, int n)
 				sh_docmap_free(c->m);
 			break;
 		}
-		for (j = 0; j < STEP; j++)
+		for (j = 0; j < STEP; j++) {
 			sh_fvec_init(&c->fv[j], 0);
+			if (v->measure == SH_SIM_EDIT)
+				sh_fvec_chars(&c->fv[j], SH_FVEC_BOTH);
+		}
+		/* Without one, sh_verify_pairs leaves its pairs to
+		 * sh_verify_entries. */
+		if (v->measure == SH_SIM_EDIT)
+			c->ws = sh_edit_new();
 		v->nthreads = t + 1;
 	}
 	return 0;
@@ -643,7 +732,8 @@ sh_verify_ahead(struct sh_verify *v)
 static void *
 measure(void *arg)
 {
-	struct sh_verify *v = ((struct cutter *)arg)->v;
+	struct cutter *c = arg;
+	struct sh_verify *v = c->v;
 	struct pre *p;
 	size_t i, end;
 
@@ -655,10 +745,16 @@ measure(void *arg)
 		if (i == end)
 			return NULL;
 		for (p = &v->pre[i]; p < &v->pre[end]; p++)
-			if (p->known)
+			if (!p->known)
+				continue;
+			else if (v->measure != SH_SIM_EDIT)
 				p->sim = sh_sim_min(v->measure,
 				    &slot_get(v, p->a)->v,
 				    &slot_get(v, p->b)->v, v->floor);
+			else if (c->ws == NULL || sh_sim_edit(c->ws,
+			    &slot_get(v, p->a)->v, &slot_get(v, p->b)->v,
+			    v->floor, &p->sim) != 0)
+				p->known = 0;
 	}
 }
 
@@ -683,7 +779,7 @@ sh_verify_pairs(struct sh_verify *v, struct sh_fpset *s, const uint32_t *e,
 		p->known = 1;
 		for (j = 0; j < 2 && p->known; j++)
 			p->known = (c = slot_get(v, e[2 * i + j])) != NULL &&
-			    c->v.h != NULL &&
+			    in_memory(v, c) &&
 			    sh_fpset_fp(s, e[2 * i + j], &fp) == 0 &&
 			    (!c->hasfp || c->fp == fp);
 		known += p->known;
@@ -731,6 +827,7 @@ cut_rec(const struct sh_rec *rec, struct sh_fp *f, int tokens,
 		src->charset[n] = '\0';
 	}
 
+	sh_fvec_chars(v, SH_FVEC_BOTH);
 	if ((r = sh_fvec_doc(v, f, rec->text, rec->len, tokens, &bad,
 	    col)) != 0) {
 		if (r == SH_EWEIGHT || r == SH_EEMPTYTOK || r == SH_ERANGE)

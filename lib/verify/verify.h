@@ -21,7 +21,9 @@ struct sh_verify;
  * copied nor freed here), as token lists when tokens != 0, comparing them
  * by measure (SH_SIM_*).  Each document is read and cut once: its
  * features are kept, in memory while they take less than budget bytes (8
- * bytes a feature, 16 when the measure reads weights), past it in an
+ * bytes a feature, 16 when the measure reads weights; for the edit
+ * measure, its characters instead, 4 bytes each, and its features only
+ * to check its fingerprint, not kept), past it in an
  * unnamed temporary file in tmpdir (NULL: /tmp), read back for each pair;
  * its ID stays in memory.  Should the file fail (a full disk), later
  * documents are cut again for each pair.  The results do not depend on
@@ -36,8 +38,9 @@ void sh_verify_free(struct sh_verify *v);
  * "ID1<TAB>ID2" and any further TAB-separated fields, into *sim.  Return
  * 0; SH_EFIELDS (no TAB); SH_ENODOC, or a token-list error of sh_fp_each
  * (SH_EWEIGHT, SH_EEMPTYTOK, SH_ERANGE, with *col the 1-based column in
- * the document's line), with *id, *idlen the first ID at fault (in p); or
- * an error of sh_docmap_get.
+ * the document's line), with *id, *idlen the first ID at fault (in p);
+ * an error of sh_docmap_get; or SH_ENOMEM.  Token lists have no
+ * characters: by the edit measure, their pairs are 0.
  */
 int sh_verify_line(struct sh_verify *v, const char *p, size_t len,
     uint32_t *sim, const char **id, size_t *idlen, size_t *col);
@@ -51,7 +54,8 @@ int sh_verify_line(struct sh_verify *v, const char *p, size_t len,
  * pair, or thread, cut it (a document cut by sh_verify_line, without
  * one, is not checked).  Return 0, or SH_ENODOC, SH_EFPDIFF or an error
  * of sh_verify_line with *which the index (0, 1) of the document at
- * fault.
+ * fault.  The edit measure needs no more memory than the longer
+ * document's characters, 24 bytes each, kept for the next pairs.
  */
 int sh_verify_ids(struct sh_verify *v, const char *const id[2],
     const size_t len[2], const sh_fpval *fp, uint32_t *sim, int *which,
@@ -144,7 +148,8 @@ struct sh_docsrc {
 
 /*
  * The first record of file path, read with record options o (not copied;
- * bad records skipped when o->skip is set), cut by f into v (as a token
+ * bad records skipped when o->skip is set), cut by f into v (its features
+ * and its characters, SH_FVEC_BOTH, similar.h; as a token
  * list when tokens != 0), its ID copied into *id (NUL-terminated, the
  * caller's to free).  Return 1; 0 when the file holds no record; SH_EIO
  * (errno set) or SH_ENOMEM; a token-list error (see sh_verify_line), with
