@@ -19,7 +19,7 @@ BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
 	lib/base/zpipe.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
-	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h \
+	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h lib/text/recwrite.h \
 	lib/text/stoplist.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
@@ -38,7 +38,7 @@ BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
 	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zpipe.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
-	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o \
+	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o lib/text/recwrite.o \
 	lib/text/stoplist.o lib/text/t2s.o \
 	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
@@ -63,8 +63,8 @@ LIBOBJ = $(BASE_OBJ) $(TEXT_OBJ) $(FEAT_OBJ) $(FP_OBJ) \
 # reading of operands, the messages about them, progress, usage and
 # version; and the plumbing of sh-near's joins and verification and of
 # sh-index's writes.
-CMDHDR = cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/help.h cmd/input.h cmd/ixadd.h cmd/keep.h cmd/progress.h cmd/usage.h cmd/vdocs.h
-CMDOBJ = cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/help.o cmd/input.o cmd/ixadd.o cmd/keep.o cmd/progress.o cmd/usage.o cmd/vdocs.o
+CMDHDR = cmd/clean.h cmd/diag.h cmd/docopt.h cmd/fpjoin.h cmd/help.h cmd/input.h cmd/ixadd.h cmd/keep.h cmd/progress.h cmd/usage.h cmd/vdocs.h
+CMDOBJ = cmd/clean.o cmd/diag.o cmd/docopt.o cmd/fpjoin.o cmd/help.o cmd/input.o cmd/ixadd.o cmd/keep.o cmd/progress.o cmd/usage.o cmd/vdocs.o
 BIN = bin/sh-dist bin/sh-fp bin/sh-index bin/sh-near bin/sh-tokenize
 MAN1 = man/sh-dist.1 man/sh-fp.1 man/sh-index.1 man/sh-near.1 \
 	man/sh-tokenize.1

@@ -559,7 +559,18 @@ bench_compressed()
 	    [ $? -le 1 ]') || exit 2
 	zrow 'sh-fp -B FILE | sh-near -B -v FILE -a 0.8' "$1" ''
 	zrow 'sh-fp -B FILE.gz | sh-near -B -v FILE.gz -a 0.8' "$2" "$1"
-	rm -f "$tmp/z.warc"
+	# The clean dataset: the clusters, then the same writing the
+	# records that stay and those removed (-Z), the ratio its cost.
+	export OUT="$tmp/clean"
+	for f in PLAIN Z; do
+		set -- $(alternate '"$BIN/sh-near" -g -B -v "$'$f'" -f warc \
+		    -a 0.8 "$FPB"' '"$BIN/sh-near" -g -B -v "$'$f'" -f warc \
+		    -a 0.8 -Z "$OUT.k" -Z "$OUT.r" "$FPB"') || exit 2
+		[ "$f" = Z ] && f=FILE.gz || f=FILE
+		zrow "sh-near -g -B -v $f -f warc -a 0.8" "$1" ''
+		zrow "  the same, -Z kept -Z removed" "$2" "$1"
+	done
+	rm -f "$tmp/z.warc" "$OUT.k" "$OUT.r"
 }
 
 # Dictionary segmentation (-d): the time to load DICT, and sh-tokenize

@@ -89,6 +89,9 @@ static const struct {
 	    "  -S size       memory budget; the rest spills to TMPDIR\n"
 	    "  -j threads    threads (default: every core)\n"
 	    "  -t            the documents of -v are token lists\n"
+	    "  -Z file       -g, -u: write the records that stay there (a "
+	    "second -Z:\n"
+	    "                those removed), byte for byte\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 1 },
 	{ "sh-dist",

@@ -23,6 +23,10 @@ keepopt_mode(struct keepopt *ko, int ch)
 int
 keepopt_set(struct keepopt *ko, int ch, const char *arg)
 {
+	if (ch == 'Z') {
+		clean_set(&ko->z, arg);
+		return 1;
+	}
 	if (ch != 'Y')
 		return 0;
 	if (strcmp(arg, "first") == 0)
@@ -32,6 +36,12 @@ keepopt_set(struct keepopt *ko, int ch, const char *arg)
 	else
 		errx(2, "-Y %s: not first or longest", arg);
 	return 1;
+}
+
+void
+keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
+{
+	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
 }
 
 /* Whether entry i of s meets another one: of its class or a neighbour,
@@ -101,7 +111,7 @@ write_kept(struct sh_linestore *lines, const uint32_t *rep, size_t n)
 }
 
 int
-keep_run(const struct keepopt *ko, struct sh_fpset *s,
+keep_run(struct keepopt *ko, struct sh_fpset *s,
     struct fpjoin_opt *jo, struct sh_matcher *mt,
     const struct sh_ixlook *lk, struct sh_linestore *lines,
     struct sh_docmap *docs, int n, char *const name[], int *status)
@@ -154,6 +164,8 @@ keep_run(const struct keepopt *ko, struct sh_fpset *s,
 	if (e == 0)
 		e = route == 1 ? sh_keep_groups(mt, s, &groups, rank, rep) :
 		    sh_keep_classes(mt, s, &c, rank, rep);
+	if (e == 0)
+		clean_write(&ko->z, s, rep);
 	if (e == 0)
 		e = ko->mode == 'g' ? sh_keep_write(s, rep, stdout) :
 		    write_kept(lines, rep, m);

@@ -12,6 +12,7 @@
 #include "near/linestore.h"
 #include "text/docmap.h"
 #include "verify/match.h"
+#include "clean.h"
 #include "fpjoin.h"
 
 /* -Y: which copy stays. */
@@ -21,15 +22,22 @@ struct keepopt {
 	int mode;		/* 'g' or 'u'; 0: neither */
 	int components;		/* -g twice */
 	int rule;		/* KEEP_* */
+	struct clean z;		/* -Z */
 };
 
 /* Take -g or -u (ch): return ch. */
 int keepopt_mode(struct keepopt *ko, int ch);
 
 /* Take option ch with argument arg: -Y first or longest (another rule
- * ends the program with status 2).  Return 1, or 0 when ch is not
- * one. */
+ * ends the program with status 2), -Z file (clean.h).  Return 1, or 0
+ * when ch is not one. */
 int keepopt_set(struct keepopt *ko, int ch, const char *arg);
+
+/* After the options: check those of -Z against the mode and the
+ * documents vd (read in framing recmode), and create its files
+ * (clean_open). */
+void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
+    int recmode);
 
 /*
  * The output of -g or -u: the operands name[0..n) read into s (whole
@@ -37,10 +45,11 @@ int keepopt_set(struct keepopt *ko, int ch, const char *arg);
  * decisions made with mt (and the index of lk for -u; with the rule
  * longest, the texts' lengths taken from the documents m), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
- * with then its own; for -u the lines kept.  Return 0 or an error for
+ * with then its own; for -u the lines kept; with -Z, the records of
+ * the documents, where they go (clean_write).  Return 0 or an error for
  * the caller to report (lk->where names the file of an index error).
  */
-int keep_run(const struct keepopt *ko, struct sh_fpset *s,
+int keep_run(struct keepopt *ko, struct sh_fpset *s,
     struct fpjoin_opt *jo, struct sh_matcher *mt,
     const struct sh_ixlook *lk, struct sh_linestore *lines,
     struct sh_docmap *m, int n, char *const name[], int *status);

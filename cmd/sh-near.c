@@ -35,7 +35,8 @@ static const char usage_text[] =
     "               [-m pairs] [-P shard/shards] [-r blocks] [-S size] "
     "[file ...]\n"
     "       sh-near -v docs [-Bt] [-a min] [-J measure] [-Y rule]\n"
-    "               [sh-near option ...] [document option ...] [file ...]\n"
+    "               [-Z kept [-Z removed]] [sh-near option ...]\n"
+    "               [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
@@ -120,7 +121,7 @@ main(int argc, char *argv[])
 	struct sh_linestore lines;	/* -u -v: the input lines, whole */
 	struct sh_shard shard = { 0, 0 };
 	struct sh_bandplan bp;
-	struct keepopt ko = { 0, 0, 0 };
+	struct keepopt ko = { 0 };
 	struct fpjoin_opt jo = { NULL, 0, NULL, NULL, 0, 0, NULL, 0, 0, NULL };
 	char where[SH_WHERE];
 	/* Options that exclude each other. */
@@ -138,7 +139,7 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "BJ:KP:S:VY:a:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "BJ:KP:S:VY:Z:a:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
@@ -205,8 +206,9 @@ main(int argc, char *argv[])
 	usage_pairs(excl);
 	/* The letters of verification need -v. */
 	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
-		if (strchr(DOCOPTS "BJYa", *q) != NULL)
+		if (strchr(DOCOPTS "BJYZa", *q) != NULL)
 			usage_only(*q, "-v");
+	keepopt_check(&ko, &vd, o.rec.mode);
 	if (load && ipath == NULL)
 		usage_only('K', "-i");
 	if (budget && mode == 'u' && docs == NULL)

@@ -97,3 +97,55 @@ $U/m1.html	$U/m2.html	0"
 	eq "$stderr" "sh-fp: skipped 2 WARC response(s) of an HTTP status other than 2xx (-A keeps them)
 sh-fp: skipped 8 WARC response(s) of a media type not kept (-M)"
 }
+
+# The records of a WARC, each on one line in hex, in order.
+warc_records() {
+	python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+i = 0
+while i < len(b):
+    h = b.index(b"\r\n\r\n", i) + 4
+    n = [int(l.split(b":")[1]) for l in b[i:h].split(b"\r\n") if l.lower().startswith(b"content-length:")][0]
+    j = h + n
+    while b[j:j + 2] == b"\r\n":
+        j += 2
+    print(b[i:j].hex())
+    i = j
+' "$1"
+}
+
+@test "crawl: -Z writes the clean WARC, fingerprinted again no pair at the threshold; kept and removed records are the crawl's, byte for byte, in order" {
+	U=http://127.0.0.1:$PORT
+	zcat crawl.warc.gz >crawl.warc
+	sh-fp -f warc crawl.warc.gz 2>/dev/null >fp
+	run -0 --separate-stderr sh-near -g -v crawl.warc.gz -f warc -a 0.9 -k 16 -Z kept.warc -Z gone.warc fp
+	eq "$(awk -F '\t' '$1 != $2' <<<"$output")" "$U/a.html	$U/b.html
+$U/m1.html	$U/m2.html"
+	warc_records crawl.warc >all
+	warc_records kept.warc >kept
+	warc_records gone.warc >gone
+	# The removed responses, each with its request before it.
+	eq "$(grep -a -e '^WARC-Type' -e '^WARC-Target-URI' gone.warc | tr -d '\r')" "WARC-Type: request
+WARC-Target-URI: <$U/b.html>
+WARC-Type: response
+WARC-Target-URI: <$U/b.html>
+WARC-Type: request
+WARC-Target-URI: <$U/m2.html>
+WARC-Type: response
+WARC-Target-URI: <$U/m2.html>"
+	# Kept and removed, merged in the crawl's order: the crawl.
+	[ "$(wc -l <gone)" -eq 4 ]
+	[ "$(($(wc -l <kept) + 4))" -eq "$(wc -l <all)" ]
+	grep -vxF -f gone all | same_files - kept
+	grep -xF -f gone all | same_files - gone
+	# The same bytes read decompressed, within -S, on one thread.
+	sh-near -g -S 1M -j 1 -v crawl.warc -f warc -a 0.9 -k 16 -Z k2 -Z g2 fp >/dev/null 2>&1
+	same_files kept.warc k2
+	same_files gone.warc g2
+	# Fingerprinted again: no pair at the threshold.
+	sh-fp -f warc kept.warc 2>/dev/null >fp2
+	[ "$(wc -l <fp2)" -eq 4 ]
+	run -1 --separate-stderr sh-near -v kept.warc -f warc -a 0.9 -k 16 fp2
+	eq "$output" ""
+}

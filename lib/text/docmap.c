@@ -619,3 +619,51 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 	}
 	return 0;
 }
+
+uint64_t
+sh_docmap_key(const struct sh_docmap *m, const char *id, size_t idlen)
+{
+	return m->numbered ? numbered_key(m, id, idlen) : id_key(id, idlen);
+}
+
+/* By place alone: each record has its own. */
+static int
+cmp_place(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	return x->place < y->place ? -1 : x->place > y->place;
+}
+
+int
+sh_docmap_walk(struct sh_docmap *m, sh_docmap_walk_fn *fn, void *ctx)
+{
+	struct kept k;
+	long long off, size;
+	size_t i, src;
+	int r = 0;
+
+	end_scan(m);
+	if (m->n == 0)
+		return 0;
+	qsort(m->e, m->n, sizeof(m->e[0]), cmp_place);
+	for (i = 0; i < m->n && r == 0; i++) {
+		src = SRC_OF(m->e[i].place);
+		off = OFF_OF(m->e[i].place);
+		size = m->e[i].size;
+		/* A stream's record: its place in the stream is in its head. */
+		if (m->src[src].kept) {
+			if (sh_pread_all(fileno(m->tmp), &k, sizeof(k),
+			    (uint64_t)off) != 0) {
+				r = SH_EIO;
+				break;
+			}
+			off = k.off;
+			size = k.size;
+		}
+		r = fn(ctx, src, m->e[i].key, off, size);
+	}
+	m->sorted = 0;
+	sort_table(m);
+	return r;
+}

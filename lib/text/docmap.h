@@ -21,6 +21,9 @@
 #ifndef SH_DOCMAP_H
 #define SH_DOCMAP_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "text/record.h"
 
 struct sh_docmap;
@@ -107,6 +110,32 @@ int sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c);
  * compared for each pair of records whose IDs share a hash.
  */
 long long sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap);
+
+/*
+ * The key of the table that a record of ID id[0..idlen) has (0, which
+ * no record has, for an ID that no numbered framing gives): for
+ * sh_docmap_walk's callers to find a record's ID among theirs.  IDs of
+ * one 64-bit hash share a key: only numbered IDs (line, para) are told
+ * apart exactly.
+ */
+uint64_t sh_docmap_key(const struct sh_docmap *m, const char *id,
+    size_t idlen);
+
+/* A record of file src (0 for the first added) whose key is key and
+ * whose bytes are [off, off + size) of the file as read (decoded, for a
+ * compressed file; the framing included, as sh_rec gives them). */
+typedef int sh_docmap_walk_fn(void *ctx, size_t src, uint64_t key,
+    long long off, long long size);
+
+/*
+ * After the last scan, with no clone in use meanwhile: call fn(ctx, ...)
+ * for each record of m in the order of the files and of their records,
+ * until it returns nonzero.  Return fn's nonzero return, else 0 or
+ * SH_EIO (errno set: reading the temporary file).  Cost: the table
+ * sorted twice, by place and back by key, O(n log n).  The file
+ * framing (no table) calls fn for none.
+ */
+int sh_docmap_walk(struct sh_docmap *m, sh_docmap_walk_fn *fn, void *ctx);
 
 /* Records kept, and bad records skipped. */
 size_t sh_docmap_count(const struct sh_docmap *m);

@@ -1,0 +1,233 @@
+#include <sys/stat.h>
+
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "text/docmap.h"
+#include "text/record.h"
+#include "text/recwrite.h"
+#include "clean.h"
+#include "input.h"
+#include "usage.h"
+
+void
+clean_set(struct clean *c, const char *path)
+{
+	if (c->path[1] != NULL)
+		errx(2, "-Z %s: at most twice: the records that stay, then "
+		    "those removed", path);
+	c->path[c->path[0] != NULL] = path;
+}
+
+void
+clean_open(struct clean *c, int mode, int components,
+    const struct vdocs *vd, int recmode)
+{
+	struct stat st, zs;
+	size_t i;
+	int k;
+
+	if (c->path[0] == NULL)
+		return;
+	if (mode == 0)
+		usage_only('Z', "-g or -u");
+	if (components)
+		errx(2, "-Z: not with -gg: the copies that stay are those "
+		    "of -g");
+	c->vd = vd;
+	for (i = 0; recmode != SH_REC_FILE && i < vd->nnames; i++) {
+		if (strcmp(vd->names[i], "-") == 0)
+			errx(2, "-Z: -v -: standard input is read once, and "
+			    "its records cannot be read again to write them");
+		if (stat(vd->names[i], &st) == 0 && !S_ISREG(st.st_mode))
+			errx(2, "-Z: -v %s: not a regular file: its records "
+			    "cannot be read again to write them",
+			    vd->names[i]);
+	}
+	if (c->path[1] != NULL && strcmp(c->path[0], c->path[1]) == 0)
+		errx(2, "-Z %s: the records that stay and those removed go "
+		    "to one file", c->path[0]);
+	for (k = 0; k < 2 && c->path[k] != NULL; k++) {
+		for (i = 0; stat(c->path[k], &zs) == 0 && i < vd->nnames;
+		    i++)
+			if (stat(vd->names[i], &st) == 0 &&
+			    st.st_dev == zs.st_dev && st.st_ino == zs.st_ino)
+				errx(2, "-Z %s: a file of -v", c->path[k]);
+		if ((c->out[k] = fopen(c->path[k], "w")) == NULL)
+			err(2, "%s", c->path[k]);
+	}
+}
+
+/* An entry's key in the map and where it goes (its input order, for
+ * the first of one key). */
+struct fate {
+	uint64_t key;
+	uint32_t i;
+	uint32_t out;
+};
+
+static int
+cmp_fate(const void *a, const void *b)
+{
+	const struct fate *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The walk over the documents: the file read, and where its records
+ * go. */
+struct walk {
+	struct clean *c;
+	const struct fate *f;
+	size_t nf;
+	struct sh_recwrite *w;
+	FILE *in;		/* the file read, names[cur] */
+	size_t cur, next;	/* the next file not read yet */
+};
+
+/* Exit on error e of writing the records of the file read. */
+static void
+fail(const struct walk *k, int e)
+{
+	const char *name = k->c->vd->names[k->cur];
+
+	/* A decompressor's failure is the cause. */
+	if (input_end(k->in) != 0)
+		exit(2);
+	if (e == SH_EIO && ferror(k->in))
+		err(2, "%s", name);
+	if (e == SH_EIO)
+		err(2, "%s", ferror(k->c->out[0]) || k->c->out[1] == NULL ?
+		    k->c->path[0] : k->c->path[1]);
+	errx(2, "%s: %s", name, sh_strerror(e));
+}
+
+/* The end of the file read. */
+static void
+end_file(struct walk *k)
+{
+	int e;
+
+	if (k->in == NULL)
+		return;
+	if ((e = sh_recwrite_end(k->w)) != 0)
+		fail(k, e);
+	if (input_end(k->in) != 0)
+		exit(2);
+	input_close(k->in);
+	k->in = NULL;
+}
+
+static void
+open_file(struct walk *k, size_t i)
+{
+	const char *shown;
+
+	if ((k->in = input_open(k->c->vd->names[i], &shown)) == NULL)
+		exit(2);
+	k->cur = i;
+	sh_recwrite_start(k->w, k->in);
+}
+
+/* The file read ended, the files before file src read whole (none of
+ * their records a document), and file src started (none: nnames). */
+static void
+next_file(struct walk *k, size_t src)
+{
+	end_file(k);
+	for (; k->next < src; k->next++) {
+		open_file(k, k->next);
+		end_file(k);
+	}
+	if (src < k->c->vd->nnames) {
+		open_file(k, src);
+		k->next = src + 1;
+	}
+}
+
+static int
+walk_doc(void *ctx, size_t src, uint64_t key, long long off, long long size)
+{
+	struct walk *k = ctx;
+	size_t lo = 0, hi = k->nf, mid;
+	int e, out = 0;
+
+	if (k->in == NULL || src != k->cur)
+		next_file(k, src);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->f[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < k->nf && k->f[lo].key == key)
+		out = (int)k->f[lo].out;
+	if ((e = sh_recwrite_doc(k->w, off, size, out)) != 0)
+		fail(k, e);
+	return 0;
+}
+
+/* -F: the documents are files; their names, a line each. */
+static void
+write_names(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
+{
+	const char *id;
+	size_t i, len;
+	FILE *f;
+	int e;
+
+	for (i = 0; i < sh_fpset_n(s); i++) {
+		if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
+			errx(2, "%s", sh_strerror(e));
+		if ((f = c->out[rep[i] != i]) != NULL && (fwrite(id, 1, len,
+		    f) != len || putc('\n', f) == EOF))
+			err(2, "%s", c->path[rep[i] != i]);
+	}
+}
+
+void
+clean_write(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
+{
+	struct walk k;
+	struct fate *f;
+	const char *id;
+	size_t i, n = sh_fpset_n(s), len;
+	int e, k2;
+
+	if (c->path[0] == NULL)
+		return;
+	if (c->vd->o->rec.mode == SH_REC_FILE)
+		write_names(c, s, rep);
+	else {
+		if ((f = malloc(n * sizeof(*f) + 1)) == NULL)
+			errx(2, "%s", sh_strerror(SH_ENOMEM));
+		for (i = 0; i < n; i++) {
+			if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
+				errx(2, "%s", sh_strerror(e));
+			f[i].key = sh_docmap_key(c->vd->m, id, len);
+			f[i].i = (uint32_t)i;
+			f[i].out = rep[i] != i;
+		}
+		qsort(f, n, sizeof(*f), cmp_fate);
+		memset(&k, 0, sizeof(k));
+		k.c = c;
+		k.f = f;
+		k.nf = n;
+		if (sh_recwrite_new(&k.w, c->vd->o->rec.mode, c->out) != 0)
+			errx(2, "%s", sh_strerror(SH_ENOMEM));
+		if ((e = sh_docmap_walk(c->vd->m, walk_doc, &k)) != 0)
+			err(2, "%s", input_tmpmsg());
+		next_file(&k, c->vd->nnames);
+		sh_recwrite_free(k.w);
+		free(f);
+	}
+	for (k2 = 0; k2 < 2 && c->path[k2] != NULL; k2++)
+		if (fclose(c->out[k2]) != 0)
+			err(2, "%s", c->path[k2]);
+}
