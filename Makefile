@@ -77,6 +77,8 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
+# Helpers of the bats tests, built with the unit tests.
+TESTBIN = tests/unit/forge
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
 	bench/jaccard bench/prf bench/wrap
 
@@ -108,7 +110,7 @@ bin/sh-index: cmd/sh-index.c
 bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 
-$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
+$(UNIT) $(TESTBIN): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		tests/unit/fpsets.h tests/unit/rmdir.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
@@ -135,6 +137,7 @@ tests/unit/t2s_test: tests/unit/t2s_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
 tests/unit/weight_test: tests/unit/weight_test.c
 tests/unit/xsort_test: tests/unit/xsort_test.c
+tests/unit/forge: tests/unit/forge.c
 
 $(BENCH): lib/libsh.a
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
@@ -148,7 +151,7 @@ bench/jaccard: bench/jaccard.c
 bench/prf: bench/prf.c
 bench/wrap: bench/wrap.c
 
-check: $(BIN) $(UNIT)
+check: $(BIN) $(UNIT) $(TESTBIN)
 	tests/run
 
 demo: $(BIN)
@@ -197,7 +200,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -f $(LIBOBJ) lib/libsh.a $(CMDOBJ) cmd/libcmd.a $(BIN) $(UNIT) $(BENCH)
+	rm -f $(LIBOBJ) lib/libsh.a $(CMDOBJ) cmd/libcmd.a $(BIN) $(UNIT) $(TESTBIN) $(BENCH)
 	rm -rf bin
 
 .PHONY: all check demo bench eval lint install uninstall clean

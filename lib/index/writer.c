@@ -763,6 +763,36 @@ band_times(struct sh_timesw *tw, const struct merge *m,
 		sh_times_put(tw, m->now);
 }
 
+/* A band source that, failing, says which it is in *bad: the segments
+ * merged that fail are named, not the segment being written. */
+struct bandfrom {
+	struct sh_bandsrc in;
+	int *bad, s;
+};
+
+static int
+from_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
+    size_t *len)
+{
+	struct bandfrom *f = ctx;
+	int e;
+
+	if ((e = f->in.entry(f->in.ctx, i, fp, id, len)) != 0)
+		*f->bad = f->s;
+	return e;
+}
+
+static int
+from_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
+{
+	struct bandfrom *f = ctx;
+	int e;
+
+	if ((e = f->in.key(f->in.ctx, j, i, key, ref)) != 0)
+		*f->bad = f->s;
+	return e;
+}
+
 /* The batch with its keys (NULL but for a band index) as a new segment
  * of w, merged with the newest segments while the older neighbour holds
  * fewer than 4 times the fingerprints merged so far (size-tiered, as in
@@ -778,6 +808,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	struct sh_segsrc src;
 	struct sh_bandsrc *bsrc = NULL;
 	struct sh_delband *dband = NULL;
+	struct bandfrom *from = NULL;
 	struct bbatch bb;
 	struct sh_timesw tw;
 	char path[SH_WHERE], name[32], tname[32];
@@ -801,7 +832,8 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	    (m.del = calloc((size_t)j + 1, sizeof(*m.del))) == NULL ||
 	    (m.times = calloc((size_t)j + 1, sizeof(*m.times))) == NULL ||
 	    (dband = calloc((size_t)j + 1, sizeof(*dband))) == NULL ||
-	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL) {
+	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL ||
+	    (from = calloc((size_t)j + 1, sizeof(*from))) == NULL) {
 		e = SH_ENOMEM;
 		goto out;
 	}
@@ -864,6 +896,14 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 			}
 		bsrc[j].n = bb.n;
 		n += bb.n;
+		for (i = 0; i < j; i++) {
+			from[i].in = bsrc[i];
+			from[i].bad = &m.bad;
+			from[i].s = i;
+			bsrc[i].entry = from_entry;
+			bsrc[i].key = from_key;
+			bsrc[i].ctx = &from[i];
+		}
 	} else {
 		/* Fingerprint tables: the fingerprints counted first; the
 		 * IDs are those of all the sources. */
@@ -963,6 +1003,7 @@ out:
 	free(m.del);
 	free(m.times);
 	free(dband);
+	free(from);
 	free(bsrc);
 	free(bb.sel);
 	free(bb.w);
