@@ -50,7 +50,7 @@ NEAR_OBJ = lib/near/bands.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/linestore.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
-INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segment.o lib/index/times.o \
+INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segfile.o lib/index/segment.o lib/index/times.o \
 	lib/index/writer.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/groups.o lib/verify/match.o \
 	lib/verify/verify.o
