@@ -111,7 +111,10 @@ commit_list(const char *path, const char *list, const struct sh_fplist *l,
 			fail(SH_EIO);
 		}
 	}
-	if ((e = sh_ixw_commit(w, where)) != 0 && sh_ixw_pending(w))
+	/* Without a list, a commit that failed is an error (exit 2) as
+	 * ever: a rerun does what it did. */
+	if ((e = sh_ixw_commit(w, where)) != 0 && (l == NULL ||
+	    sh_ixw_pending(w)))
 		fail(e);
 	sh_ixw_close(w);
 	w = NULL;
