@@ -50,7 +50,7 @@ NEAR_OBJ = lib/near/bands.o lib/near/classes.o lib/near/cluster.o lib/near/dedup
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/linestore.o \
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
-INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segment.o lib/index/times.o \
+INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segfile.o lib/index/segment.o lib/index/times.o \
 	lib/index/writer.o
 VERIFY_OBJ = lib/verify/explain.o lib/verify/groups.o lib/verify/keep.o lib/verify/match.o \
 	lib/verify/verify.o
@@ -77,6 +77,8 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
+# Helpers of the bats tests, built with the unit tests.
+TESTBIN = tests/unit/forge
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
 	bench/jaccard bench/lev bench/prf bench/wrap
 
@@ -108,7 +110,7 @@ bin/sh-index: cmd/sh-index.c
 bin/sh-near: cmd/sh-near.c
 bin/sh-tokenize: cmd/sh-tokenize.c
 
-$(UNIT): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
+$(UNIT) $(TESTBIN): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		tests/unit/fpsets.h tests/unit/rmdir.h
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
 		$(SH_LIBS)
@@ -136,6 +138,7 @@ tests/unit/t2s_test: tests/unit/t2s_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
 tests/unit/weight_test: tests/unit/weight_test.c
 tests/unit/xsort_test: tests/unit/xsort_test.c
+tests/unit/forge: tests/unit/forge.c
 
 $(BENCH): lib/libsh.a
 	$(CC) $(SH_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $@.c lib/libsh.a \
@@ -150,7 +153,7 @@ bench/lev: bench/lev.c
 bench/prf: bench/prf.c
 bench/wrap: bench/wrap.c
 
-check: $(BIN) $(UNIT)
+check: $(BIN) $(UNIT) $(TESTBIN)
 	tests/run
 
 demo: $(BIN)
@@ -199,7 +202,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -f $(LIBOBJ) lib/libsh.a $(CMDOBJ) cmd/libcmd.a $(BIN) $(UNIT) $(BENCH)
+	rm -f $(LIBOBJ) lib/libsh.a $(CMDOBJ) cmd/libcmd.a $(BIN) $(UNIT) $(TESTBIN) $(BENCH)
 	rm -rf bin
 
 .PHONY: all check demo bench eval lint install uninstall clean

@@ -119,6 +119,8 @@ static const struct {
 	    "(sh-fp -B)\n"
 	    "  -u            add only the lines new to the index, and print "
 	    "them\n"
+	    "  -l list       add -u, delete: the lines to this file, synced "
+	    "before the commit\n"
 	    "  -o time       expire the IDs added before it: 30d, 12h, or "
 	    "@seconds\n"
 	    "  -T time       the add time recorded for the lines added "

@@ -1,7 +1,12 @@
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/errors.h"
 #include "base/grow.h"
@@ -20,12 +25,23 @@ static int status;
 static struct sh_ixwriter *w;	/* within a budget or with -u: writing
 				   while reading */
 static const struct sh_bandplan *bp;
-static struct sh_fplist list;	/* the batch */
+static struct sh_fplist batch;	/* the batch */
 static uint64_t *keys;		/* and the band keys of its lines */
 static size_t keycap;
 static struct sh_ixqueue queue;	/* -u: the lines looked up */
 static struct sh_fplist added;	/* and those kept, whole */
 static struct sh_shard shard;	/* and the shard the index holds */
+static char tmp[SH_WHERE];	/* -l: the list, before the commit */
+
+/* The band keys of the batch for sh_ixw_add: never NULL for an index of
+ * band tables, even when the batch is empty. */
+static const uint64_t *
+batch_keys(void)
+{
+	static const uint64_t none;
+
+	return !bp->b ? NULL : keys != NULL ? keys : &none;
+}
 
 /* Report error e of where and exit, first removing what the writer
  * made and did not commit (the message is made before: removing may
@@ -38,7 +54,94 @@ fail(int e)
 	snprintf(msg, sizeof(msg), "%s: %s%s", where, sh_strerror(e),
 	    e == SH_EEXIST ? " (use -O to replace it)" : "");
 	sh_ixw_close(w);
+	if (*tmp != '\0')
+		unlink(tmp);
 	errx(2, "%s", msg);
+}
+
+/* The lines of the change to f: those of l, or with found those whose
+ * flag is set; then flushed.  Return 0, or -1 with errno set. */
+static int
+put_lines(FILE *f, const struct sh_fplist *l, const unsigned char *found)
+{
+	const char *p;
+	size_t i, len;
+
+	for (i = 0; i < l->n; i++)
+		if (found == NULL || found[i]) {
+			p = sh_fplist_id(l, i, &len);
+			fwrite(p, 1, len, f);
+			putc('\n', f);
+		}
+	return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+/* Commit w's change (the lines of l, or of found; none when l is NULL)
+ * and list it: with list, written to list ".tmp" and synced before the
+ * commit, renamed to list after; else to stdout after.  A failure after
+ * the commit is exit status 3 and says so. */
+static void
+commit_list(const char *path, const char *list, const struct sh_fplist *l,
+    const unsigned char *found)
+{
+	char dir[SH_WHERE];
+	FILE *f = NULL;
+	int e, fd;
+
+	if (list != NULL && l != NULL) {
+		/* A list left by a run killed after its commit is the
+		 * only record of that change: never written over. */
+		snprintf(tmp, sizeof(tmp), "%s.tmp", list);
+		if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666)) < 0 ||
+		    (f = fdopen(fd, "w")) == NULL) {
+			snprintf(where, SH_WHERE, "%s", tmp);
+			e = errno;
+			*tmp = '\0';
+			if (e == EEXIST) {
+				sh_ixw_close(w);
+				errx(2, "%s: the list of an earlier run, perhaps "
+				    "committed (see sh-index(1))", where);
+			}
+			errno = e;
+			fail(SH_EIO);
+		}
+		if (put_lines(f, l, found) != 0 || fsync(fd) != 0 ||
+		    fclose(f) != 0) {
+			snprintf(where, SH_WHERE, "%s", tmp);
+			fail(SH_EIO);
+		}
+	}
+	/* Without a list, a commit that failed is an error (exit 2) as
+	 * ever: a rerun does what it did. */
+	if ((e = sh_ixw_commit(w, where)) != 0 && (l == NULL ||
+	    sh_ixw_pending(w)))
+		fail(e);
+	sh_ixw_close(w);
+	w = NULL;
+	if (e != 0) {
+		/* In place, perhaps not on disk: the list goes out all the
+		 * same. */
+		warnx("%s: committed, perhaps not on disk: %s", where,
+		    sh_strerror(e));
+	}
+	if (l == NULL)
+		;
+	else if (list != NULL) {
+		snprintf(dir, sizeof(dir), "%s", list);
+		if (rename(tmp, list) != 0 || (fd = open(dirname(dir),
+		    O_RDONLY)) < 0 || ((fsync(fd) != 0 && errno != EINVAL) |
+		    close(fd)) != 0)
+			errx(3, "%s: committed, the list left in %s: %s", path,
+			    tmp, strerror(errno));
+	} else {
+		/* A reader gone is an error to report, not a signal. */
+		signal(SIGPIPE, SIG_IGN);
+		if (put_lines(stdout, l, found) != 0)
+			errx(3, "%s: committed, output lost: stdout: %s", path,
+			    strerror(errno));
+	}
+	if (e != 0)
+		exit(3);
 }
 
 /* Append fp and its ID to the batch, with the band keys of sketch sk;
@@ -49,19 +152,18 @@ keep(sh_fpval fp, const char *id, size_t idlen, const struct sh_sketch *sk)
 {
 	int r = 0;
 
-	if (bp->b && (r = sh_grow(&keys, &keycap, (list.n + 1) *
+	if (bp->b && (r = sh_grow(&keys, &keycap, (batch.n + 1) *
 	    (size_t)bp->b, sizeof(*keys))) == 0)
-		sh_bands_keys(bp, sk, keys + list.n * (size_t)bp->b);
-	if (r != 0 || (r = sh_fplist_add(&list, fp, id, idlen)) != 0) {
+		sh_bands_keys(bp, sk, keys + batch.n * (size_t)bp->b);
+	if (r != 0 || (r = sh_fplist_add(&batch, fp, id, idlen)) != 0) {
 		*where = '\0';
 		fail(r);
 	}
-	if (w != NULL && status == 0 && sh_ixw_full(w, &list)) {
+	if (w != NULL && status == 0 && sh_ixw_full(w, &batch)) {
 		/* None once the input had an error: nothing will be kept. */
-		if ((r = sh_ixw_add(w, &list, bp->b ? keys : NULL,
-		    where)) != 0)
+		if ((r = sh_ixw_add(w, &batch, batch_keys(), where)) != 0)
 			fail(r);
-		sh_fplist_clear(&list);
+		sh_fplist_clear(&batch);
 	}
 }
 
@@ -114,18 +216,17 @@ pass_line(void *ctx, const char *line, size_t len)
 
 void
 ixadd_run(const char *path, const struct sh_ixopt *o,
-    const struct sh_bandplan *b, int newonly, int n, char *const name[])
+    const struct sh_bandplan *b, int newonly, const char *list, int n,
+    char *const name[])
 {
 	static struct sh_matcher mt;	/* no documents: every hit */
 	struct sh_dedup *dedup = NULL;
 	struct sh_index ix;
 	struct sh_plan p;
-	const char *line;
-	size_t i, len;
 	int e;
 
 	bp = b;
-	sh_fplist_init(&list);
+	sh_fplist_init(&batch);
 	sh_fplist_init(&added);
 	if ((o->budget || newonly) && (e = sh_ixw_open(&w, path, o,
 	    where)) != 0)
@@ -157,22 +258,16 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		errx(2, "%s: not written: the input has errors", path);
 	}
 	if ((w == NULL && (e = sh_ixw_open(&w, path, o, where)) != 0) ||
-	    (e = sh_ixw_add(w, &list, bp->b ? keys : NULL, where)) != 0 ||
-	    (e = sh_ixw_commit(w, where)) != 0)
+	    (e = sh_ixw_add(w, &batch, batch_keys(), where)) != 0)
 		fail(e);
-	sh_ixw_close(w);
 	/* What was added, once it is the index's. */
-	for (i = 0; i < added.n; i++) {
-		line = sh_fplist_id(&added, i, &len);
-		fwrite(line, 1, len, stdout);
-		putchar('\n');
-	}
+	commit_list(path, list, newonly ? &added : NULL, NULL);
 	if (newonly) {
 		sh_ixqueue_free(&queue);
 		sh_dedup_free(dedup);
 		sh_index_close(&ix);
 	}
-	sh_fplist_free(&list);
+	sh_fplist_free(&batch);
 	sh_fplist_free(&added);
 	free(keys);
 }
@@ -196,7 +291,7 @@ del_line(void *ctx, const char *p, size_t len, const char *name,
 		status = 2;
 		return 0;
 	}
-	if ((r = sh_fplist_add(&list, 0, id, idlen)) != 0) {
+	if ((r = sh_fplist_add(&batch, 0, id, idlen)) != 0) {
 		*where = '\0';
 		fail(r);
 	}
@@ -205,39 +300,30 @@ del_line(void *ctx, const char *p, size_t len, const char *name,
 
 void
 ixdel_run(const char *path, const struct sh_ixopt *o, int verb,
-    uint32_t cutoff, int n, char *const name[])
+    uint32_t cutoff, const char *list, int n, char *const name[])
 {
 	unsigned char *found = NULL;
-	const char *id;
-	size_t i, len;
 	int e;
 
-	sh_fplist_init(&list);
+	sh_fplist_init(&batch);
 	if (verb == 'd') {
 		input_lines(n, name, del_line, NULL, &status);
 		if (status) {
 			diag_done();
 			errx(2, "%s: not written: the input has errors", path);
 		}
-		if ((found = malloc(list.n + 1)) == NULL) {
+		if ((found = malloc(batch.n + 1)) == NULL) {
 			*where = '\0';
 			fail(SH_ENOMEM);
 		}
 	}
 	if ((e = sh_ixw_open(&w, path, o, where)) != 0 ||
-	    (e = verb == 'd' ? sh_ixw_delete(w, &list, found, where) :
+	    (e = verb == 'd' ? sh_ixw_delete(w, &batch, found, where) :
 	    verb == 'e' ? sh_ixw_expire(w, cutoff, where) :
-	    sh_ixw_merge(w, where)) != 0 ||
-	    (e = sh_ixw_commit(w, where)) != 0)
+	    sh_ixw_merge(w, where)) != 0)
 		fail(e);
-	sh_ixw_close(w);
 	/* What was deleted, once the index says so. */
-	for (i = 0; found != NULL && i < list.n; i++)
-		if (found[i]) {
-			id = sh_fplist_id(&list, i, &len);
-			fwrite(id, 1, len, stdout);
-			putchar('\n');
-		}
+	commit_list(path, list, found != NULL ? &batch : NULL, found);
 	free(found);
-	sh_fplist_free(&list);
+	sh_fplist_free(&batch);
 }

@@ -5,7 +5,11 @@
  * each time it fills a quarter of it.  With newonly (add -u), each line
  * is first looked up, under the writer's lock, in the index and among
  * the lines kept before it (sh-near -u -i's filter, match.h): only the
- * new ones are added, and printed once the index holds them.
+ * new ones are added, and printed once the index holds them; or with a
+ * list file, written to it (through list ".tmp", synced before the
+ * commit, renamed after), so that no failure after the commit can lose
+ * them.  A failure after the commit (the list not written, the
+ * MANIFEST in place but not synced) ends the program with status 3.
  */
 #ifndef IXADD_H
 #define IXADD_H
@@ -24,7 +28,8 @@
  * was.
  */
 void ixadd_run(const char *path, const struct sh_ixopt *o,
-    const struct sh_bandplan *bp, int newonly, int n, char *const name[]);
+    const struct sh_bandplan *bp, int newonly, const char *list, int n,
+    char *const name[]);
 
 /*
  * sh-index delete (verb 'd'): delete from the index at path the IDs of
@@ -32,10 +37,10 @@ void ixadd_run(const char *path, const struct sh_ixopt *o,
  * of a fingerprint line, empty lines skipped, and print each ID deleted,
  * once, in input order.  sh-index expire ('e'): delete the IDs added
  * before cutoff.  sh-index merge ('m'): merge its segments into one,
- * dropping what is deleted.  o: the index's kind.  Errors as
- * ixadd_run's.
+ * dropping what is deleted.  o: the index's kind.  The IDs deleted go
+ * to list, and errors end it, as ixadd_run's.
  */
 void ixdel_run(const char *path, const struct sh_ixopt *o, int verb,
-    uint32_t cutoff, int n, char *const name[]);
+    uint32_t cutoff, const char *list, int n, char *const name[]);
 
 #endif

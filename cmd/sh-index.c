@@ -32,10 +32,10 @@ static const char usage_text[] =
     "       sh-index build -a min [-O] [-P shard/shards] [-S size] "
     "[-T time]\n"
     "                      index [file ...]\n"
-    "       sh-index add [-u] [-a min | -k max] [-P shard/shards] "
-    "[-S size] [-T time]\n"
-    "                    index [file ...]\n"
-    "       sh-index delete index [file ...]\n"
+    "       sh-index add [-u [-l list]] [-a min | -k max] "
+    "[-P shard/shards]\n"
+    "                    [-S size] [-T time] index [file ...]\n"
+    "       sh-index delete [-l list] index [file ...]\n"
     "       sh-index expire -o time index\n"
     "       sh-index merge | info | dump | verify index\n"
     "       sh-index -h | -V\n";
@@ -109,7 +109,7 @@ main(int argc, char *argv[])
 {
 	struct sh_ixopt o;
 	struct sh_index ix;
-	const char *verb, *a = NULL;
+	const char *verb, *a = NULL, *list = NULL;
 	long long v, budget = 0;
 	uint32_t cutoff = 0;
 	int ch, e, *opt, newonly = 0, when = 0;
@@ -138,7 +138,7 @@ main(int argc, char *argv[])
 	argv[1] = argv[0];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "EOP:S:T:Va:b:fhk:o:r:u")) != -1) {
+	while ((ch = getopt(argc, argv, "EOP:S:T:Va:b:fhk:l:o:r:u")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
 		switch (ch = usage_option(ch, "fO")) {
 		case 'a':
@@ -155,6 +155,9 @@ main(int argc, char *argv[])
 			break;
 		case 'u':
 			newonly = 1;
+			break;
+		case 'l':
+			list = optarg;
 			break;
 		case 'o':
 		case 'T':
@@ -197,6 +200,8 @@ main(int argc, char *argv[])
 		usage();
 	if ((when & 1) && strcmp(verb, "expire") != 0)
 		usage_only('o', "expire");
+	if (list != NULL && !newonly && strcmp(verb, "delete") != 0)
+		usage_only('l', "add -u or delete");
 	if (!(when & 1) && strcmp(verb, "expire") == 0) {
 		warnx("expire: -o time is needed");
 		usage();
@@ -226,7 +231,8 @@ main(int argc, char *argv[])
 		}
 		o.bands = bp.b;
 		o.rows = bp.r;
-		ixadd_run(argv[0], &o, &bp, newonly, argc - 1, argv + 1);
+		ixadd_run(argv[0], &o, &bp, newonly, list, argc - 1,
+		    argv + 1);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			err(2, "stdout");
 		return 0;
@@ -250,7 +256,8 @@ main(int argc, char *argv[])
 		o.bands = ix.bands;
 		o.rows = ix.rows;
 		sh_index_close(&ix);
-		ixdel_run(argv[0], &o, verb[0], cutoff, argc - 1, argv + 1);
+		ixdel_run(argv[0], &o, verb[0], cutoff, list, argc - 1,
+		    argv + 1);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			err(2, "stdout");
 		return 0;

@@ -6,8 +6,10 @@
  * names files of its directory only), with the counts of their headers;
  * it verifies, dumps every entry of the segments it names, and finds each
  * of them at distance 0.  Any other MANIFEST fails with SH_EMAGIC,
- * SH_EVERSION, SH_ETRUNC, SH_ECORRUPT, SH_EIO (a segment named that is
- * not there) or SH_ENOMEM, never a crash.
+ * SH_EVERSION, SH_ETRUNC, SH_ECORRUPT, SH_ESEGMAX, SH_EIO (a segment
+ * named that is not there) or SH_ENOMEM, never a crash.  Then the
+ * writers run on it (fz_writers: a delete, a merge, an expire), which
+ * must fail alike or succeed.
  *
  * The custom mutator keeps the last line, "end" and the checksum of what
  * comes before, true for most mutants, so that they get past it.
@@ -82,6 +84,19 @@ setup(void)
 	write_segment("seg-000002", fps + NFP1, NFP2);
 }
 
+/* The writers on the directory as the MANIFEST left it (a delete, a
+ * merge, an expire, fz_writers), then the segments written again for
+ * the next input. */
+static void
+writers(void)
+{
+	static const char *const ids[] = { "i0", "i1", "i9" };
+
+	fz_writers(ids, sizeof(ids) / sizeof(ids[0]));
+	write_segment("seg-000001", fps, NFP1);
+	write_segment("seg-000002", fps + NFP1, NFP2);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -99,10 +114,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	setup();
 	fz_file("MANIFEST", data, size);
 	e = sh_index_open(&ix, fz_dir(), where);
-	fz_unlink("MANIFEST");
 	if (e != 0) {
 		FZ_CHECK(e == SH_EMAGIC || e == SH_EVERSION || e == SH_ETRUNC ||
-		    e == SH_ECORRUPT || e == SH_EIO || e == SH_ENOMEM);
+		    e == SH_ECORRUPT || e == SH_ESEGMAX || e == SH_EIO ||
+		    e == SH_ENOMEM);
+		writers();
 		return 0;
 	}
 	sh_index_stats(&ix, &st);
@@ -134,6 +150,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(h.v);
 	sh_index_close(&ix);
+	writers();
 	return 0;
 }
 

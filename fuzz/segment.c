@@ -48,16 +48,29 @@ rd64(const uint8_t *p)
 	return v;
 }
 
-/* The MANIFEST of a lone segment "seg-000001" of nfp and nid entries. */
+/* The MANIFEST of a lone segment "seg-000001" of nfp and nid entries;
+ * with band, the header fields of a band segment from its threshold on
+ * (threshold, bands, rows), an index of band tables. */
 static size_t
-manifest(char *buf, size_t cap, int k, uint64_t nfp, uint64_t nid)
+manifest(char *buf, size_t cap, int k, uint64_t nfp, uint64_t nid,
+    const uint8_t *band)
 {
 	char hex[SH_HEX_LEN];
 	int n;
 
-	n = snprintf(buf, cap, "sh-index 1\nk %d plan 0 0 shard 0 1 next 2\n"
-	    "seg-000001 %llu %llu\nend ", k, (unsigned long long)nfp,
-	    (unsigned long long)nid);
+	if (band != NULL)
+		n = snprintf(buf, cap, "sh-index 3\nbands %llu %llu %llu shard "
+		    "0 1 next 2\nseg-000001 %llu %llu\nend ",
+		    (unsigned long long)rd64(band),
+		    (unsigned long long)rd64(band + 8),
+		    (unsigned long long)rd64(band + 16),
+		    (unsigned long long)nfp, (unsigned long long)nid);
+	else
+		n = snprintf(buf, cap, "sh-index 1\nk %d plan 0 0 shard 0 1 "
+		    "next 2\nseg-000001 %llu %llu\nend ", k,
+		    (unsigned long long)nfp, (unsigned long long)nid);
+	if (n < 0 || (size_t)n + SH_HEX_LEN + 1 > cap)
+		n = snprintf(buf, cap, "sh-index 1\nend ");
 	sh_hex_format(sh_hash64(buf, (size_t)n - 4, 0), hex);
 	memcpy(buf + n, hex, SH_HEX_LEN);
 	buf[n + SH_HEX_LEN] = '\n';
@@ -214,6 +227,10 @@ exercise(struct sh_index *ix, const uint8_t *data, size_t size)
 	free(fp);
 }
 
+/* IDs that segments written by the mutator and the seeds hold. */
+static const char *const del_ids[] = { "new", "p", "x", "d0", "d1", "d8", "i0",
+    "i1", "b0", "n1" };
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -229,7 +246,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nid = rd64(data + 8 * H_NID);
 	}
 	mlen = manifest(m, sizeof(m), k <= SH_PLAN_KMAX ? (int)k : 0, nfp,
-	    nid);
+	    nid, size >= HDR && rd64(data + 8 * H_VERSION) ==
+	    SH_SEG_VERSION_BANDS ? data + 8 * H_K : NULL);
 	fz_file("seg-000001", data, size);
 	fz_file("MANIFEST", m, mlen);
 	e = sh_index_open(&ix, fz_dir(), where);
@@ -251,6 +269,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(ix.nseg == 1 && ix.seg[0].nfp == nfp);
 	exercise(&ix, data, size);
 	sh_index_close(&ix);
+	/* The writers' paths too: a delete (some of the mutator's IDs),
+	 * a merge that reads it all back, an expire; on a band segment,
+	 * the merge of its tables with its deletions. */
+	fz_file("seg-000001", data, size);
+	fz_file("MANIFEST", m, mlen);
+	fz_writers(del_ids, sizeof(del_ids) / sizeof(del_ids[0]));
 	return 0;
 }
 

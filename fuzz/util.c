@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -5,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/errors.h"
+#include "index/writer.h"
+#include "near/fplist.h"
 #include "util.h"
 
 static char dir[4096];
@@ -98,6 +102,70 @@ fz_unlink(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", fz_dir(), name);
 	unlink(path);
+}
+
+void
+fz_clean(void)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if ((d = opendir(fz_dir())) == NULL)
+		abort();
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			fz_unlink(de->d_name);
+	closedir(d);
+}
+
+/* What a writer may answer a bad index with. */
+static int
+bad_index(int e)
+{
+	return e == 0 || e == SH_EMAGIC || e == SH_EVERSION || e == SH_ETRUNC ||
+	    e == SH_ECORRUPT || e == SH_ESEGMAX || e == SH_EIO ||
+	    e == SH_ENOTREG || e == SH_ENOMEM || e == SH_ERANGE;
+}
+
+void
+fz_writers(const char *const *ids, size_t n)
+{
+	struct sh_ixwriter *w;
+	struct sh_fplist l;
+	struct sh_ixopt o;
+	unsigned char found[16];
+	char where[SH_WHERE];
+	size_t i;
+	int e, op;
+
+	sh_fplist_init(&l);
+	for (i = 0; i < n && i < sizeof(found); i++)
+		if (sh_fplist_add(&l, 0, ids[i], strlen(ids[i])) != 0)
+			abort();
+	for (op = 0; op < 3; op++) {
+		memset(&o, 0, sizeof(o));
+		o.k = -1;
+		o.now = 2;
+		/* An index of either kind: a writer of the other kind is
+		 * refused (SH_EKIND) at open, so its kind is tried too. */
+		if ((e = sh_ixw_open(&w, fz_dir(), &o, where)) == SH_EKIND) {
+			o.t = 800000;
+			o.bands = 16;
+			o.rows = 6;
+			e = sh_ixw_open(&w, fz_dir(), &o, where);
+		}
+		if (e == 0) {
+			e = op == 0 ? sh_ixw_delete(w, &l, found, where) :
+			    op == 1 ? sh_ixw_merge(w, where) :
+			    sh_ixw_expire(w, 1, where);
+			if (e == 0)
+				e = sh_ixw_commit(w, where);
+			sh_ixw_close(w);
+		}
+		FZ_CHECK(bad_index(e) || e == SH_EKIND);
+	}
+	sh_fplist_free(&l);
+	fz_clean();
 }
 
 void

@@ -41,6 +41,18 @@ const char *fz_dir(void);
 /* Remove file name of the scratch directory, if there. */
 void fz_unlink(const char *name);
 
+/* Remove every file of the scratch directory (what a writer made). */
+void fz_clean(void);
+
+/*
+ * The writers on the index of the scratch directory: delete the IDs
+ * ids[0..n) and commit, merge and commit, expire what is older than 1
+ * and commit; each must succeed or fail with a code of a bad or
+ * missing index file (or SH_ENOMEM), never crash.  Then the files are
+ * removed (fz_clean).
+ */
+void fz_writers(const char *const *ids, size_t n);
+
 /*
  * A promise of the library that does not hold for this input: report
  * where and abort, so that the fuzzer keeps the input as a crash.

@@ -7,7 +7,9 @@
 # decompressor's pipes, child and stream; the records -v keeps of it):
 # writes, syncs, renames, opens, maps, reads, allocations, stdio writes,
 # spawns.  Each run must succeed with the output of a run without
-# faults, or exit 2 with one line "PROGRAM: ..." on stderr; an index must
+# faults, or exit 2 with one line "PROGRAM: ..." on stderr (or, for add
+# -u and delete, exit 3 and one line saying the change is committed,
+# the index then the new one); an index must
 # then be whole, the old one or the new one, and no file may be left in
 # it or in TMPDIR.  Each test reports, as a TAP comment, the calls it
 # counted and failed.  The tests skip themselves on a sanitizer build
@@ -228,8 +230,20 @@ check() {
 		elif [[ ${lines[0]} != "${CMD[0]}: "?* ]]; then
 			why="$why; diagnostic not of the form ${CMD[0]}: ..."
 		fi
+	elif [ "$rc" -eq 3 ]; then
+		# add -u and delete: committed, then what came after failed
+		# (sh-index(1), EXIT STATUS); the index must be the new one.
+		mapfile -t lines <"$W/err"
+		if [ "${#lines[@]}" -ne 1 ] ||
+		    [[ ${lines[0]} != "${CMD[0]}: "*": committed"* ]]; then
+			why="$why; exit 3 without one line saying committed"
+		fi
 	else
 		why="$why; exit $rc"
+	fi
+	if [ "$rc" -eq 3 ] && { [ -z "$IX" ] ||
+	    ! sh-index dump "$IX" 2>/dev/null | cmp -s - "$W/new.dump"; }; then
+		why="$why; exit 3 but not the new index"
 	fi
 	if [ -n "$IX" ] && [ -f "$IX/MANIFEST" ]; then
 		sh-index verify "$IX" 2>/dev/null || why="$why; verify fails"
@@ -254,7 +268,7 @@ check() {
 		    awk 'NR > 2 && $1 != "end" { print $1; print $4
 			    print "tim-" substr($1, 5) }' \
 			"$IX/MANIFEST"
-		    if [ "$rc" -eq 2 ] && [ -n "$START" ] &&
+		    if [ "$rc" -ge 2 ] && [ -n "$START" ] &&
 			cmp -s "$W/dump" "$W/new.dump"; then
 			awk 'NR > 2 && $1 != "end" { print $1; print $4
 			    print "tim-" substr($1, 5) }' \

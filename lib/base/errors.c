@@ -56,6 +56,8 @@ sh_strerror(int e)
 				    "number";
 	case SH_ETEXTTYPE:	return "text field is not a string";
 	case SH_EZ:		return "the decompressor failed";
+	case SH_ESEGMAX:	return "more segments than an index holds "
+				    "(64)";
 	case SH_EBELOW:		return "the index's band tables hold the pairs "
 				    "of a higher similarity only (sh-index info "
 				    "shows it)";

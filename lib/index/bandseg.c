@@ -346,12 +346,15 @@ seg_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 	uint64_t at = (uint64_t)j * s->nfp + i;
 	int e;
 
+	if (j < 0 || j >= s->bands || i >= s->nfp)
+		return SH_ECORRUPT;
 	if ((e = sh_seg_need(s, s->keys + at * 8, 8)) != 0 ||
 	    (e = sh_seg_need(s, s->refs + at * 4, 4)) != 0)
 		return e;
 	*key = rd64(s->body + s->keys + at * 8);
 	*ref = rd32(s->body + s->refs + at * 4);
-	return 0;
+	/* An entry of the segment: its users index by it at once. */
+	return *ref < s->nfp ? 0 : SH_ECORRUPT;
 }
 
 void

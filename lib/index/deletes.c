@@ -338,6 +338,9 @@ band_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 			return SH_ECORRUPT;
 		if ((e = f->in.key(f->in.ctx, j, f->ku, key, ref)) != 0)
 			return e;
+		/* The bitmap holds the source's entries, no more. */
+		if (*ref >= f->in.n)
+			return SH_ECORRUPT;
 		if (sh_segdel_dead(f->d, *ref))
 			continue;
 		if (f->kl++ == i)

@@ -42,6 +42,11 @@ struct sh_segdel;
 #define SH_WHERE 4096
 #define SH_INDEX_K 3		/* distance served by default */
 
+/* Most segments an index holds (SH_ESEGMAX past it).  The merge policy
+ * (writer.h) makes at most 17: each segment holds at least 4 times the
+ * fingerprints of its newer neighbour, and fewer than 2^32. */
+#define SH_INDEX_SEGMAX 64
+
 struct sh_index {
 	char path[SH_WHERE];
 	int k;			/* distance the index serves */
@@ -54,6 +59,7 @@ struct sh_index {
 	int bands, rows;
 	struct sh_shard shard;	/* the fingerprints it holds (shard.h) */
 	uint64_t next;		/* number of the next segment */
+	uint64_t sum;		/* the MANIFEST's checksum (its end line) */
 	int nseg;
 	char (*name)[32];	/* segment file names, oldest first ("" for
 				 * a lone segment file) */
@@ -68,7 +74,10 @@ struct sh_index {
 /*
  * Open the index at path: a directory, or a single segment file.
  * Return 0, SH_EIO (errno set), SH_EMAGIC, SH_EVERSION, SH_ETRUNC,
- * SH_ECORRUPT or SH_ENOMEM.  Fills the caller's *ix, which close
+ * SH_ECORRUPT, SH_ESEGMAX or SH_ENOMEM.  A segment found missing is
+ * looked for again only in a MANIFEST that has changed since (a writer
+ * replaced it), up to 100 times; one the same MANIFEST names twice is
+ * SH_EIO with ENOENT at once.  Fills the caller's *ix, which close
  * empties (zeroed again); on error nothing is left to close.  Opening
  * maps each segment and checks its header and checksum table
  * (segment.h), not its body, and reads its deletion file whole

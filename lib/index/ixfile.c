@@ -251,6 +251,7 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 	if (sh_hex_parse(last + 4, (size_t)(p + len - 1 - (last + 4)),
 	    &sum) != 0 || sum != sh_hash64(p, (size_t)(last - p), 0))
 		return SH_ECORRUPT;
+	ix->sum = sum;
 	for (line = p, i = 0; line < last; line = nl + 1, i++) {
 		nl = memchr(line, '\n', (size_t)(last - line));
 		*nl = '\0';
@@ -288,7 +289,9 @@ parse_manifest(struct sh_index *ix, char *p, size_t len)
 			ix->k = (int)v[0];
 			ix->b = (int)v[1];
 			ix->r = (int)v[2];
-		} else if ((scan(line, "seg-# # #", v) != 0 &&
+		} else if (i - 1 > SH_INDEX_SEGMAX)
+			return SH_ESEGMAX;
+		else if ((scan(line, "seg-# # #", v) != 0 &&
 		    (scan(line, "seg-# # # del-# #", v) != 0 || !deletes)) ||
 		    (size_t)(strchr(line, ' ') - line) > 24)
 			return SH_ECORRUPT;

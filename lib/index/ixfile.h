@@ -56,9 +56,11 @@ int sh_ixfile_addname(struct sh_index *ix, const char *name, uint64_t nfp,
  * names yet (zeroed, or after sh_index_close); no segment is opened.
  * Return 0, or with the MANIFEST's path in where: SH_EIO (errno set,
  * ENOENT when there is none), SH_EMAGIC, SH_EVERSION, SH_ETRUNC,
- * SH_ECORRUPT (bad checksum or line, or larger than 64 MiB) or
- * SH_ENOMEM; ix may then hold some names, freed by sh_index_close.
- * Cost: the file is read whole into memory.
+ * SH_ECORRUPT (bad checksum or line, or larger than 64 MiB),
+ * SH_ESEGMAX (more than SH_INDEX_SEGMAX segments) or SH_ENOMEM; ix may
+ * then hold some names, freed by sh_index_close.  ix->sum is set to
+ * the MANIFEST's checksum.  Cost: the file is read whole into memory,
+ * and its names, SH_INDEX_SEGMAX at most.
  */
 int sh_ixfile_manifest(struct sh_index *ix, const char *dir, char *where);
 

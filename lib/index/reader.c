@@ -92,6 +92,7 @@ int
 sh_index_open(struct sh_index *ix, const char *path, char *where)
 {
 	struct stat st;
+	uint64_t sum = 0;
 	int tries, e;
 
 	memset(ix, 0, sizeof(*ix));
@@ -121,7 +122,9 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 			sh_index_close(ix);
 		return e;
 	}
-	/* A writer may remove a segment between MANIFEST and open. */
+	/* A writer may remove a segment between MANIFEST and open: then
+	 * the MANIFEST has changed, and is read again; a MANIFEST that
+	 * names a segment missing, read twice the same, is not retried. */
 	for (tries = 0; tries < 100; tries++) {
 		sh_index_close(ix);
 		sh_ixfile_join(ix->path, path, NULL, NULL);
@@ -130,8 +133,10 @@ sh_index_open(struct sh_index *ix, const char *path, char *where)
 			return sh_ixfile_fail(where, path, NULL, SH_EMAGIC);
 		if (e == 0 && (e = open_segments(ix, path, where)) == 0)
 			return 0;
-		if (e != SH_EIO || errno != ENOENT)
+		if (e != SH_EIO || errno != ENOENT ||
+		    (tries > 0 && ix->sum == sum))
 			break;
+		sum = ix->sum;
 	}
 	sh_index_close(ix);
 	return e;

@@ -1,8 +1,10 @@
 /*
- * Internals of the segment module (segment.h), shared by its two files
- * and by no one else: segment.c, the file and the fingerprint tables
- * (versions 1 and 2), and bandseg.c, the band tables (version 3).  The
- * layout is in sh-index(5).
+ * Internals of the segment module (segment.h), shared by its files and
+ * by no one else: segfile.c, the file (header, checksums, the chunks
+ * checked as read, the entries' fingerprints and IDs), which the other
+ * two stand on; segment.c, the fingerprint tables (versions 1 and 2),
+ * which calls on bandseg.c, the band tables (version 3), for those, and
+ * never the other way round.  The layout is in sh-index(5).
  */
 #ifndef SH_SEGINT_H
 #define SH_SEGINT_H
@@ -80,6 +82,15 @@ int sh_seg_header(int fd, uint64_t *v);
  * holds the header, the body and the checksums exactly (else
  * SH_ETRUNC or SH_ECORRUPT); s->nchunks set. */
 int sh_seg_sized(struct sh_seg *s, const uint64_t *v, uint64_t size);
+
+/* Of segfile.c: move s->upto past the chunks checked from there on;
+ * where the ID offset of entry i lies (lean: its group's base at *at,
+ * its own part at *rel); and where entry i's IDs (0..nfp) start in the
+ * ID section, into *off (0 or SH_ECORRUPT). */
+void sh_seg_advance(struct sh_seg *s);
+void sh_seg_idoff_at(const struct sh_seg *s, uint64_t i, uint64_t *at,
+    uint64_t *rel);
+int sh_seg_idstart(struct sh_seg *s, uint64_t i, uint64_t *off);
 
 /* Of a band segment (bandseg.c): check the header fields v of a file of
  * size bytes and fill *s (sh_seg_open's part for version 3); check the

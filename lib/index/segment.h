@@ -151,7 +151,8 @@ int sh_seg_write_bands(int fd, uint32_t t, int b, int r,
     const struct sh_bandsrc *src, int nsrc, const struct sh_progress *pg);
 
 /* The entries and tables of the open band segment s as a source, its
- * reads checked like every other. */
+ * reads checked like every other: a band or entry out of range, or a
+ * key whose entry is not one of s's, is SH_ECORRUPT. */
 void sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src);
 
 /*

@@ -486,6 +486,8 @@ leftover(const char *dir, const char *name, int magic)
  * fail with SH_EMAGIC if dir holds anything else than the files of an
  * index (it is not an index, and is left alone): by their names, and
  * with check 2 by the magic of segments the MANIFEST does not name.
+ * Check 0 removes those with the magic of their kind, check 3 every
+ * one named like a writer's file.
  */
 static int
 tidy(const char *dir, const struct sh_index *ix, int check)
@@ -508,14 +510,14 @@ tidy(const char *dir, const struct sh_index *ix, int check)
 		    strcmp(de->d_name, "LOCK") == 0 ||
 		    strcmp(de->d_name, "MANIFEST") == 0 || live)
 			continue;
-		if (!leftover(dir, de->d_name, check != 1)) {
-			if (check) {
+		if (!leftover(dir, de->d_name, check == 0 || check == 2)) {
+			if (check == 1 || check == 2) {
 				closedir(d);
 				return SH_EMAGIC;
 			}
 			continue;
 		}
-		if (check)
+		if (check == 1 || check == 2)
 			continue;
 		sh_ixfile_join(path, dir, de->d_name, NULL);
 		unlink(path);
@@ -559,6 +561,7 @@ struct sh_ixwriter {
 	size_t budget;
 	const struct sh_progress *pg;
 	uint32_t now;		/* the add time of what is added */
+	int mkdir;		/* this writer made the directory */
 };
 
 /* Bytes a batch holds in memory, about. */
@@ -763,6 +766,36 @@ band_times(struct sh_timesw *tw, const struct merge *m,
 		sh_times_put(tw, m->now);
 }
 
+/* A band source that, failing, says which it is in *bad: the segments
+ * merged that fail are named, not the segment being written. */
+struct bandfrom {
+	struct sh_bandsrc in;
+	int *bad, s;
+};
+
+static int
+from_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
+    size_t *len)
+{
+	struct bandfrom *f = ctx;
+	int e;
+
+	if ((e = f->in.entry(f->in.ctx, i, fp, id, len)) != 0)
+		*f->bad = f->s;
+	return e;
+}
+
+static int
+from_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
+{
+	struct bandfrom *f = ctx;
+	int e;
+
+	if ((e = f->in.key(f->in.ctx, j, i, key, ref)) != 0)
+		*f->bad = f->s;
+	return e;
+}
+
 /* The batch with its keys (NULL but for a band index) as a new segment
  * of w, merged with the newest segments while the older neighbour holds
  * fewer than 4 times the fingerprints merged so far (size-tiered, as in
@@ -778,6 +811,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	struct sh_segsrc src;
 	struct sh_bandsrc *bsrc = NULL;
 	struct sh_delband *dband = NULL;
+	struct bandfrom *from = NULL;
 	struct bbatch bb;
 	struct sh_timesw tw;
 	char path[SH_WHERE], name[32], tname[32];
@@ -801,7 +835,8 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 	    (m.del = calloc((size_t)j + 1, sizeof(*m.del))) == NULL ||
 	    (m.times = calloc((size_t)j + 1, sizeof(*m.times))) == NULL ||
 	    (dband = calloc((size_t)j + 1, sizeof(*dband))) == NULL ||
-	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL) {
+	    (bsrc = calloc((size_t)j + 1, sizeof(*bsrc))) == NULL ||
+	    (from = calloc((size_t)j + 1, sizeof(*from))) == NULL) {
 		e = SH_ENOMEM;
 		goto out;
 	}
@@ -811,8 +846,10 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		if ((e = sh_seg_open(&m.seg[m.nseg], path, 1)) == 0 &&
 		    (m.seg[m.nseg].bands != ix->bands ||
 		    m.seg[m.nseg].rows != ix->rows ||
-		    m.seg[m.nseg].t != ix->t))
+		    m.seg[m.nseg].t != ix->t)) {
+			sh_seg_close(&m.seg[m.nseg]);
 			e = SH_ECORRUPT;
+		}
 		if (e != 0) {
 			sh_ixfile_fail(where, path, NULL, e);
 			goto out;
@@ -821,8 +858,10 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		sh_seg_bandsrc(&m.seg[m.nseg], &bsrc[m.nseg]);
 		n += m.seg[m.nseg].nfp;
 		if ((e = open_times(w->dir, ix->name[ix->nseg - j + m.nseg],
-		    &m.seg[m.nseg], &m.times[m.nseg], where)) != 0)
+		    &m.seg[m.nseg], &m.times[m.nseg], where)) != 0) {
+			m.nseg++;	/* open: closed at out */
 			goto out;
+		}
 		/* Its deletions are left out, and so dropped. */
 		if (!*ix->dname[ix->nseg - j + m.nseg])
 			continue;
@@ -835,6 +874,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 			    &dband[m.nseg], &bsrc[m.nseg]);
 		if (e != 0) {
 			sh_ixfile_fail(where, path, NULL, e);
+			m.nseg++;
 			goto out;
 		}
 		bsrc[m.nseg].idbytes -= gone;
@@ -864,6 +904,14 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 			}
 		bsrc[j].n = bb.n;
 		n += bb.n;
+		for (i = 0; i < j; i++) {
+			from[i].in = bsrc[i];
+			from[i].bad = &m.bad;
+			from[i].s = i;
+			bsrc[i].entry = from_entry;
+			bsrc[i].key = from_key;
+			bsrc[i].ctx = &from[i];
+		}
 	} else {
 		/* Fingerprint tables: the fingerprints counted first; the
 		 * IDs are those of all the sources. */
@@ -963,6 +1011,7 @@ out:
 	free(m.del);
 	free(m.times);
 	free(dband);
+	free(from);
 	free(bsrc);
 	free(bb.sel);
 	free(bb.w);
@@ -1379,6 +1428,12 @@ sh_ixw_commit(struct sh_ixwriter *w, char *where)
 	return 0;
 }
 
+int
+sh_ixw_pending(const struct sh_ixwriter *w)
+{
+	return w->dirty;
+}
+
 void
 sh_ixw_close(struct sh_ixwriter *w)
 {
@@ -1400,6 +1455,15 @@ sh_ixw_close(struct sh_ixwriter *w)
 		unlink(path);
 	}
 	sh_index_close(&w->ix);
+	/* A directory this writer made and never gave a MANIFEST is
+	 * removed again, its LOCK first (rmdir fails if another writer
+	 * has put anything in it). */
+	sh_ixfile_join(path, w->dir, "MANIFEST", NULL);
+	if (w->mkdir && access(path, F_OK) != 0 && errno == ENOENT) {
+		sh_ixfile_join(path, w->dir, "LOCK", NULL);
+		unlink(path);
+		rmdir(w->dir);
+	}
 	if (w->lock >= 0)
 		close(w->lock);
 	free(w->drop);
@@ -1414,16 +1478,20 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 	struct sh_ixwriter *w;
 	struct sh_index chk;
 	char lock[SH_WHERE];
-	int e, fresh, i;
+	int e, fresh, i, made;
 
 	*wp = NULL;
 	if (strlen(dir) > SH_IXFILE_DIRMAX)
 		errno = ENAMETOOLONG;
-	if (strlen(dir) > SH_IXFILE_DIRMAX || (mkdir(dir, 0777) != 0 &&
-	    errno != EEXIST))
+	if (strlen(dir) > SH_IXFILE_DIRMAX || ((made = mkdir(dir, 0777) ==
+	    0) == 0 && errno != EEXIST))
 		return sh_ixfile_fail(where, dir, NULL, SH_EIO);
-	if ((w = calloc(1, sizeof(*w))) == NULL)
+	if ((w = calloc(1, sizeof(*w))) == NULL) {
+		if (made)
+			rmdir(dir);
 		return SH_ENOMEM;
+	}
+	w->mkdir = made;
 	w->lock = -1;
 	w->budget = o->budget;
 	w->now = o->now != 0 ? o->now : (uint32_t)time(NULL);
@@ -1473,8 +1541,12 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		 * there, of the index's kind, its header and checksums
 		 * whole, its counts those of the MANIFEST. */
 		sh_index_close(&chk);
-	if (e == 0 && ((e = tidy(dir, &w->ix, 2)) != 0 ||
-	    (e = tidy(dir, &w->ix, 0)) != 0))
+	/* With a MANIFEST, the directory is an index: what it does not
+	 * name, by its name a file of writers, is a leftover, whatever it
+	 * holds (an empty segment, a FIFO, a link, removed unread).
+	 * Without, a segment must have its magic to be removed. */
+	if (e == 0 && ((fresh && (e = tidy(dir, &w->ix, 2)) != 0) ||
+	    (e = tidy(dir, &w->ix, fresh ? 0 : 3)) != 0))
 		sh_ixfile_fail(where, dir, NULL, e);
 	w->nold = w->ix.nseg;
 	if (e == 0 && !fresh && o->replace) {

@@ -82,6 +82,11 @@ int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);
 int sh_ixw_commit(struct sh_ixwriter *w, char *where);
 
+/* Whether w holds changes that no MANIFEST in place names: after a
+ * commit that failed, 1 when the index is as it was, 0 when the new
+ * MANIFEST is in place (readers see it) but perhaps not on disk. */
+int sh_ixw_pending(const struct sh_ixwriter *w);
+
 /*
  * Delete from w's index every ID equal to an ID of the list ids (its
  * fingerprints are not looked at; IDs as stored, escaped as in
