@@ -26,6 +26,10 @@
 #define ZH_HIGH 11
 /* Blocks of a page at most: the rest of a larger one is one block. */
 #define MAXBLOCKS (1u << 20)
+/* Containers of a page at most: those past it are not told apart from
+ * the one they lie in. */
+#define MAXELEMS (1u << 20)
+#define NTAGS (sizeof(tags) / sizeof(tags[0]))
 
 enum { BAD, SHORT, NEARGOOD, GOOD };
 
@@ -43,7 +47,18 @@ struct block {
 	size_t words, stops;	/* words, and stop words among them */
 	size_t grams, gstops;	/* ideographs (and kana, Hangul), and the
 				 * function characters among them */
+	uint32_t cont;		/* 1 + the innermost container it lies in,
+				 * or 0 */
 	unsigned char flags, cf, cls;
+};
+
+/* A container element (T_CONT) of the page: out[open..close) is its
+ * text, close SIZE_MAX while it is open. */
+struct elem {
+	size_t open, close;
+	uint32_t parent;	/* 1 + the element it lies in, or 0 */
+	uint32_t depth;		/* containers it lies in */
+	unsigned char tag;	/* its index in tags[] */
 };
 
 /* Tags that matter, sorted by name. */
@@ -53,13 +68,14 @@ enum {
 	T_BOILER = 4,		/* says boilerplate itself */
 	T_SCOPE = 8,		/* article or main: header and footer in it
 				 * belong to the text */
-	T_UNLINK = 16		/* its end tag ends a link left open */
+	T_UNLINK = 16,		/* its end tag ends a link left open */
+	T_CONT = 32		/* a container: may hold a whole article */
 };
 
 enum {
 	K_OTHER, K_A, K_BR, K_H, K_HEAD, K_BODY, K_PRE, K_SELECT, K_HEADER,
 	K_FOOTER, K_DIV, K_LIST, K_TABLE, K_SECTION, K_FORM, K_NAV,
-	K_ASIDE, K_MENU, K_ARTICLE, K_MAIN
+	K_ASIDE, K_MENU, K_ARTICLE, K_MAIN, K_CELL, K_ROW
 };
 
 static const struct tag {
@@ -68,22 +84,22 @@ static const struct tag {
 } tags[] = {
 	{ "a", K_A, 0 },
 	{ "address", K_OTHER, T_BLOCK },
-	{ "article", K_ARTICLE, T_BLOCK | T_SCOPE },
-	{ "aside", K_ASIDE, T_BLOCK | T_BOX | T_BOILER },
-	{ "blockquote", K_OTHER, T_BLOCK },
+	{ "article", K_ARTICLE, T_BLOCK | T_SCOPE | T_CONT },
+	{ "aside", K_ASIDE, T_BLOCK | T_BOX | T_BOILER | T_CONT },
+	{ "blockquote", K_OTHER, T_BLOCK | T_CONT },
 	{ "body", K_BODY, T_BLOCK },
 	{ "br", K_BR, 0 },
 	{ "caption", K_OTHER, T_BLOCK },
-	{ "center", K_OTHER, T_BLOCK },
-	{ "details", K_OTHER, T_BLOCK },
-	{ "dialog", K_OTHER, T_BLOCK },
-	{ "div", K_DIV, T_BLOCK | T_BOX },
-	{ "dl", K_LIST, T_BLOCK | T_BOX | T_UNLINK },
-	{ "fieldset", K_OTHER, T_BLOCK },
+	{ "center", K_OTHER, T_BLOCK | T_CONT },
+	{ "details", K_OTHER, T_BLOCK | T_CONT },
+	{ "dialog", K_OTHER, T_BLOCK | T_CONT },
+	{ "div", K_DIV, T_BLOCK | T_BOX | T_CONT },
+	{ "dl", K_LIST, T_BLOCK | T_BOX | T_UNLINK | T_CONT },
+	{ "fieldset", K_OTHER, T_BLOCK | T_CONT },
 	{ "figcaption", K_OTHER, T_BLOCK },
-	{ "figure", K_OTHER, T_BLOCK },
-	{ "footer", K_FOOTER, T_BLOCK | T_BOX | T_BOILER },
-	{ "form", K_FORM, T_BLOCK | T_BOX },
+	{ "figure", K_OTHER, T_BLOCK | T_CONT },
+	{ "footer", K_FOOTER, T_BLOCK | T_BOX | T_BOILER | T_CONT },
+	{ "form", K_FORM, T_BLOCK | T_BOX | T_CONT },
 	{ "frameset", K_OTHER, T_BLOCK },
 	{ "h1", K_H, T_BLOCK | T_UNLINK },
 	{ "h2", K_H, T_BLOCK | T_UNLINK },
@@ -92,33 +108,33 @@ static const struct tag {
 	{ "h5", K_H, T_BLOCK | T_UNLINK },
 	{ "h6", K_H, T_BLOCK | T_UNLINK },
 	{ "head", K_HEAD, T_BLOCK },
-	{ "header", K_HEADER, T_BLOCK | T_BOX | T_BOILER },
+	{ "header", K_HEADER, T_BLOCK | T_BOX | T_BOILER | T_CONT },
 	{ "hr", K_OTHER, T_BLOCK },
 	{ "html", K_OTHER, T_BLOCK },
 	{ "iframe", K_OTHER, T_BLOCK },
 	{ "legend", K_OTHER, T_BLOCK },
 	{ "li", K_OTHER, T_UNLINK },
-	{ "main", K_MAIN, T_BLOCK | T_SCOPE },
-	{ "menu", K_MENU, T_BLOCK | T_BOX | T_BOILER },
-	{ "nav", K_NAV, T_BLOCK | T_BOX | T_BOILER },
+	{ "main", K_MAIN, T_BLOCK | T_SCOPE | T_CONT },
+	{ "menu", K_MENU, T_BLOCK | T_BOX | T_BOILER | T_CONT },
+	{ "nav", K_NAV, T_BLOCK | T_BOX | T_BOILER | T_CONT },
 	{ "noscript", K_OTHER, T_BLOCK },
-	{ "ol", K_LIST, T_BLOCK | T_BOX | T_UNLINK },
+	{ "ol", K_LIST, T_BLOCK | T_BOX | T_UNLINK | T_CONT },
 	{ "option", K_OTHER, T_BLOCK },
 	{ "p", K_OTHER, T_BLOCK | T_UNLINK },
 	{ "pre", K_PRE, T_BLOCK },
-	{ "section", K_SECTION, T_BLOCK | T_BOX },
+	{ "section", K_SECTION, T_BLOCK | T_BOX | T_CONT },
 	{ "select", K_SELECT, T_BLOCK },
 	{ "summary", K_OTHER, T_BLOCK },
-	{ "table", K_TABLE, T_BLOCK | T_BOX | T_UNLINK },
+	{ "table", K_TABLE, T_BLOCK | T_BOX | T_UNLINK | T_CONT },
 	{ "tbody", K_OTHER, T_BLOCK },
-	{ "td", K_OTHER, T_BLOCK | T_UNLINK },
+	{ "td", K_CELL, T_BLOCK | T_UNLINK | T_CONT },
 	{ "textarea", K_OTHER, T_BLOCK },
 	{ "tfoot", K_OTHER, T_BLOCK },
-	{ "th", K_OTHER, T_BLOCK | T_UNLINK },
+	{ "th", K_CELL, T_BLOCK | T_UNLINK | T_CONT },
 	{ "thead", K_OTHER, T_BLOCK },
 	{ "title", K_OTHER, T_BLOCK },
-	{ "tr", K_OTHER, T_BLOCK | T_UNLINK },
-	{ "ul", K_LIST, T_BLOCK | T_BOX | T_UNLINK },
+	{ "tr", K_ROW, T_BLOCK | T_UNLINK },
+	{ "ul", K_LIST, T_BLOCK | T_BOX | T_UNLINK | T_CONT },
 };
 
 /* Words of a class, id or role that say boilerplate, as a part of it
@@ -146,6 +162,10 @@ static const char *const boilersuf[] = {
 struct sh_maintext {
 	struct block *b;	/* the page's blocks; b[nb - 1] is open */
 	size_t nb, cap;
+	struct elem *e;		/* the page's containers */
+	size_t ne, ecap;
+	uint32_t top;		/* 1 + the innermost one open, or 0 */
+	uint32_t opened[NTAGS];	/* open containers by tag */
 	uint16_t en[EN_SLOTS];	/* 1 + offset in sh_stoplist_en, or 0 */
 	unsigned char enlen[EN_SLOTS];
 	size_t enmax;		/* the longest stop word */
@@ -155,6 +175,8 @@ struct sh_maintext {
 	size_t done;		/* out[0..done) counted */
 	int nomem;
 	int inlink, inhead, inselect, scope, space, br;
+	size_t linkpend;	/* characters of the open link in the block */
+	int linkword;		/* whether they hold a letter or digit */
 	struct {
 		unsigned char kind;
 		size_t depth;	/* open elements of its kind, itself in */
@@ -230,6 +252,7 @@ sh_maintext_free(struct sh_maintext *m)
 	if (m == NULL)
 		return;
 	free(m->b);
+	free(m->e);
 	free(m);
 }
 
@@ -276,7 +299,7 @@ take(struct sh_maintext *m, size_t to)
 	const unsigned char *p = (const unsigned char *)m->out;
 	size_t i = m->done, len0 = b->len, n, w;
 	uint32_t cp;
-	int bad, c;
+	int bad, c, word = 0;
 
 	while (i < to) {
 		c = p[i];
@@ -287,6 +310,7 @@ take(struct sh_maintext *m, size_t to)
 				    alnum(p[i]); i++)
 					;
 				count(m, b, i - w);
+				word = 1;
 				if (m->wlen == 0 && i - w < EN_WORD) {
 					for (; w < i; w++)
 						m->word[m->wlen++] =
@@ -318,9 +342,11 @@ take(struct sh_maintext *m, size_t to)
 			/* A letter past ASCII: a word, never a stop word. */
 			m->wlen = EN_WORD + 1;
 			count(m, b, 1);
+			word = 1;
 			break;
 		case SH_UC_GRAM:
 			end_word(m, b);
+			word = 1;
 			b->grams++;
 			if (cp >= ZH_FIRST && cp <= ZH_LAST &&
 			    m->zh[(cp - ZH_FIRST) / 8] >> (cp - ZH_FIRST) % 8 & 1)
@@ -332,16 +358,34 @@ take(struct sh_maintext *m, size_t to)
 			count(m, b, 1);
 		}
 	}
+	if (m->inlink)
+		m->linkword |= word;
 	if (b->len > len0) {
 		m->br = 0;
 		if (m->inlink)
-			b->linklen += b->len - len0;
+			m->linkpend += b->len - len0;
 		if (m->inhead || m->inselect)
 			b->flags |= F_MARKUP;
 		if (m->nbox > 0)
 			b->flags |= F_BOILER;
 	}
 	m->done = to;
+}
+
+/*
+ * The characters of the open link so far count as link text, unless the
+ * link holds no letter or digit: a permalink's pilcrow or a "#", an
+ * arrow, an icon's bullet lead nowhere a reader reads (a Sphinx or
+ * DocBook page has one by each heading and definition), and would make
+ * short blocks bad.
+ */
+static void
+end_link(struct sh_maintext *m, struct block *b)
+{
+	if (m->linkword)
+		b->linklen += m->linkpend;
+	m->linkpend = 0;
+	m->linkword = 0;
 }
 
 /* End the open block at out[at] and open the next. */
@@ -351,6 +395,7 @@ cut(struct sh_maintext *m, size_t at)
 	struct block *b = &m->b[m->nb - 1];
 
 	end_word(m, b);
+	end_link(m, b);
 	m->space = 0;
 	m->br = 0;
 	if (b->len > 0) {
@@ -370,6 +415,61 @@ cut(struct sh_maintext *m, size_t at)
 		memset(b, 0, sizeof(*b));
 		b->start = at;
 	}
+	b->cont = m->top;
+}
+
+/* Close the innermost container open. */
+static void
+close_top(struct sh_maintext *m, size_t at)
+{
+	struct elem *e = &m->e[m->top - 1];
+
+	e->close = at;
+	m->opened[e->tag]--;
+	m->top = e->parent;
+}
+
+/*
+ * The containers open, at the tag tg at out[at] (an end tag when end):
+ * an end tag closes the innermost one of its name and those within it
+ * (when none of its name is open, nothing); a cell or a row closes the
+ * cell open just before it, as HTML does.  Each container is closed at
+ * most once, so the whole page costs a step a tag.
+ */
+static void
+contain(struct sh_maintext *m, const struct tag *tg, int end, const char *t,
+    size_t n, size_t at)
+{
+	unsigned char ti = (unsigned char)(tg - tags);
+	struct elem *e;
+
+	if (end) {
+		if (m->opened[ti] == 0)
+			return;
+		while (m->e[m->top - 1].tag != ti)
+			close_top(m, at);
+		close_top(m, at);
+		return;
+	}
+	if (n >= 2 && t[n - 1] == '>' && t[n - 2] == '/')
+		return;
+	if ((tg->kind == K_CELL || tg->kind == K_ROW) && m->top > 0 &&
+	    tags[m->e[m->top - 1].tag].kind == K_CELL)
+		close_top(m, at);
+	if (!(tg->flags & T_CONT) || m->ne == MAXELEMS)
+		return;
+	if (sh_grow(&m->e, &m->ecap, m->ne + 1, sizeof(*m->e)) != 0) {
+		m->nomem = 1;
+		return;
+	}
+	e = &m->e[m->ne++];
+	e->open = at;
+	e->close = SIZE_MAX;
+	e->parent = m->top;
+	e->depth = m->top > 0 ? m->e[m->top - 1].depth + 1 : 0;
+	e->tag = ti;
+	m->opened[ti]++;
+	m->top = (uint32_t)m->ne;
 }
 
 static const struct tag *
@@ -551,8 +651,10 @@ on_tag(void *ctx, const char *t, size_t n, size_t at)
 	switch (tg->kind) {
 	case K_A:
 		/* <a id="x"/> of XHTML opens nothing. */
-		if (end || t[n - 1] != '>' || t[n - 2] != '/')
+		if (end || t[n - 1] != '>' || t[n - 2] != '/') {
+			end_link(m, &m->b[m->nb - 1]);
 			m->inlink = !end;
+		}
 		return;
 	case K_BR:
 		/* Two in a row end a block. */
@@ -577,11 +679,15 @@ on_tag(void *ctx, const char *t, size_t n, size_t at)
 			m->scope--;
 		break;
 	}
-	if (end && tg->flags & T_UNLINK)
+	if (end && tg->flags & T_UNLINK && m->inlink) {
+		end_link(m, &m->b[m->nb - 1]);
 		m->inlink = 0;
+	}
 	if (tg->flags & T_BOX)
 		boxes(m, tg, end, t, n);
-	if (!(tg->flags & T_BLOCK))
+	if (tg->flags & T_CONT || tg->kind == K_ROW)
+		contain(m, tg, end, t, n, at);
+	if (!(tg->flags & T_BLOCK) || m->nomem)
 		return;
 	cut(m, at);
 	if (!end && !m->nomem && tg->kind == K_H)
@@ -629,13 +735,36 @@ good_after(const struct block *b, size_t nb, size_t i)
 	return 0;
 }
 
+/* 1 + the smallest container that holds both a and b (each 1 + a
+ * container, or 0), or 0. */
+static uint32_t
+common(const struct elem *e, uint32_t a, uint32_t b)
+{
+	while (a != b && a != 0 && b != 0) {
+		if (e[a - 1].depth >= e[b - 1].depth)
+			a = e[a - 1].parent;
+		else
+			b = e[b - 1].parent;
+	}
+	return a == b ? a : 0;
+}
+
+/* Whether the block b lies in the container c, 1 + its index. */
+static int
+within(const struct elem *e, const struct block *b, uint32_t c)
+{
+	return b->cont != 0 && e[b->cont - 1].open >= e[c - 1].open &&
+	    e[b->cont - 1].open < e[c - 1].close;
+}
+
 /* The classes of the blocks in their context, as jusText revises them;
  * return the number of good ones. */
 static size_t
-revise(struct block *b, size_t nb)
+revise(struct block *b, size_t nb, const struct elem *e)
 {
 	size_t i, last, ngood = 0;
 	int p1, p2, n1, n2, c;
+	uint32_t art;
 
 	for (i = 0; i < nb; i++)
 		b[i].cls = b[i].cf = (unsigned char)classify(&b[i]);
@@ -709,6 +838,17 @@ revise(struct block *b, size_t nb)
 		;
 	for (last = nb; last > i && b[last - 1].cls != GOOD; last--)
 		;
+	/* So does the rest of the smallest container that holds them
+	 * all, the article's element (a div, section, article, main, td
+	 * and the like; the body is none): its title, its table of
+	 * contents, its lists of definitions before the first good block
+	 * and after the last, which jusText, knowing no markup, drops. */
+	if (i < last && (art = common(e, b[i].cont, b[last - 1].cont)) != 0) {
+		while (i > 0 && within(e, &b[i - 1], art))
+			i--;
+		while (last < nb && within(e, &b[last], art))
+			last++;
+	}
 	for (; i < last; i++)
 		if (!(b[i].flags & F_MARKUP) && (!(b[i].flags & F_BOILER) ||
 		    b[i].linklen * 100 <= b[i].len * LINK_MAX))
@@ -739,15 +879,21 @@ sh_maintext(struct sh_maintext *m, const char *in, size_t len, char *out,
 	m->br = 0;
 	m->nbox = 0;
 	m->wlen = 0;
+	m->linkpend = 0;
+	m->linkword = 0;
+	m->ne = 0;
+	m->top = 0;
+	memset(m->opened, 0, sizeof(m->opened));
 	*outlen = sh_html_scan(in, len, out, on_tag, m);
 	if (m->nomem)
 		return SH_ENOMEM;
 	take(m, *outlen);
 	b = m->b;
 	end_word(m, &b[m->nb - 1]);
+	end_link(m, &b[m->nb - 1]);
 	b[m->nb - 1].end = *outlen;
 	nb = m->nb - (b[m->nb - 1].len == 0);
-	revise(b, nb);
+	revise(b, nb, m->e);
 	for (i = kept = text = 0; i < nb; i++) {
 		kept += b[i].cls == GOOD ? b[i].len : 0;
 		text += b[i].flags & (F_MARKUP | F_BOILER) ? 0 : b[i].len;
