@@ -140,24 +140,37 @@ static const struct tag {
 /* Words of a class, id or role that say boilerplate, as a part of it
  * ("site-footer", "cookie_notice"), alone or with one of the prefixes
  * or suffixes below ("topnav", "navbar", "breadcrumbs", "mainmenu"). */
-static const char *const boilerwords[] = {
-	"nav", "navigation", "menu", "footer", "sidebar", "breadcrumb",
-	"cookie", "consent", "masthead", "toolbar", "social", "share",
-	"skip", "banner", "gdpr", "related", "widget", "advert", "sponsor",
-	"promo", "contentinfo", "complementary", "copyright"
+struct str {
+	const char *s;
+	size_t n;
 };
-static const char *const boilerpre[] = {
-	"", "top", "main", "site", "page", "sub", "global", "side", "bottom"
+#define S(s) { s, sizeof(s) - 1 }
+static const struct str boilerwords[] = {
+	S("nav"), S("navigation"), S("menu"), S("footer"), S("sidebar"),
+	S("breadcrumb"), S("cookie"), S("consent"), S("masthead"),
+	S("toolbar"), S("social"), S("share"), S("skip"), S("banner"),
+	S("gdpr"), S("related"), S("widget"), S("advert"), S("sponsor"),
+	S("promo"), S("contentinfo"), S("complementary"), S("copyright")
 };
-static const char *const boilersuf[] = {
-	"", "s", "bar", "links", "box", "area", "wrap", "wrapper", "menu"
+static const struct str boilerpre[] = {
+	S(""), S("top"), S("main"), S("site"), S("page"), S("sub"),
+	S("global"), S("side"), S("bottom")
 };
+static const struct str boilersuf[] = {
+	S(""), S("s"), S("bar"), S("links"), S("box"), S("area"), S("wrap"),
+	S("wrapper"), S("menu")
+};
+#undef S
 
 #define EN_SLOTS 512		/* the English hash table, a power of 2 */
 #define EN_WORD 16		/* longer words are no stop words */
+#define TAG_SLOTS 256		/* the tag names' hash table, a power of 2 */
 #define ZH_FIRST 0x4E00		/* the function characters' bitmap */
 #define ZH_LAST 0x9FFF
 #define BOXES 16		/* boilerplate elements open at once */
+
+/* Classes of bytes, for the scan of the text. */
+enum { C_OTHER, C_ALNUM, C_SPACE, C_HIGH };
 
 struct sh_maintext {
 	struct block *b;	/* the page's blocks; b[nb - 1] is open */
@@ -166,10 +179,16 @@ struct sh_maintext {
 	size_t ne, ecap;
 	uint32_t top;		/* 1 + the innermost one open, or 0 */
 	uint32_t opened[NTAGS];	/* open containers by tag */
-	uint16_t en[EN_SLOTS];	/* 1 + offset in sh_stoplist_en, or 0 */
-	unsigned char enlen[EN_SLOTS];
+	/* The English stop words, by their bytes packed in two words
+	 * (little-endian, zero after the end; a word has no zero byte),
+	 * lo == 0 for an empty slot. */
+	struct {
+		uint64_t lo, hi;
+	} en[EN_SLOTS];
 	size_t enmax;		/* the longest stop word */
 	unsigned char zh[(ZH_LAST - ZH_FIRST + 1) / 8];
+	unsigned char ctab[256];	/* the class of each byte */
+	unsigned char tagtab[TAG_SLOTS];	/* 1 + index in tags[], or 0 */
 	/* The scan. */
 	char *out;
 	size_t done;		/* out[0..done) counted */
@@ -182,8 +201,10 @@ struct sh_maintext {
 		size_t depth;	/* open elements of its kind, itself in */
 	} box[BOXES];
 	size_t nbox;
-	char word[EN_WORD];	/* the word being read, lowercase */
+	/* The word being read, when a letter past ASCII may go on with it:
+	 * its length (EN_WORD + 1 when it is no stop word) and bytes. */
 	size_t wlen;
+	uint64_t wlo, whi;
 };
 
 static int
@@ -199,15 +220,47 @@ alnum(int c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-static uint32_t
-hash(const char *p, size_t n)
+/* The n < EN_WORD bytes of p, lowercase (they are letters and digits:
+ * setting bit 5 lowers a letter and keeps a digit), packed; p[0..room)
+ * may be read. */
+static void
+pack(const unsigned char *p, size_t n, size_t room, uint64_t *lo,
+    uint64_t *hi)
 {
-	uint32_t h = 2166136261u;
+	static const union {
+		uint16_t u;
+		unsigned char c[2];
+	} one = { 1 };
+	uint64_t a = 0, b = 0;
+	size_t i;
 
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 16777619u;
-	return h;
+	if (room >= 16 && one.c[0] == 1) {
+		/* Little-endian: two loads, the bytes past n masked. */
+		memcpy(&a, p, 8);
+		memcpy(&b, p + 8, 8);
+		a |= 0x2020202020202020u;
+		b |= 0x2020202020202020u;
+		*lo = n >= 8 ? a : a & (((uint64_t)1 << 8 * n) - 1);
+		*hi = n <= 8 ? 0 : b & (((uint64_t)1 << 8 * (n - 8)) - 1);
+		return;
+	}
+	for (i = 0; i < n && i < 8; i++)
+		a |= (uint64_t)(p[i] | 0x20) << 8 * i;
+	for (; i < n; i++)
+		b |= (uint64_t)(p[i] | 0x20) << 8 * (i - 8);
+	*lo = a;
+	*hi = b;
 }
+
+static size_t
+en_slot(uint64_t lo, uint64_t hi)
+{
+	return (size_t)(((lo ^ hi * 0xC2B2AE3D27D4EB4Fu) *
+	    0x9E3779B97F4A7C15u) >> 55) & (EN_SLOTS - 1);
+}
+
+/* The slot of a tag name's hash h (h = h * 31 + byte, from 0). */
+#define TAG_SLOT(h) ((h) * 2654435761u >> 24 & (TAG_SLOTS - 1))
 
 struct sh_maintext *
 sh_maintext_new(void)
@@ -215,8 +268,9 @@ sh_maintext_new(void)
 	struct sh_maintext *m;
 	const char *p = sh_stoplist_en, *e = p + sh_stoplist_enlen, *w;
 	size_t n, i, k, used;
-	uint32_t cp;
-	int bad;
+	uint64_t lo, hi;
+	uint32_t cp, h;
+	int bad, c;
 
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return NULL;
@@ -224,11 +278,12 @@ sh_maintext_new(void)
 		for (w = p; p < e && *p != ' '; p++)
 			;
 		if ((n = (size_t)(p - w)) > 0 && n < EN_WORD) {
-			for (i = hash(w, n) & (EN_SLOTS - 1); m->en[i] != 0;
+			pack((const unsigned char *)w, n, n, &lo, &hi);
+			for (i = en_slot(lo, hi); m->en[i].lo != 0;
 			    i = (i + 1) & (EN_SLOTS - 1))
 				;
-			m->en[i] = (uint16_t)(w - sh_stoplist_en + 1);
-			m->enlen[i] = (unsigned char)n;
+			m->en[i].lo = lo;
+			m->en[i].hi = hi;
 			if (n > m->enmax)
 				m->enmax = n;
 		}
@@ -243,6 +298,17 @@ sh_maintext_new(void)
 			m->zh[(cp - ZH_FIRST) / 8] |= 1u << (cp - ZH_FIRST) % 8;
 		k += p + k < e;
 	}
+	for (c = 0; c < 256; c++)
+		m->ctab[c] = c >= 0x80 ? C_HIGH : alnum(c) ? C_ALNUM :
+		    c == ' ' || (c >= '\t' && c <= '\r') ? C_SPACE : C_OTHER;
+	for (k = 0; k < NTAGS; k++) {
+		for (h = 0, w = tags[k].name; *w != '\0'; w++)
+			h = h * 31 + (unsigned char)*w;
+		for (i = TAG_SLOT(h); m->tagtab[i] != 0;
+		    i = (i + 1) & (TAG_SLOTS - 1))
+			;
+		m->tagtab[i] = (unsigned char)(k + 1);
+	}
 	return m;
 }
 
@@ -256,15 +322,17 @@ sh_maintext_free(struct sh_maintext *m)
 	free(m);
 }
 
+/* Whether the word of n bytes packed in lo, hi is a stop word. */
 static int
-en_stop(const struct sh_maintext *m, const char *w, size_t n)
+en_stop(const struct sh_maintext *m, size_t n, uint64_t lo, uint64_t hi)
 {
 	size_t i;
 
-	for (i = hash(w, n) & (EN_SLOTS - 1); m->en[i] != 0;
+	if (n > m->enmax)
+		return 0;
+	for (i = en_slot(lo, hi); m->en[i].lo != 0;
 	    i = (i + 1) & (EN_SLOTS - 1))
-		if (m->enlen[i] == n &&
-		    memcmp(sh_stoplist_en + m->en[i] - 1, w, n) == 0)
+		if (m->en[i].lo == lo && m->en[i].hi == hi)
 			return 1;
 	return 0;
 }
@@ -276,88 +344,127 @@ end_word(struct sh_maintext *m, struct block *b)
 	if (m->wlen == 0)
 		return;
 	b->words++;
-	if (m->wlen <= m->enmax && en_stop(m, m->word, m->wlen))
-		b->stops++;
+	b->stops += (size_t)en_stop(m, m->wlen, m->wlo, m->whi);
 	m->wlen = 0;
 }
 
-/* A character of the block, not a space. */
-static void
-count(struct sh_maintext *m, struct block *b, size_t n)
-{
-	if (m->space && b->len > 0)
-		b->len++;
-	m->space = 0;
-	b->len += n;
-}
-
-/* Count out[done..to) into the open block. */
+/*
+ * Count out[done..to) into the open block.  A word is a run of ASCII
+ * letters and digits and of letters past ASCII; it ends in the scan
+ * itself, but when a byte past ASCII follows it (which may be a letter
+ * that goes on with it), and then stays in m->wlen.  The block's counts
+ * stay in locals during the scan.
+ */
 static void
 take(struct sh_maintext *m, size_t to)
 {
 	struct block *b = &m->b[m->nb - 1];
 	const unsigned char *p = (const unsigned char *)m->out;
+	const unsigned char *ct = m->ctab;
 	size_t i = m->done, len0 = b->len, n, w;
+	size_t len = b->len, words = b->words, stops = b->stops;
+	size_t grams = b->grams, gstops = b->gstops, wlen = m->wlen;
+	uint64_t lo = m->wlo, hi = m->whi;
 	uint32_t cp;
-	int bad, c, word = 0;
+	int bad, c, space = m->space, word = 0, copy = 0;
 
 	while (i < to) {
-		c = p[i];
-		if (c < 0x80) {
-			if (alnum(c)) {
-				/* A run of ASCII letters and digits at once. */
-				for (w = i++; i < to && p[i] < 0x80 &&
-				    alnum(p[i]); i++)
-					;
-				count(m, b, i - w);
-				word = 1;
-				if (m->wlen == 0 && i - w < EN_WORD) {
-					for (; w < i; w++)
-						m->word[m->wlen++] =
-						    (char)lower(p[w]);
-				} else
-					m->wlen = EN_WORD + 1;
+		c = ct[p[i]];
+		if (c == C_ALNUM) {
+			/* A run of ASCII letters and digits at once. */
+			for (w = i++; i < to && ct[p[i]] == C_ALNUM; i++)
+				;
+			n = i - w;
+			len += n + (space && len > 0);
+			space = 0;
+			word = 1;
+			if (wlen == 0 && n <= m->enmax) {
+				wlen = n;
+				pack(p + w, n, to - w, &lo, &hi);
+			} else
+				wlen = EN_WORD + 1;
+			if (i < to && p[i] >= 0x80)
 				continue;
-			}
+			words++;
+			if (wlen <= m->enmax)
+				stops += (size_t)en_stop(m, wlen, lo, hi);
+			wlen = 0;
+			continue;
+		}
+		if (wlen != 0 && c != C_HIGH) {
+			words++;
+			if (wlen <= m->enmax)
+				stops += (size_t)en_stop(m, wlen, lo, hi);
+			wlen = 0;
+		}
+		if (c == C_SPACE) {
+			space = 1;
 			i++;
-			end_word(m, b);
-			if (c == ' ' || (c >= '\t' && c <= '\r'))
-				m->space = 1;
-			else
-				count(m, b, 1);
 			continue;
 		}
-		n = sh_utf8_decode(p + i, to - i, &cp, &bad);
-		i += n;
-		if (cp == 0xA0 || cp == 0x3000 || (cp >= 0x2000 &&
-		    cp <= 0x200A)) {
-			end_word(m, b);
-			m->space = 1;
+		if (c == C_OTHER) {
+			len += 1 + (space && len > 0);
+			space = 0;
+			i++;
 			continue;
 		}
-		if (cp == 0xA9)
-			b->flags |= F_MARKUP;
-		switch (sh_uc_class(cp)) {
-		case SH_UC_WORD:
+		/* Han U+4E00..U+9FFF, three bytes, without the decoder. */
+		if (p[i] >= 0xE4 && p[i] <= 0xE9 && to - i >= 3 &&
+		    (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80 &&
+		    (cp = (uint32_t)(p[i] & 0x0F) << 12 |
+		    (uint32_t)(p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)) >=
+		    ZH_FIRST) {
+			i += 3;
+			n = SH_UC_GRAM;
+		} else {
+			i += sh_utf8_decode(p + i, to - i, &cp, &bad);
+			n = (size_t)sh_uc_class(cp);
+			if (cp == 0xA0 || cp == 0x3000 || (cp >= 0x2000 &&
+			    cp <= 0x200A))
+				n = 3;	/* a space */
+			else if (cp == 0xA9)
+				copy = 1;
+		}
+		if (n == SH_UC_WORD) {
 			/* A letter past ASCII: a word, never a stop word. */
-			m->wlen = EN_WORD + 1;
-			count(m, b, 1);
+			wlen = EN_WORD + 1;
+			len += 1 + (space && len > 0);
+			space = 0;
 			word = 1;
-			break;
-		case SH_UC_GRAM:
-			end_word(m, b);
-			word = 1;
-			b->grams++;
+			continue;
+		}
+		if (wlen != 0) {
+			words++;
+			if (wlen <= m->enmax)
+				stops += (size_t)en_stop(m, wlen, lo, hi);
+			wlen = 0;
+		}
+		if (n == 3) {
+			space = 1;
+			continue;
+		}
+		if (n == SH_UC_GRAM) {
+			grams++;
 			if (cp >= ZH_FIRST && cp <= ZH_LAST &&
 			    m->zh[(cp - ZH_FIRST) / 8] >> (cp - ZH_FIRST) % 8 & 1)
-				b->gstops++;
-			count(m, b, 3);
-			break;
-		default:
-			end_word(m, b);
-			count(m, b, 1);
-		}
+				gstops++;
+			len += 3 + (space && len > 0);
+		} else
+			len += 1 + (space && len > 0);
+		space = 0;
+		word |= n == SH_UC_GRAM;
 	}
+	b->len = len;
+	b->words = words;
+	b->stops = stops;
+	b->grams = grams;
+	b->gstops = gstops;
+	m->wlen = wlen;
+	m->wlo = lo;
+	m->whi = hi;
+	m->space = space;
+	if (copy)
+		b->flags |= F_MARKUP;
 	if (m->inlink)
 		m->linkword |= word;
 	if (b->len > len0) {
@@ -472,26 +579,18 @@ contain(struct sh_maintext *m, const struct tag *tg, int end, const char *t,
 	m->top = (uint32_t)m->ne;
 }
 
+/* The tag named name[0..n), lowercase, whose hash is h (TAG_SLOT), or
+ * NULL. */
 static const struct tag *
-lookup(const char *name, size_t n)
+lookup(const struct sh_maintext *m, const char *name, size_t n, uint32_t h)
 {
-	size_t lo = 0, hi = sizeof(tags) / sizeof(tags[0]), mid, i;
-	const char *t;
-	int c;
+	const struct tag *tg;
+	size_t i;
 
-	while (lo < hi) {
-		mid = (lo + hi) / 2;
-		t = tags[mid].name;
-		for (i = 0; i < n && t[i] == name[i] && t[i] != '\0'; i++)
-			;
-		c = i == n ? (t[i] != '\0') : (unsigned char)t[i] -
-		    (unsigned char)name[i];
-		if (c == 0)
-			return &tags[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (i = TAG_SLOT(h); m->tagtab[i] != 0; i = (i + 1) & (TAG_SLOTS - 1)) {
+		tg = &tags[m->tagtab[i] - 1];
+		if (strncmp(tg->name, name, n) == 0 && tg->name[n] == '\0')
+			return tg;
 	}
 	return NULL;
 }
@@ -508,45 +607,45 @@ named(const char *p, size_t n, const char *w)
 	return 1;
 }
 
-/* Whether w is one of the n strings of list. */
+/* Whether one of the n strings of list is p[0..len). */
 static int
-among(const char *w, const char *const *list, size_t n)
+among(const struct str *list, size_t n, const char *p, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(w, list[i]) == 0)
+		if (list[i].n == len && memcmp(list[i].s, p, len) == 0)
 			return 1;
 	return 0;
 }
 
-/* Whether the part p[0..n) of an attribute's value says boilerplate. */
+#define NITEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Whether the part p[0..n) of an attribute's value (letters and digits)
+ * says boilerplate: a prefix, a word and a suffix of the lists. */
 static int
 boilerpart(const char *p, size_t n)
 {
-	char part[24], *q;
-	size_t i, lw;
+	char part[24];
+	size_t i, a, z, lp, ls;
 
 	if (n < 3 || n >= sizeof(part))
 		return 0;
 	for (i = 0; i < n; i++)
-		part[i] = (char)lower(p[i]);
-	part[n] = '\0';
-	/* Most parts hold no word: a quick look for their letters. */
-	if (strpbrk(part, "bcgmnrsw") == NULL)
-		return 0;
-	for (i = 0; i < sizeof(boilerwords) / sizeof(boilerwords[0]); i++) {
-		if ((q = strstr(part, boilerwords[i])) == NULL)
+		part[i] = (char)(p[i] | 0x20);
+	for (a = 0; a < NITEMS(boilerpre); a++) {
+		lp = boilerpre[a].n;
+		if (lp + 3 > n || memcmp(part, boilerpre[a].s, lp) != 0)
 			continue;
-		lw = strlen(boilerwords[i]);
-		if (!among(q + lw, boilersuf, sizeof(boilersuf) /
-		    sizeof(boilersuf[0])))
-			continue;
-		*q = '\0';
-		if (among(part, boilerpre, sizeof(boilerpre) /
-		    sizeof(boilerpre[0])))
-			return 1;
-		*q = boilerwords[i][0];
+		for (z = 0; z < NITEMS(boilersuf); z++) {
+			ls = boilersuf[z].n;
+			if (lp + ls + 3 > n ||
+			    memcmp(part + n - ls, boilersuf[z].s, ls) != 0)
+				continue;
+			if (among(boilerwords, NITEMS(boilerwords), part + lp,
+			    n - lp - ls))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -634,7 +733,8 @@ on_tag(void *ctx, const char *t, size_t n, size_t at)
 	const struct tag *tg;
 	char name[12];
 	size_t i = 1, k = 0;
-	int end = 0;
+	uint32_t h = 0;
+	int end = 0, c;
 
 	if (m->nomem)
 		return;
@@ -643,10 +743,14 @@ on_tag(void *ctx, const char *t, size_t n, size_t at)
 		end = 1;
 		i++;
 	}
-	while (i < n && alnum(t[i]) && k < sizeof(name))
-		name[k++] = (char)lower(t[i++]);
-	if (k == 0 || (i < n && alnum(t[i])) ||
-	    (tg = lookup(name, k)) == NULL)
+	while (i < n && m->ctab[(unsigned char)t[i]] == C_ALNUM &&
+	    k < sizeof(name)) {
+		c = t[i++] | 0x20;
+		name[k++] = (char)c;
+		h = h * 31 + (uint32_t)c;
+	}
+	if (k == 0 || (i < n && m->ctab[(unsigned char)t[i]] == C_ALNUM) ||
+	    (tg = lookup(m, name, k, h)) == NULL)
 		return;
 	switch (tg->kind) {
 	case K_A:
