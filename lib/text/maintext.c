@@ -38,7 +38,8 @@ enum {
 	F_HEADING = 1,		/* in h1-h6 */
 	F_PRE = 2,		/* in pre */
 	F_MARKUP = 4,		/* in head or select, or a copyright sign */
-	F_BOILER = 8		/* in an element that says boilerplate */
+	F_BOILER = 8,		/* in an element that says boilerplate */
+	F_HARD = 16		/* in one that says more than "sidebar" */
 };
 
 struct block {
@@ -198,9 +199,10 @@ struct sh_maintext {
 	int linkword;		/* whether they hold a letter or digit */
 	struct {
 		unsigned char kind;
+		unsigned char side;	/* it says only "sidebar" */
 		size_t depth;	/* open elements of its kind, itself in */
 	} box[BOXES];
-	size_t nbox;
+	size_t nbox, nhard;	/* open, and those not side */
 	/* The word being read, when a letter past ASCII may go on with it:
 	 * its length (EN_WORD + 1 when it is no stop word) and bytes. */
 	size_t wlen;
@@ -475,6 +477,8 @@ take(struct sh_maintext *m, size_t to)
 			b->flags |= F_MARKUP;
 		if (m->nbox > 0)
 			b->flags |= F_BOILER;
+		if (m->nhard > 0)
+			b->flags |= F_HARD;
 	}
 	m->done = to;
 }
@@ -622,7 +626,8 @@ among(const struct str *list, size_t n, const char *p, size_t len)
 #define NITEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Whether the part p[0..n) of an attribute's value (letters and digits)
- * says boilerplate: a prefix, a word and a suffix of the lists. */
+ * says boilerplate, a prefix, a word and a suffix of the lists: 1, or 2
+ * when the word is "sidebar"; else 0. */
 static int
 boilerpart(const char *p, size_t n)
 {
@@ -642,6 +647,9 @@ boilerpart(const char *p, size_t n)
 			if (lp + ls + 3 > n ||
 			    memcmp(part + n - ls, boilersuf[z].s, ls) != 0)
 				continue;
+			if (n - lp - ls == 7 && memcmp(part + lp, "sidebar",
+			    7) == 0)
+				return 2;
 			if (among(boilerwords, NITEMS(boilerwords), part + lp,
 			    n - lp - ls))
 				return 1;
@@ -651,11 +659,12 @@ boilerpart(const char *p, size_t n)
 }
 
 /* Whether the class, id or role of the start tag t[0..n) says
- * boilerplate. */
+ * boilerplate: 1, or 2 when they say only "sidebar"; else 0. */
 static int
 boilerattr(const char *t, size_t n)
 {
 	size_t i = 0, k, end;
+	int says = 0, c;
 	char q;
 
 	while (i < n) {
@@ -684,12 +693,14 @@ boilerattr(const char *t, size_t n)
 		while (i < end) {
 			for (k = i; k < end && alnum(t[k]); k++)
 				;
-			if (k > i && boilerpart(t + i, k - i))
+			if (k > i && (c = boilerpart(t + i, k - i)) == 1)
 				return 1;
+			if (k > i && c == 2)
+				says = 2;
 			i = k + 1;
 		}
 	}
-	return 0;
+	return says;
 }
 
 /* The boilerplate elements open, at tag tg (an end tag when end). */
@@ -708,6 +719,8 @@ boxes(struct sh_maintext *m, const struct tag *tg, int end, const char *t,
 				m->nbox = i;
 				break;
 			}
+		for (i = m->nhard = 0; i < m->nbox; i++)
+			m->nhard += !m->box[i].side;
 		return;
 	}
 	/* <div/> opens nothing. */
@@ -718,9 +731,11 @@ boxes(struct sh_maintext *m, const struct tag *tg, int end, const char *t,
 			m->box[i].depth++;
 	says = (tg->flags & T_BOILER) && !(m->scope > 0 &&
 	    (tg->kind == K_HEADER || tg->kind == K_FOOTER));
-	if (m->nbox < BOXES && (says || boilerattr(t, n))) {
+	if (m->nbox < BOXES && (says || (says = boilerattr(t, n)) != 0)) {
 		m->box[m->nbox].kind = tg->kind;
 		m->box[m->nbox].depth = 1;
+		m->box[m->nbox].side = says == 2;
+		m->nhard += says != 2;
 		m->nbox++;
 	}
 }
@@ -936,8 +951,10 @@ revise(struct block *b, size_t nb, const struct elem *e)
 			b[i].cls = GOOD;
 	/* Between two good blocks, what is bad for its links or its
 	 * words belongs to the text (an article's tables and lists of
-	 * links), and so does boilerplate without links (a DocBook
-	 * sidebar). */
+	 * links), and so does boilerplate without links; and a box that
+	 * says only "sidebar", whatever its links: a site's sidebar lies
+	 * beside the article, not within its text, so this one is the
+	 * article's own (DocBook's, with its references). */
 	for (i = 0; i < nb && b[i].cls != GOOD; i++)
 		;
 	for (last = nb; last > i && b[last - 1].cls != GOOD; last--)
@@ -954,7 +971,7 @@ revise(struct block *b, size_t nb, const struct elem *e)
 			last++;
 	}
 	for (; i < last; i++)
-		if (!(b[i].flags & F_MARKUP) && (!(b[i].flags & F_BOILER) ||
+		if (!(b[i].flags & F_MARKUP) && (!(b[i].flags & F_HARD) ||
 		    b[i].linklen * 100 <= b[i].len * LINK_MAX))
 			b[i].cls = GOOD;
 	for (i = 0; i < nb; i++)
@@ -981,7 +998,7 @@ sh_maintext(struct sh_maintext *m, const char *in, size_t len, char *out,
 	m->done = 0;
 	m->inlink = m->inhead = m->inselect = m->scope = m->space = 0;
 	m->br = 0;
-	m->nbox = 0;
+	m->nbox = m->nhard = 0;
 	m->wlen = 0;
 	m->linkpend = 0;
 	m->linkword = 0;
