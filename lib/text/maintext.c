@@ -352,10 +352,11 @@ end_word(struct sh_maintext *m, struct block *b)
 
 /*
  * Count out[done..to) into the open block.  A word is a run of ASCII
- * letters and digits and of letters past ASCII; it ends in the scan
- * itself, but when a byte past ASCII follows it (which may be a letter
- * that goes on with it), and then stays in m->wlen.  The block's counts
- * stay in locals during the scan.
+ * letters and digits and of letters past ASCII.  It is counted where it
+ * ends; but a byte past ASCII after it may be a letter that goes on with
+ * it, so until that is known it stays open in wlen (and in m->wlen when
+ * a take ends after a letter past ASCII; a tag's space or the end of the
+ * block ends it).  The block's counts stay in locals during the scan.
  */
 static void
 take(struct sh_maintext *m, size_t to)
@@ -368,7 +369,7 @@ take(struct sh_maintext *m, size_t to)
 	size_t grams = b->grams, gstops = b->gstops, wlen = m->wlen;
 	uint64_t lo = m->wlo, hi = m->whi;
 	uint32_t cp;
-	int bad, c, space = m->space, word = 0, copy = 0;
+	int bad, c, uc, space = m->space, word = 0, copy = 0;
 
 	while (i < to) {
 		c = ct[p[i]];
@@ -417,17 +418,17 @@ take(struct sh_maintext *m, size_t to)
 		    (uint32_t)(p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)) >=
 		    ZH_FIRST) {
 			i += 3;
-			n = SH_UC_GRAM;
+			uc = SH_UC_GRAM;
 		} else {
 			i += sh_utf8_decode(p + i, to - i, &cp, &bad);
-			n = (size_t)sh_uc_class(cp);
+			uc = sh_uc_class(cp);
 			if (cp == 0xA0 || cp == 0x3000 || (cp >= 0x2000 &&
 			    cp <= 0x200A))
-				n = 3;	/* a space */
+				uc = -1;	/* a space */
 			else if (cp == 0xA9)
 				copy = 1;
 		}
-		if (n == SH_UC_WORD) {
+		if (uc == SH_UC_WORD) {
 			/* A letter past ASCII: a word, never a stop word. */
 			wlen = EN_WORD + 1;
 			len += 1 + (space && len > 0);
@@ -441,11 +442,11 @@ take(struct sh_maintext *m, size_t to)
 				stops += (size_t)en_stop(m, wlen, lo, hi);
 			wlen = 0;
 		}
-		if (n == 3) {
+		if (uc == -1) {
 			space = 1;
 			continue;
 		}
-		if (n == SH_UC_GRAM) {
+		if (uc == SH_UC_GRAM) {
 			grams++;
 			if (cp >= ZH_FIRST && cp <= ZH_LAST &&
 			    m->zh[(cp - ZH_FIRST) / 8] >> (cp - ZH_FIRST) % 8 & 1)
@@ -454,7 +455,7 @@ take(struct sh_maintext *m, size_t to)
 		} else
 			len += 1 + (space && len > 0);
 		space = 0;
-		word |= n == SH_UC_GRAM;
+		word |= uc == SH_UC_GRAM;
 	}
 	b->len = len;
 	b->words = words;
@@ -591,7 +592,8 @@ lookup(const struct sh_maintext *m, const char *name, size_t n, uint32_t h)
 	const struct tag *tg;
 	size_t i;
 
-	for (i = TAG_SLOT(h); m->tagtab[i] != 0; i = (i + 1) & (TAG_SLOTS - 1)) {
+	for (i = TAG_SLOT(h); m->tagtab[i] != 0;
+	    i = (i + 1) & (TAG_SLOTS - 1)) {
 		tg = &tags[m->tagtab[i] - 1];
 		if (strncmp(tg->name, name, n) == 0 && tg->name[n] == '\0')
 			return tg;
