@@ -13,11 +13,27 @@ ART_EN='<h1>How the river was crossed</h1>
 ART_ZH='<h1>过河</h1>
 <p>当旧桥在春天落入水中的时候，村里的人们不得不寻找另一条路，到河的对岸去赶集。</p>
 <p>他们用暴风雨吹倒的树干做了一只木筏，木筏一次可以载四个人，全村的人过河要花上大半个上午。</p>'
+# A chapter of a manual: its title and table of contents (links), a box
+# of references (class "sidebar"), and definitions after the text.
+ART_DOC='<div class="chapter"><h1>Crossing the river</h1><div class="toc"><ul>
+<li><a href="1.html">1. The old bridge</a></li><li><a href="2.html">2. The spring flood</a></li>
+<li><a href="3.html">3. The market on the other side</a></li><li><a href="4.html">4. The storm</a></li>
+<li><a href="5.html">5. The raft of tree trunks</a></li><li><a href="6.html">6. Four at a time</a></li>
+<li><a href="7.html">7. The new bridge of stone</a></li><li><a href="8.html">8. The bridge today</a></li></ul></div>
+<p>When the old bridge fell into the water in the spring, the people of the village had to find another way to reach the market on the other side of the river, and for a while they went by the ford.</p>
+<div class="sidebar"><p>More on fords: <a href="http://example.org/fords">http://example.org/fords</a></p></div>
+<p>They built a raft from the trunks of the trees that the storm had brought down, and it carried four of them at a time across the water until the summer came and the new bridge was built.</p>
+<dl><dt><a href="#raft">raft</a></dt><dd>Logs tied together.</dd></dl></div>'
 
-# page T LANG: the article of LANG (en, zh) in template T (0 bare, 1-4).
+# page T LANG: the article of LANG (en, zh; doc, the chapter) in template
+# T (0 bare, 1-4).
 page() {
 	local art
-	if [ "$2" = zh ]; then art=$ART_ZH; else art=$ART_EN; fi
+	case $2 in
+	zh) art=$ART_ZH ;;
+	doc) art=$ART_DOC ;;
+	*) art=$ART_EN ;;
+	esac
 	case $1 in
 	0) printf '<html><body>\n%s\n</body></html>\n' "$art" ;;
 	1) printf '%s\n' '<!DOCTYPE html><html><head><title>Site news</title><style>p{color:red}</style></head><body>' \
@@ -42,7 +58,7 @@ page() {
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-	for l in en zh; do
+	for l in en zh doc; do
 		for t in 0 1 2 3 4; do
 			page "$t" "$l" >"$l$t.html"
 		done
@@ -65,6 +81,16 @@ setup() {
 	for t in 1 2 3 4; do
 		run -0 sh-tokenize -F -G -n 1 "zh$t.html"
 		eq "$output" "zh$t.html	$want"
+	done
+}
+
+@test "sh-tokenize -G: a chapter keeps its table of contents, its box of references and its definitions under three templates" {
+	run -0 sh-tokenize -F -G -w 1 doc0.html
+	eq "$output" "$(sh-tokenize -F -w 1 doc0.html)"
+	want=${output#*	}
+	for t in 1 2 3; do
+		run -0 sh-tokenize -F -G -w 1 "doc$t.html"
+		eq "$output" "doc$t.html	$want"
 	done
 }
 

@@ -8,12 +8,15 @@
  * td, h1-h6, pre, section, article, nav, header, footer, aside, table,
  * tr, form, title, two <br> in a row, ...), and each block is classed as
  * jusText does (Pomikalek, 2011):
- *   - bad when more than a fifth of its characters lie inside <a>, when
- *     it holds a copyright sign, lies in <head> or <select>, or lies in
- *     an element that says it is boilerplate (nav, aside, menu, a header
- *     or footer outside article and main, or a class, id or role naming
- *     nav, menu, footer, sidebar, breadcrumb, cookie, consent, banner
- *     and the like) unless it is very long prose;
+ *   - bad when more than a fifth of its characters lie inside <a> (a
+ *     link without a letter or digit, as a permalink's pilcrow, is no
+ *     link), when it holds a copyright sign, lies in <head> or
+ *     <select>, or lies in an element that says it is boilerplate (nav,
+ *     aside, menu, a header or footer outside article and main, or a
+ *     class, id or role naming nav, menu, footer, sidebar, breadcrumb,
+ *     cookie, consent, banner and the like, alone or with one of a few
+ *     prefixes and suffixes: "topnav", "site-footer") unless it is very
+ *     long prose;
  *   - else short under 70 characters, and by its stop-word density (the
  *     built-in lists of text/stoplist.h: English words, or the Chinese
  *     function characters among the ideographs when they outnumber the
@@ -27,15 +30,22 @@
  * characters, spaces collapsed, an ideograph as three (Chinese has no
  * spaces and says more a character).  Then what lies between the first
  * good block and the last is kept too (an article's tables and lists of
- * links), but boilerplate with links.  When that keeps less than a
- * quarter of the text outside boilerplate elements, the blocks that are
- * not bad by themselves are kept if they are half of it, else all but
- * the boilerplate elements, and when there are none, the whole text: a
- * page never loses all its text.
+ * links), and so is the rest of the smallest container element (div,
+ * section, article, main, td, list, table and the like; not the body)
+ * that holds them all: the article's title, table of contents and
+ * definitions before and after its prose; of it all, boilerplate with
+ * links is dropped, but for a box that says only "sidebar" (a site's
+ * sidebar lies beside the article, not within it).  When that keeps
+ * less than a quarter of the text outside boilerplate elements, the
+ * blocks that are not bad by themselves are kept if they are half of
+ * it, else all but the boilerplate elements, and when there are none,
+ * the whole text: a page never loses all its text.
  *
  * The text kept is the concatenation of the kept blocks' text, each
  * exactly as sh_html_text writes it (a block starts with the white space
- * before the tag that opened it, and that tag's space).  Deterministic; linear in the input.
+ * before the tag that opened it, and that tag's space).  Deterministic;
+ * linear in the input (an end tag closes the elements left open within
+ * its element, a cell the cell before it, each once).
  */
 #ifndef SH_MAINTEXT_H
 #define SH_MAINTEXT_H

@@ -23,6 +23,36 @@
 	"the storm had brought down, and it carried four of them at a " \
 	"time across the water until the summer. "
 
+/* TEXT1 TEXT2 as is() writes them. */
+#define WORDS12 "When the old bridge fell into the water in the spring, " \
+	"the people of the village had to find another way to reach the " \
+	"market on the other side of the river. They built a raft from the " \
+	"trunks of the trees that the storm had brought down, and it " \
+	"carried four of them at a time across the water until the summer."
+/* One paragraph over 200 characters: good by itself. */
+#define LONG "<p>When the old bridge fell into the water in the spring, " \
+	"the people of the village had to find another way to reach the " \
+	"market on the other side of the river. They built a raft from the " \
+	"trunks of the trees that the storm had brought down.</p>\n"
+#define LONGTEXT "When the old bridge fell into the water in the spring, " \
+	"the people of the village had to find another way to reach the " \
+	"market on the other side of the river. They built a raft from the " \
+	"trunks of the trees that the storm had brought down."
+/* A chapter's title and table of contents, over 200 characters of
+ * links. */
+#define TOCITEM(n) "<li><a href=\"" #n ".html\">" #n ". The crossing " \
+	"of the river</a></li>"
+#define TOC "<h1>The river</h1><div class=\"toc\"><ul>" TOCITEM(1) \
+	TOCITEM(2) TOCITEM(3) TOCITEM(4) TOCITEM(5) TOCITEM(6) TOCITEM(7) \
+	TOCITEM(8) "</ul></div>\n"
+#define TOCTEXT "The river 1. The crossing of the river 2. The crossing " \
+	"of the river 3. The crossing of the river 4. The crossing of the " \
+	"river 5. The crossing of the river 6. The crossing of the river 7. " \
+	"The crossing of the river 8. The crossing of the river"
+/* A list of definitions, linked, after the text. */
+#define DEFS "<dl><dt><a href=\"b.html\">bridge</a></dt><dd>A way over." \
+	"</dd></dl>\n"
+
 #define ZH1 "<p>当旧桥在春天落入水中的时候，村里的人们不得不寻找另一条" \
 	"路，到河的对岸去赶集。他们用暴风雨吹倒的树干做了一只木筏。</p>\n"
 #define ZH2 "<p>木筏一次可以载四个人，全村的人过河要花上大半个上午。" \
@@ -133,6 +163,52 @@ main(void)
 		    "还在那里。"), "template %zu, Chinese: only the article",
 		    i + 1);
 	}
+
+	/* A link without a letter or digit (a permalink) is no link: the
+	 * heading is kept before the text; one with words is a link. */
+	ok(is(main_of("<h1>The river<a href=\"#top\">\xc2\xb6</a></h1>"
+	    PARA1 PARA2), "The river \xc2\xb6 " WORDS12),
+	    "a heading with a permalink is kept");
+	ok(is(main_of("<h1><a href=\"/\">The river</a></h1>" PARA1 PARA2),
+	    WORDS12), "a heading that is a link is not");
+
+	/* The container of the good text is kept whole: the chapter's
+	 * title, its table of contents and its definitions, linked; the
+	 * template around it is not.  Without the container, jusText's
+	 * rules alone drop them. */
+	snprintf(page, sizeof(page), "%s<div class=\"chapter\">" TOC LONG
+	    DEFS "</div>%s", tpl[1][0], tpl[1][1]);
+	ok(is(main_of(page), TOCTEXT " " LONGTEXT " bridge A way over."),
+	    "an article's container: its table of contents and definitions");
+	snprintf(page, sizeof(page), "%s" TOC LONG DEFS "%s", tpl[1][0],
+	    tpl[1][1]);
+	ok(is(main_of(page), LONGTEXT), "no container: the text alone");
+	snprintf(page, sizeof(page), "%s<div class=\"chapter\">" TOC LONG
+	    DEFS "</div>%s", tpl[2][0], tpl[2][1]);
+	ok(is(main_of(page), TOCTEXT " " LONGTEXT " bridge A way over."),
+	    "an article's container in a table layout");
+	/* Cells left open: a cell ends the one before it. */
+	ok(is(main_of("<table><tr><td><a href=/>Home</a><br><a href=/m>"
+	    "Manuals</a><br><a href=/f>FAQ</a><td><div>" TOC LONG DEFS
+	    "</div><tr><td>Copyright &copy; 1998 The Archive.</table>"),
+	    TOCTEXT " " LONGTEXT " bridge A way over."),
+	    "cells left open");
+
+	/* In the article's container, a box that says only "sidebar" is
+	 * the article's, links and all; a share bar is not. */
+	snprintf(page, sizeof(page), "%s<div class=\"section\">" LONG
+	    "<div class=\"sidebar\"><p>Tip: see <a href=\"http://x.org/\">"
+	    "the bridges of the world</a></p></div>" LONG
+	    "<div class=\"sidebar\"><p><a href=\"http://x.org/r\">"
+	    "http://x.org/r</a></p></div><div class=\"share\"><a href=/t>"
+	    "Twitter</a> <a href=/f>Facebook</a></div></div>%s", tpl[0][0],
+	    tpl[0][1]);
+	ok(is(main_of(page), LONGTEXT " Tip: see the bridges of the world "
+	    LONGTEXT " http://x.org/r"), "a sidebar in the article is kept");
+	snprintf(page, sizeof(page), "%s<div class=\"section\">" LONG
+	    "</div><div class=\"sidebar\"><p><a href=\"/r\">Rafts</a> and "
+	    "<a href=\"/b\">bridges</a></p></div>%s", tpl[0][0], tpl[0][1]);
+	ok(is(main_of(page), LONGTEXT), "a sidebar beside it is not");
 
 	/* The kept text is a run of the plain text's blocks, byte for
 	 * byte (spaces included). */
