@@ -3,34 +3,44 @@
 #include "base/utf8.h"
 #include "text/fold.h"
 
+/* Fold the character cp and join its code points to out[0..*n), whose
+ * last base character is at *last; out has room for SH_UC_FOLD_MAX more. */
+static void
+fold_one(uint32_t cp, int simplify, uint32_t *out, size_t *n, size_t *last)
+{
+	uint32_t c, f[SH_UC_FOLD_MAX];
+	int i, nf;
+
+	nf = sh_fold_cp(cp, simplify, f);
+	for (i = 0; i < nf; i++) {
+		switch (*n > 0 ? sh_fold_join(out[*last], f[i], &c) :
+		    SH_FOLD_NEW) {
+		case SH_FOLD_COMPOSE:
+			*n = *last;
+			out[(*n)++] = c;
+			break;
+		case SH_FOLD_MARK:
+			out[(*n)++] = f[i];
+			break;
+		default:
+			*last = *n;
+			out[(*n)++] = f[i];
+		}
+	}
+}
+
 size_t
 sh_fold_text(const char *text, size_t len, int simplify, uint32_t *out,
     int *bad)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
-	uint32_t cp, c, f[SH_UC_FOLD_MAX];
+	uint32_t cp;
 	size_t n = 0, last = 0;
-	int i, nf;
 
 	while (p < end) {
 		p += sh_utf8_decode(p, (size_t)(end - p), &cp, bad);
-		nf = sh_fold_cp(cp, simplify, f);
-		for (i = 0; i < nf; i++) {
-			switch (n > 0 ? sh_fold_join(out[last], f[i], &c) :
-			    SH_FOLD_NEW) {
-			case SH_FOLD_COMPOSE:
-				n = last;
-				out[n++] = c;
-				break;
-			case SH_FOLD_MARK:
-				out[n++] = f[i];
-				break;
-			default:
-				last = n;
-				out[n++] = f[i];
-			}
-		}
+		fold_one(cp, simplify, out, &n, &last);
 	}
 	return n;
 }
@@ -41,9 +51,8 @@ sh_fold_chars(const char *text, size_t len, int simplify, void *outp,
 {
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *end = p + len;
-	uint32_t **pp = outp, *out = *pp, cp, c, f[SH_UC_FOLD_MAX];
+	uint32_t **pp = outp, *out = *pp, cp;
 	size_t n = 0, last = 0, i, k;
-	int j, nf;
 
 	*np = 0;
 	/* Folded and composed as sh_fold_text does, the code points of one
@@ -56,22 +65,7 @@ sh_fold_chars(const char *text, size_t len, int simplify, void *outp,
 				return SH_ENOMEM;
 			out = *pp;
 		}
-		nf = sh_fold_cp(cp, simplify, f);
-		for (j = 0; j < nf; j++) {
-			switch (n > 0 ? sh_fold_join(out[last], f[j], &c) :
-			    SH_FOLD_NEW) {
-			case SH_FOLD_COMPOSE:
-				n = last;
-				out[n++] = c;
-				break;
-			case SH_FOLD_MARK:
-				out[n++] = f[j];
-				break;
-			default:
-				last = n;
-				out[n++] = f[j];
-			}
-		}
+		fold_one(cp, simplify, out, &n, &last);
 	}
 	for (i = k = 0; i < n; i++)
 		if (sh_uc_class(out[i]) != SH_UC_SEP)

@@ -334,10 +334,8 @@ unlisted(const char *list, const char *w, size_t n)
 	return 1;
 }
 
-/* The value of header line p[0..len), without surrounding blanks, into
- * *v, *vlen, if the header is named name: return 1, else 0. */
-static int
-header(const char *p, size_t len, const char *name, const char **v,
+int
+sh_rec_header(const char *p, size_t len, const char *name, const char **v,
     size_t *vlen)
 {
 	size_t n = strlen(name);
@@ -425,7 +423,7 @@ http_head(struct sh_reader *r, const char *p, size_t len)
 		n = (size_t)(nl - p);
 		if (n > 0 && p[n - 1] == '\r')
 			n--;
-		if (!header(p, n, "Content-Type", &v, &vlen))
+		if (!sh_rec_header(p, n, "Content-Type", &v, &vlen))
 			continue;
 		for (tlen = 0; tlen < vlen && v[tlen] != ';' && v[tlen] != ' ';
 		    tlen++)
@@ -494,7 +492,8 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		clen = -1;
 		hasid = hastype = 0;
 		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && len > 0) {
-			if (header(p, len, "Content-Length", &v, &vlen)) {
+			if (sh_rec_header(p, len, "Content-Length", &v,
+			    &vlen)) {
 				clen = -2;
 				if (vlen < sizeof(num) &&
 				    memchr(v, '\0', vlen) == NULL) {
@@ -505,7 +504,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 						clen = -2;
 				}
 			}
-			if (header(p, len, idname, &v, &vlen)) {
+			if (sh_rec_header(p, len, idname, &v, &vlen)) {
 				if (bracketed && vlen >= 2 && v[0] == '<' &&
 				    v[vlen - 1] == '>') {
 					v++;
@@ -518,7 +517,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 				hasid = 1;
 			}
 			/* A type too long to copy is in no list. */
-			if (header(p, len, "WARC-Type", &v, &vlen)) {
+			if (sh_rec_header(p, len, "WARC-Type", &v, &vlen)) {
 				tlen = vlen < sizeof(type) ? vlen : 0;
 				memcpy(type, v, tlen);
 				hastype = 1;

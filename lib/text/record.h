@@ -177,6 +177,12 @@ size_t sh_rec_unescape(const char *id, size_t len, char *out);
 
 int sh_reader_next(struct sh_reader *r, struct sh_rec *rec);
 
+/* The value of header line p[0..len) (a WARC or HTTP header, '\r\n'
+ * dropped), without surrounding blanks, into *v, *vlen, if the header is
+ * named name, in any case: return 1, else 0. */
+int sh_rec_header(const char *p, size_t len, const char *name,
+    const char **v, size_t *vlen);
+
 /*
  * Read only shard s->i of s->n of a regular file: the records that start
  * in bytes [size * i / n, size * (i + 1) / n) (base/shard.h,

@@ -250,21 +250,12 @@ static int
 value(const char *p, size_t len, const char *name, const char **v,
     size_t *vlen)
 {
-	size_t n = strlen(name);
-
-	if (len <= n || p[n] != ':' || strncasecmp(p, name, n) != 0)
+	if (!sh_rec_header(p, len, name, v, vlen))
 		return 0;
-	for (p += n + 1, len -= n + 1; len > 0 && (*p == ' ' || *p == '\t');
-	    p++, len--)
-		;
-	while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-		len--;
-	if (len >= 2 && p[0] == '<' && p[len - 1] == '>') {
-		p++;
-		len -= 2;
+	if (*vlen >= 2 && (*v)[0] == '<' && (*v)[*vlen - 1] == '>') {
+		(*v)++;
+		*vlen -= 2;
 	}
-	*v = p;
-	*vlen = len;
 	return 1;
 }
 
