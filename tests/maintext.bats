@@ -14,15 +14,18 @@ ART_ZH='<h1>过河</h1>
 <p>当旧桥在春天落入水中的时候，村里的人们不得不寻找另一条路，到河的对岸去赶集。</p>
 <p>他们用暴风雨吹倒的树干做了一只木筏，木筏一次可以载四个人，全村的人过河要花上大半个上午。</p>'
 # A chapter of a manual: its title and table of contents (links), a box
-# of references (class "sidebar"), and definitions after the text.
+# of references (class "sidebar"), and definitions after the text; its
+# paragraphs long enough (200 characters) to be good text by themselves.
+# (A page with no such block goes by the fallback, which knows no
+# container.)
 ART_DOC='<div class="chapter"><h1>Crossing the river</h1><div class="toc"><ul>
 <li><a href="1.html">1. The old bridge</a></li><li><a href="2.html">2. The spring flood</a></li>
 <li><a href="3.html">3. The market on the other side</a></li><li><a href="4.html">4. The storm</a></li>
 <li><a href="5.html">5. The raft of tree trunks</a></li><li><a href="6.html">6. Four at a time</a></li>
 <li><a href="7.html">7. The new bridge of stone</a></li><li><a href="8.html">8. The bridge today</a></li></ul></div>
-<p>When the old bridge fell into the water in the spring, the people of the village had to find another way to reach the market on the other side of the river, and for a while they went by the ford.</p>
+<p>When the old bridge fell into the water in the spring, the people of the village had to find another way to reach the market on the other side of the river, and for a while they went by the ford below the mill.</p>
 <div class="sidebar"><p>More on fords: <a href="http://example.org/fords">http://example.org/fords</a></p></div>
-<p>They built a raft from the trunks of the trees that the storm had brought down, and it carried four of them at a time across the water until the summer came and the new bridge was built.</p>
+<p>They built a raft from the trunks of the trees that the storm had brought down, and it carried four of them at a time across the water until the summer came and the new bridge of stone was built.</p>
 <dl><dt><a href="#raft">raft</a></dt><dd>Logs tied together.</dd></dl></div>'
 
 # page T LANG: the article of LANG (en, zh; doc, the chapter) in template
