@@ -330,20 +330,20 @@ bench_fp()
 	bench_options
 }
 
-# Time sh-fp ($1) on file $2 without and with -z, alternately, $RUNS
-# times each; print the two medians.
-timez()
+# Time the shell commands $1 and $2 in turns, $RUNS times each, so that
+# both see the same load; print their median seconds.
+alternate()
 {
 	i=0
 	ta=
 	tb=
 	while [ "$i" -lt "$RUNS" ]; do
-		for z in '' -z; do
+		for c in "$1" "$2"; do
 			t0=$(now)
-			$pin "$1" $FPFLAGS $z "$2" </dev/null >/dev/null ||
-			    die "$1 $z $2 failed (status $?)"
+			sh -c "$c" </dev/null >/dev/null 2>&1 ||
+			    die "$c failed (status $?)"
 			t1=$(now)
-			if [ -z "$z" ]; then
+			if [ "$c" = "$1" ]; then
 				ta="$ta $(elapsed "$t0" "$t1")"
 			else
 				tb="$tb $(elapsed "$t0" "$t1")"
@@ -352,6 +352,13 @@ timez()
 		i=$((i + 1))
 	done
 	echo "$(printf '%s\n' $ta | median) $(printf '%s\n' $tb | median)"
+}
+
+# Time sh-fp ($1) on file $2 without and with -z, alternately, $RUNS
+# times each, pinned; print the two medians.
+timez()
+{
+	alternate "$pin '$1' $FPFLAGS '$2'" "$pin '$1' $FPFLAGS -z '$2'"
 }
 
 # The cost of each option on sh-fp: against plain sh-fp, -B (the MinHash
@@ -467,30 +474,6 @@ bench_records()
 		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
 }
 
-# Time the shell commands $1 and $2 in turns, $RUNS times each, unpinned,
-# so that both see the same load; print their median seconds.
-alternate()
-{
-	i=0
-	ta=
-	tb=
-	while [ "$i" -lt "$RUNS" ]; do
-		for c in "$1" "$2"; do
-			t0=$(now)
-			sh -c "$c" </dev/null >/dev/null 2>&1 ||
-			    die "$c failed (status $?)"
-			t1=$(now)
-			if [ "$c" = "$1" ]; then
-				ta="$ta $(elapsed "$t0" "$t1")"
-			else
-				tb="$tb $(elapsed "$t0" "$t1")"
-			fi
-		done
-		i=$((i + 1))
-	done
-	echo "$(printf '%s\n' $ta | median) $(printf '%s\n' $tb | median)"
-}
-
 # A row of the compressed section: label, median seconds, and the
 # seconds of the row it is compared with ('' for none).
 zrow()
@@ -542,18 +525,18 @@ bench_compressed()
 	    b / 1e6, c / 1e6 }'), median of $RUNS runs, unpinned"
 	printf '%-46s %9s %7s\n' run 'median s' ratio
 	export Z="$z" PLAIN="$tmp/z.warc" FPB="$tmp/z.fpb" BIN
-	set -- $(alternate 'gzip -dc "$Z" | "$BIN/sh-fp" -f warc' \
+	set -- $(pin= alternate 'gzip -dc "$Z" | "$BIN/sh-fp" -f warc' \
 	    '"$BIN/sh-fp" -f warc "$Z"') || exit 2
 	zrow 'gzip -dc FILE.gz | sh-fp -f warc' "$1" ''
 	zrow 'sh-fp -f warc FILE.gz' "$2" "$1"
 	# sh-near says 1 when nothing is near: no failure here.
-	set -- $(alternate '"$BIN/sh-near" -B -v "$PLAIN" -f warc -a 0.8 \
+	set -- $(pin= alternate '"$BIN/sh-near" -B -v "$PLAIN" -f warc -a 0.8 \
 	    "$FPB"; [ $? -le 1 ]' '"$BIN/sh-near" -B -v "$Z" -f warc -a 0.8 \
 	    "$FPB"; [ $? -le 1 ]') || exit 2
 	zrow 'sh-near -B -v FILE -f warc -a 0.8' "$1" ''
 	zrow 'sh-near -B -v FILE.gz -f warc -a 0.8' "$2" "$1"
 	# The whole route, sketches piped.
-	set -- $(alternate '"$BIN/sh-fp" -B -f warc "$PLAIN" | "$BIN/sh-near" \
+	set -- $(pin= alternate '"$BIN/sh-fp" -B -f warc "$PLAIN" | "$BIN/sh-near" \
 	    -B -v "$PLAIN" -f warc -a 0.8; [ $? -le 1 ]' '"$BIN/sh-fp" -B -f \
 	    warc "$Z" | "$BIN/sh-near" -B -v "$Z" -f warc -a 0.8; \
 	    [ $? -le 1 ]') || exit 2
@@ -563,7 +546,7 @@ bench_compressed()
 	# records that stay and those removed (-Z), the ratio its cost.
 	export OUT="$tmp/clean"
 	for f in PLAIN Z; do
-		set -- $(alternate '"$BIN/sh-near" -g -B -v "$'$f'" -f warc \
+		set -- $(pin= alternate '"$BIN/sh-near" -g -B -v "$'$f'" -f warc \
 		    -a 0.8 "$FPB"' '"$BIN/sh-near" -g -B -v "$'$f'" -f warc \
 		    -a 0.8 -Z "$OUT.k" -Z "$OUT.r" "$FPB"') || exit 2
 		[ "$f" = Z ] && f=FILE.gz || f=FILE
