@@ -115,7 +115,6 @@ spawn(struct sh_zpipe *z, int kind, int in)
 int
 sh_zpipe_open(struct sh_zpipe *z, int kind, int fd)
 {
-	z->feed = NULL;
 	return spawn(z, kind, fd);
 }
 
@@ -129,7 +128,6 @@ sh_zpipe_decode(FILE **fp, struct sh_zpipe *z)
 	z->kind = SH_Z_NONE;
 	z->pid = 0;
 	z->err = -1;
-	z->feed = NULL;
 	if ((k = pread(fileno(*fp), m, sizeof(m), 0)) <= 0 ||
 	    sh_z_kind(m, (size_t)k) == SH_Z_NONE)
 		return 0;
@@ -146,7 +144,8 @@ sh_zpipe_decode(FILE **fp, struct sh_zpipe *z)
 	return 0;
 }
 
-struct sh_zfeed {
+/* What the feeder thread owns. */
+struct zfeed {
 	FILE *fp;
 	int to, own;
 	size_t n;
@@ -160,7 +159,7 @@ struct sh_zfeed {
 static void *
 feed(void *arg)
 {
-	struct sh_zfeed *f = arg;
+	struct zfeed *f = arg;
 	sigset_t pipe;
 	char *line = NULL;
 	size_t cap = 0;
@@ -185,7 +184,7 @@ int
 sh_zpipe_feed(struct sh_zpipe *z, int kind, FILE *fp, const void *prefix,
     size_t n, int own)
 {
-	struct sh_zfeed *f;
+	struct zfeed *f;
 	int p[2], r, e;
 
 	if (n > SH_Z_MAGIC)
@@ -196,7 +195,6 @@ sh_zpipe_feed(struct sh_zpipe *z, int kind, FILE *fp, const void *prefix,
 		free(f);
 		return SH_EIO;
 	}
-	z->feed = NULL;
 	z->pid = 0;
 	z->err = -1;
 	z->kind = kind;

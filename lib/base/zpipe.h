@@ -42,8 +42,6 @@ int sh_z_first(int c);
  * SH_Z_NONE. */
 const char *sh_z_name(int kind);
 
-struct sh_zfeed;
-
 struct sh_zpipe {
 	int kind;
 	pid_t pid;		/* the decompressor; 0: none (a plain stream
@@ -51,7 +49,6 @@ struct sh_zpipe {
 	int out;		/* read end of what it writes: the decoded
 				 * stream, the caller's to read and close */
 	int err;		/* read end of its messages; -1: none */
-	struct sh_zfeed *feed;	/* the thread that feeds it, or NULL */
 };
 
 /*
