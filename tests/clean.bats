@@ -155,6 +155,26 @@ WARC-Record-ID: <urn:uuid:m4>"
 	run -1 sh-near -v "$d/k" -f warc -a 0.9 -k 16 "$d/fp2"
 }
 
+@test "-Z, a WARC: a record that no document takes stays where it was, before a later record of the document before it" {
+	local d="$BATS_TEST_TMPDIR"
+	rec() {	# TYPE ID CONCURRENT BODY
+		local h="" n
+		[ -z "$3" ] || h="WARC-Concurrent-To: <urn:uuid:$3>"$'\r\n'
+		n=$(printf '%s' "$4" | wc -c)
+		printf 'WARC/1.0\r\nWARC-Type: %s\r\nWARC-Target-URI: <http://x/%s>\r\nWARC-Record-ID: <urn:uuid:%s>\r\n%sContent-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n' \
+		    "$1" "$2" "$2" "$h" "$n" "$4"
+	}
+	page='HTTP/1.1 200 OK'$'\r\n''Content-Type: text/html'$'\r\n\r\n''<p>the committee met on tuesday to discuss the budget for the coming year</p>'
+	{
+		rec response r1 "" "$page"
+		rec resource u1 "" "just bytes"
+		rec metadata m1 r1 "via: a"
+	} >"$d/c.warc"
+	sh-fp -f warc "$d/c.warc" >"$d/fp"
+	sh-near -g -v "$d/c.warc" -f warc -a 0.9 -Z "$d/k" "$d/fp" >/dev/null
+	same_files "$d/c.warc" "$d/k"
+}
+
 @test "-Z with -F: the names of the files that stay, and of those removed" {
 	local d="$BATS_TEST_TMPDIR"
 	mkdir "$d/dump"

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/grow.h"
 #include "base/radix.h"
 #include "near/classes.h"
 #include "near/cluster.h"

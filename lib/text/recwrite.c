@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/errors.h"
 #include "base/grow.h"
@@ -361,6 +360,12 @@ not_doc(struct sh_recwrite *w)
 
 	if (w->unitout >= 0 && linked(&w->cur, w->unit, w->nunit)) {
 		join_unit(w, &w->cur);
+		/* A record held came before it, in the same output. */
+		if (w->unitout == 0 && w->hasheld) {
+			if ((r = put(w, 0, &w->held)) != 0)
+				return r;
+			w->hasheld = 0;
+		}
 		return put(w, w->unitout, &w->cur);
 	}
 	if (w->hasheld && (r = put(w, 0, &w->held)) != 0)
