@@ -91,25 +91,6 @@ lengths(struct sh_fpset *s, struct sh_docmap *m, const struct sh_classes *c,
 	return rank;
 }
 
-/* -u: the lines of the entries kept. */
-static int
-write_kept(struct sh_linestore *lines, const uint32_t *rep, size_t n)
-{
-	const char *p;
-	size_t i, len;
-	int e;
-
-	for (i = 0; i < n; i++)
-		if (rep[i] == i) {
-			if ((e = sh_linestore_get(lines, i, &p, &len)) != 0)
-				return e;
-			if (fwrite(p, 1, len, stdout) != len ||
-			    putchar('\n') == EOF)
-				return SH_EIO;
-		}
-	return 0;
-}
-
 int
 keep_run(struct keepopt *ko, struct sh_fpset *s,
     struct fpjoin_opt *jo, struct sh_matcher *mt,
@@ -166,9 +147,14 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 		    sh_keep_classes(mt, s, &c, rank, rep);
 	if (e == 0)
 		clean_write(&ko->z, s, rep);
-	if (e == 0)
-		e = ko->mode == 'g' ? sh_keep_write(s, rep, stdout) :
-		    write_kept(lines, rep, m);
+	/* -g: each line with the copy it stays with; -u: those kept. */
+	if (e == 0 && ko->mode == 'g')
+		e = sh_match_write_clusters(s, rep, stdout);
+	else if (e == 0) {
+		for (i = 0; i < m; i++)
+			kept[i] = rep[i] == i;
+		e = sh_match_write_kept(lines, kept, stdout);
+	}
 	sh_classes_free(&c);
 	sh_bandgroups_free(&groups);
 	free(rep);

@@ -362,18 +362,3 @@ sh_keep_groups(struct sh_matcher *mt, struct sh_fpset *s,
 	keeper_free(&k);
 	return e;
 }
-
-int
-sh_keep_write(struct sh_fpset *s, const uint32_t *rep, FILE *out)
-{
-	const char *id[2];
-	size_t i, n = sh_fpset_n(s), len[2];
-	int e = 0;
-
-	for (i = 0; e == 0 && i < n; i++)
-		if ((e = sh_fpset_ids(s, rep[i] == SH_KEEP_OUT ? i : rep[i],
-		    i, id, len)) == 0 && sh_pairline_write(out, id[0], len[0],
-		    id[1], len[1], -1, -1) != 0)
-			e = SH_EIO;
-	return e;
-}

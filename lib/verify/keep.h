@@ -48,10 +48,4 @@ int sh_keep_classes(struct sh_matcher *mt, struct sh_fpset *s,
 int sh_keep_groups(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, const double *rank, uint32_t *rep);
 
-/* Write to out a line for each entry of s in input order, rep[i] from
- * sh_keep_*: the ID of the copy it stays with, then its own (an entry
- * left out: its own twice).  Return 0, SH_EIO (out's error flag set) or
- * an error of the set. */
-int sh_keep_write(struct sh_fpset *s, const uint32_t *rep, FILE *out);
-
 #endif
