@@ -75,7 +75,7 @@ sh_seg_sums(int fd, uint64_t bodylen, uint64_t nchunks, uint64_t *sum)
 {
 	static const size_t rb = 256 * CH;
 	unsigned char *buf, *sums;
-	uint64_t c, at, n, len;
+	uint64_t c, at, n, len, h;
 	int i, e = 0;
 
 	buf = malloc(rb);
@@ -85,11 +85,13 @@ sh_seg_sums(int fd, uint64_t bodylen, uint64_t nchunks, uint64_t *sum)
 		n = bodylen - at < rb ? bodylen - at : rb;
 		if ((e = sh_pread_all(fd, buf, (size_t)n, HDR + at)) != 0)
 			break;
-		for (len = 0; len < n; len += CH, c++)
+		for (len = 0; len < n; len += CH, c++) {
+			h = sh_hash64(buf + len, (size_t)(n - len < CH ?
+			    n - len : CH), 0);
 			for (i = 0; i < 8; i++)
-				sums[8 * c + (uint64_t)i] = (unsigned char)(
-				    sh_hash64(buf + len, (size_t)(n - len <
-				    CH ? n - len : CH), 0) >> 8 * i);
+				sums[8 * c + (uint64_t)i] =
+				    (unsigned char)(h >> 8 * i);
+		}
 	}
 	if (buf == NULL || sums == NULL)
 		e = SH_ENOMEM;
