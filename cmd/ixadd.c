@@ -94,8 +94,12 @@ commit_list(const char *path, const char *list, const struct sh_fplist *l,
 		snprintf(tmp, sizeof(tmp), "%s.tmp", list);
 		if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666)) < 0 ||
 		    (f = fdopen(fd, "w")) == NULL) {
-			snprintf(where, SH_WHERE, "%s", tmp);
 			e = errno;
+			if (fd >= 0) {	/* made here: not an earlier run's */
+				close(fd);
+				unlink(tmp);
+			}
+			snprintf(where, SH_WHERE, "%s", tmp);
 			*tmp = '\0';
 			if (e == EEXIST) {
 				sh_ixw_close(w);

@@ -400,7 +400,7 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
     struct sh_fset *fv)
 {
 	size_t n = c->v.n * (sh_sim_weights(v->measure) ? 2 : 1);
-	ssize_t r;
+	int r;
 
 	*fv = c->v;
 	if (in_memory(v, c))
@@ -410,12 +410,8 @@ cache_read(struct sh_verify *v, const struct cached *c, struct doc *d,
 	if (d->bufcap < n &&
 	    sh_grow(&d->buf, &d->bufcap, n, sizeof(*d->buf)) != 0)
 		return SH_ENOMEM;
-	if (c->off >= v->spillend - (off_t)v->sblen)
-		memcpy(d->buf, v->sbuf + (c->off - (v->spillend -
-		    (off_t)v->sblen)), n * sizeof(*d->buf));
-	else if ((r = pread(fileno(v->spill), d->buf, n * sizeof(*d->buf),
-	    c->off)) < 0 || (size_t)r != n * sizeof(*d->buf))
-		return SH_EIO;
+	if ((r = spill_read(v, c->off, d->buf, n * sizeof(*d->buf))) != 0)
+		return r;
 	fv->h = d->buf;
 	fv->w = sh_sim_weights(v->measure) ? d->buf + c->v.n : NULL;
 	return 0;
