@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/errors.h"
-#include "base/lines.h"
 #include "base/utf8.h"
+#include "base/zpipe.h"
 #include "text/record.h"
 #include "diag.h"
 
@@ -147,8 +147,7 @@ diag_docs(int mode)
 
 /* What the first line of a stream looks like. */
 enum {
-	K_NONE, K_GZIP, K_BZIP2, K_XZ, K_ZSTD, K_BINARY, K_WARC, K_JSON,
-	K_FP, K_PAIR, K_DOC
+	K_NONE, K_COMPRESSED, K_BINARY, K_WARC, K_JSON, K_FP, K_PAIR, K_DOC
 };
 
 /* The length of the field p[0..len) starts with, up to a TAB. */
@@ -236,14 +235,8 @@ kind(const char *p, size_t len)
 	}
 	if (len > 0 && p[len - 1] == '\r')
 		len--;
-	if (sh_lines_gzip(p, len))
-		return K_GZIP;
-	if (len >= 4 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9')
-		return K_BZIP2;
-	if (len >= 5 && memcmp(p, "\xfd" "7zXZ", 5) == 0)
-		return K_XZ;
-	if (len >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0)
-		return K_ZSTD;
+	if (sh_z_kind(p, len) != SH_Z_NONE)
+		return K_COMPRESSED;
 	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
 		if (len >= strlen(magic[i]) && memcmp(p, magic[i],
 		    strlen(magic[i])) == 0)
@@ -291,11 +284,11 @@ kind(const char *p, size_t len)
 int
 diag_plain(const char *name, const char *p, size_t len, int as)
 {
-	static const char *const zip[][2] = {
-		{ "bzip2", "bzcat" }, { "xz", "xzcat" }, { "zstd", "zstdcat" }
-	};
+	/* The programs that decompress to standard output, by kind. */
+	static const char *const cat[] = { "", "zcat", "bzcat", "xzcat",
+	    "zstdcat" };
 	int k = kind(p, len), docs = as != DIAG_FPLINES && as != DIAG_PAIRS &&
-	    as != DIAG_FPPAIRS;
+	    as != DIAG_FPPAIRS, z = sh_z_kind(p, len);
 	const char *what;
 
 	if (k == K_NONE || (as == DIAG_FPLINES && k == K_FP) ||
@@ -303,15 +296,11 @@ diag_plain(const char *name, const char *p, size_t len, int as)
 	    ((as == DIAG_JSONDOCS || as == DIAG_LINES) && k == K_JSON) ||
 	    (as == DIAG_WARCDOCS && k == K_WARC) ||
 	    ((as == DIAG_DOCS || as == DIAG_LINES) && k == K_DOC) ||
-	    (as == DIAG_FILEDOCS && k != K_WARC && k != K_GZIP))
+	    (as == DIAG_FILEDOCS && k != K_WARC && z != SH_Z_GZIP))
 		return 0;
-	if (k == K_GZIP) {
-		warnx("%s: %s", name, sh_strerror(SH_EGZIP));
-		return 1;
-	}
-	if (k >= K_BZIP2 && k <= K_ZSTD) {
+	if (k == K_COMPRESSED) {
 		warnx("%s: %s-compressed: decompress it first (%s)", name,
-		    zip[k - K_BZIP2][0], zip[k - K_BZIP2][1]);
+		    sh_z_name(z), cat[z]);
 		return 1;
 	}
 	switch (k) {

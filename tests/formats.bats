@@ -153,3 +153,13 @@ Z='gzip bzip2 xz zstd binary elf'
 	[[ $stderr == "sh-near: $D/in: xz: "* ]]
 	eq "${#stderr_lines[@]}" 1
 }
+
+@test "a compressed file that holds compressed data: said once, what decompresses it" {
+	xz -c "$FIXTURES/crawl.warc.gz" >"$D/in"
+	run -2 --separate-stderr sh-near "$D/in"
+	eq "$output" ""
+	eq "$stderr" "sh-near: $D/in: gzip-compressed: decompress it first (zcat)"
+	zstd -q -c "$D/xz" >"$D/in"
+	run -2 --separate-stderr sh-fp -f warc "$D/in"
+	eq "$stderr" "sh-fp: $D/in: xz-compressed: decompress it first (xzcat)"
+}
