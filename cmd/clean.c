@@ -9,6 +9,7 @@
 #include "text/docmap.h"
 #include "text/record.h"
 #include "text/recwrite.h"
+#include "verify/keep.h"
 #include "clean.h"
 #include "input.h"
 #include "usage.h"
@@ -16,10 +17,18 @@
 void
 clean_set(struct clean *c, const char *path)
 {
+	int all = strncmp(path, "all:", 4) == 0;
+
+	if (c->path[0] != NULL && (all || c->all))
+		errx(2, "-Z %s: -Z all: writes every record to one file, with "
+		    "no other -Z", path);
+	if (all && path[4] == '\0')
+		errx(2, "-Z %s: no file after all:", path);
 	if (c->path[1] != NULL)
 		errx(2, "-Z %s: at most twice: the records that stay, then "
 		    "those removed", path);
-	c->path[c->path[0] != NULL] = path;
+	c->all = all;
+	c->path[c->path[0] != NULL] = all ? path + 4 : path;
 }
 
 void
@@ -37,6 +46,9 @@ clean_open(struct clean *c, int mode, int components,
 	if (components)
 		errx(2, "-Z: not with -gg: the copies that stay are those "
 		    "of -g");
+	if (c->all && strchr(usage_given(), 'i') != NULL)
+		errx(2, "-Z all:%s: not with -i: a copy that stays may be "
+		    "one of the index, which has no record", c->path[0]);
 	c->vd = vd;
 	for (i = 0; recmode != SH_REC_FILE && i < vd->nnames; i++) {
 		if (strcmp(vd->names[i], "-") == 0)
@@ -85,6 +97,8 @@ struct walk {
 	struct clean *c;
 	const struct fate *f;
 	size_t nf;
+	struct sh_fpset *s;
+	const uint32_t *rep;
 	struct sh_recwrite *w;
 	FILE *in;		/* the file read, names[cur] */
 	size_t cur, next;	/* the next file not read yet */
@@ -150,6 +164,25 @@ next_file(struct walk *k, size_t src)
 	}
 }
 
+/* The note of entry i, whose anchor is rep[i], for w: with all:, its
+ * anchor's ID and its fate; else, removed to the second file, the
+ * anchor's ID; none for one removed against the index. */
+static int
+note(const struct clean *c, struct sh_fpset *s, const uint32_t *rep,
+    size_t i, struct sh_recwrite *w)
+{
+	const char *id;
+	size_t len;
+	int e;
+
+	if (rep[i] == SH_KEEP_OUT || (!c->all && (rep[i] == i ||
+	    c->out[1] == NULL)))
+		return 0;
+	if ((e = sh_fpset_id(s, rep[i], &id, &len)) != 0)
+		errx(2, "%s", sh_strerror(e));
+	return sh_recwrite_note(w, id, len, c->all ? rep[i] != i : -1);
+}
+
 static int
 walk_doc(void *ctx, size_t src, uint64_t key, long long off, long long size)
 {
@@ -166,28 +199,44 @@ walk_doc(void *ctx, size_t src, uint64_t key, long long off, long long size)
 		else
 			hi = mid;
 	}
-	if (lo < k->nf && k->f[lo].key == key)
+	if (lo < k->nf && k->f[lo].key == key) {
 		out = (int)k->f[lo].out;
-	if ((e = sh_recwrite_doc(k->w, off, size, out)) != 0)
+		if ((e = note(k->c, k->s, k->rep, k->f[lo].i, k->w)) != 0)
+			fail(k, e);
+	}
+	if ((e = sh_recwrite_doc(k->w, off, size, k->c->all ? 0 : out)) != 0)
 		fail(k, e);
 	return 0;
 }
 
-/* -F: the documents are files; their names, a line each. */
+/* -F: the documents are files; their names, a line each, with their
+ * notes as TAB columns. */
 static void
 write_names(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
 {
 	const char *id;
 	size_t i, len;
 	FILE *f;
-	int e;
+	int e, o;
 
 	for (i = 0; i < sh_fpset_n(s); i++) {
+		o = c->all ? 0 : rep[i] != i;
+		if ((f = c->out[o]) == NULL)
+			continue;
 		if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
 			errx(2, "%s", sh_strerror(e));
-		if ((f = c->out[rep[i] != i]) != NULL && (fwrite(id, 1, len,
-		    f) != len || putc('\n', f) == EOF))
-			err(2, "%s", c->path[rep[i] != i]);
+		if (fwrite(id, 1, len, f) != len)
+			err(2, "%s", c->path[o]);
+		if (rep[i] != SH_KEEP_OUT && (c->all || rep[i] != i)) {
+			if ((e = sh_fpset_id(s, rep[i], &id, &len)) != 0)
+				errx(2, "%s", sh_strerror(e));
+			if (putc('\t', f) == EOF || fwrite(id, 1, len, f) !=
+			    len || (c->all && fprintf(f, "\t%s", rep[i] == i ?
+			    SH_RECWRITE_KEPT : SH_RECWRITE_REMOVED) < 0))
+				err(2, "%s", c->path[o]);
+		}
+		if (putc('\n', f) == EOF)
+			err(2, "%s", c->path[o]);
 	}
 }
 
@@ -219,6 +268,8 @@ clean_write(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
 		k.c = c;
 		k.f = f;
 		k.nf = n;
+		k.s = s;
+		k.rep = rep;
 		if (sh_recwrite_new(&k.w, c->vd->o->rec.mode, c->out) != 0)
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
 		if ((e = sh_docmap_walk(c->vd->m, walk_doc, &k)) != 0)

@@ -3,7 +3,8 @@
 # that stay go to the first file of -Z, byte for byte in their own
 # framing, those removed to the second: the kept file is the input with
 # the removed records cut out, and the removed file those records, in
-# order; the same bytes whatever -j and -S, for -g and -u.
+# order, each with the ID of the copy that stays (tests/annot.bats); the
+# same bytes whatever -j and -S, for -g and -u.
 
 load helper
 
@@ -11,6 +12,9 @@ F='-w 3 -W binary'
 
 # The IDs that -g removes (REP other than the ID), and those it keeps.
 removed_ids() { awk -F '\t' '$1 != $2 { print $2 }' "$1"; }
+# The removed records without the ID of the copy that stays (a last
+# TAB column, or JSON member): the IDs here hold no letter but d and c.
+unnoted() { sed 's/\t[0-9dc]*$//; s/,"sh_near_kept_copy":"[^"]*"}$/}/'; }
 kept_ids() { awk -F '\t' '$1 == $2 { print $2 }' "$1"; }
 
 @test "-Z, ID<TAB>TEXT: the kept lines and the removed ones, in input order, a bad line kept; the same with -u, -j 1 and -S" {
@@ -27,11 +31,11 @@ kept_ids() { awk -F '\t' '$1 == $2 { print $2 }' "$1"; }
 	awk -F '\t' 'NR == FNR { gone[$1] = 1; next } !($1 in gone)' \
 	    <(removed_ids "$d/g") "$d/docs" >"$d/want"
 	same_files "$d/want" "$d/kept"
-	awk -F '\t' 'NR == FNR { gone[$1] = 1; next } ($1 in gone)' \
-	    <(removed_ids "$d/g") "$d/docs" >"$d/want"
+	awk -F '\t' 'NR == FNR { if ($1 != $2) gone[$2] = $1; next }
+	    ($1 in gone) { print $0 "\t" gone[$1] }' "$d/g" "$d/docs" >"$d/want"
 	same_files "$d/want" "$d/gone"
 	# Together, the input.
-	sort "$d/kept" "$d/gone" >"$d/both"
+	unnoted <"$d/gone" | sort - "$d/kept" >"$d/both"
 	sort "$d/docs" | same_files - "$d/both"
 	for opt in "-j 1" "-S 1M" "-B"; do
 		[ "$opt" != -B ] || sh-fp -B $F "$d/docs" >"$d/fp" 2>/dev/null || true
@@ -60,7 +64,7 @@ kept_ids() { awk -F '\t' '$1 == $2 { print $2 }' "$1"; }
 	sh-fp -w 1 "$d/two" >"$d/fp3"
 	run -0 sh-near -g -Y longest -v "$d/two" -w 1 -a 0.3 -k 16 -Z "$d/k" -Z "$d/r" "$d/fp3"
 	eq "$(cat "$d/k")" "$(sed -n 2p "$d/two")"
-	eq "$(cat "$d/r")" "$(sed -n 1p "$d/two")"
+	eq "$(cat "$d/r")" "$(sed -n 1p "$d/two")	b"
 }
 
 @test "-Z in every framing: JSON Lines, NUL records, paragraphs, lines; byte for byte, a last record without its end given one between files" {
@@ -77,8 +81,8 @@ kept_ids() { awk -F '\t' '$1 == $2 { print $2 }' "$1"; }
 		sh-near -g -v "$d/$2" -f "$1" $F -a 0.8 -k 16 -Z "$d/k.$2" -Z "$d/r.$2" "$d/fp" >"$d/g.$2"
 		removed_ids "$d/g.$2" | grep -q .
 		# Together: the input's bytes, each record once.
-		cat "$d/k.$2" "$d/r.$2" | wc -c | grep -qx "$(wc -c <"$d/$2")"
-		[ "$(cat "$d/k.$2" "$d/r.$2" | tr '\0' '\n' | sort | md5sum)" = \
+		{ cat "$d/k.$2"; tr '\0' '\n' <"$d/r.$2" | unnoted; } | wc -c | grep -qx "$(wc -c <"$d/$2")"
+		[ "$({ cat "$d/k.$2"; tr '\0' '\n' <"$d/r.$2" | unnoted; } | tr '\0' '\n' | sort | md5sum)" = \
 		    "$(tr '\0' '\n' <"$d/$2" | sort | md5sum)" ]
 		# The clean file has as many records as -g keeps.
 		sh-fp -f "$1" $F "$d/k.$2" | wc -l | grep -qx "$(kept_ids "$d/g.$2" | wc -l)"
@@ -94,13 +98,13 @@ kept_ids() { awk -F '\t' '$1 == $2 { print $2 }' "$1"; }
 	sh-near -g -v "$d/a" -v "$d/b" -w 1 -a 0.9 -k 16 -Z "$d/k" -Z "$d/r" "$d/fp" >/dev/null
 	printf 'x1\tone two three four five\nx2\tsix seven eight nine ten\ny2\televen twelve thirteen\n' |
 	    same_files - "$d/k"
-	printf 'y1\tone two three four five\n' | same_files - "$d/r"
+	printf 'y1\tone two three four five\tx1\n' | same_files - "$d/r"
 	printf 'one two three\nfour five six' >"$d/p1"
 	printf 'one two three\nfour five six\n\nseven eight nine\n' >"$d/p2"
 	sh-fp -f para -w 1 "$d/p1" "$d/p2" >"$d/fp"
 	sh-near -g -v "$d/p1" -v "$d/p2" -f para -w 1 -a 0.9 -k 16 -Z "$d/k" -Z "$d/r" "$d/fp" >/dev/null
 	printf 'one two three\nfour five six\n\nseven eight nine\n' | same_files - "$d/k"
-	printf 'one two three\nfour five six\n\n' | same_files - "$d/r"
+	printf 'one two three\nfour five six\t%s\n\n' "$d/p1:1" | same_files - "$d/r"
 }
 
 @test "-Z, a WARC: requests before their responses (wget) and after them (Heritrix) go with them; other records stay; compressed or not, the same bytes" {
@@ -144,7 +148,7 @@ WARC-Record-ID: <urn:uuid:q4>
 WARC-Record-ID: <urn:uuid:m4>"
 	grep -a '^WARC-Record-ID' "$d/k" | tr -d '\r' | cut -d : -f 4 | tr -d '>' | tr '\n' ' ' >"$d/got"
 	eq "$(cat "$d/got")" "i q1 r1 q2 r2 r5 "
-	cat "$d/k" "$d/r" | wc -c | grep -qx "$(wc -c <"$d/crawl.warc")"
+	cat "$d/k" "$d/r" | grep -av '^Sh-Near-Kept-Copy: ' | wc -c | grep -qx "$(wc -c <"$d/crawl.warc")"
 	# Read through gzip: the same bytes.
 	gzip -c "$d/crawl.warc" >"$d/crawl.warc.gz"
 	sh-near -g -v "$d/crawl.warc.gz" -f warc -a 0.9 -k 16 -Z "$d/kz" -Z "$d/rz" "$d/fp" >/dev/null
@@ -184,7 +188,7 @@ WARC-Record-ID: <urn:uuid:m4>"
 	(cd "$d/dump" && sh-fp -F -w 1 a b c) >"$d/fp"
 	(cd "$d/dump" && sh-near -g -v . -F -w 1 -a 0.9 -k 16 -Z "$d/k" -Z "$d/r" "$d/fp") >/dev/null
 	eq "$(cat "$d/k")" "$(printf 'a\nc')"
-	eq "$(cat "$d/r")" "b"
+	eq "$(cat "$d/r")" "$(printf 'b\ta')"
 }
 
 @test "-Z: its errors" {

@@ -124,7 +124,13 @@ while i < len(b):
 $U/m1.html	$U/m2.html"
 	warc_records crawl.warc >all
 	warc_records kept.warc >kept
-	warc_records gone.warc >gone
+	# The removed records, each with the ID of the copy that stays.
+	eq "$(grep -a '^Sh-Near-Kept-Copy: ' gone.warc | tr -d '\r')" "Sh-Near-Kept-Copy: $U/a.html
+Sh-Near-Kept-Copy: $U/a.html
+Sh-Near-Kept-Copy: $U/m1.html
+Sh-Near-Kept-Copy: $U/m1.html"
+	grep -av '^Sh-Near-Kept-Copy: ' gone.warc >gone.plain
+	warc_records gone.plain >gone
 	# The removed responses, each with its request before it.
 	eq "$(grep -a -e '^WARC-Type' -e '^WARC-Target-URI' gone.warc | tr -d '\r')" "WARC-Type: request
 WARC-Target-URI: <$U/b.html>

@@ -21,13 +21,30 @@
 struct wrec {
 	char *p;
 	size_t len, cap, blockend;
+	size_t hdrend;		/* where the blank line after the header is */
 	long long off;
 	uint64_t id[RECIDS];
 	size_t nid;
 };
 
+/* A note: the ID of the copy that stays, escaped (record.h), and
+ * whether the record is kept (0) or removed (1), or -1: not told. */
+struct note {
+	char *id;
+	size_t len, cap;
+	int fate;
+	int on;
+};
+
 struct sh_recwrite {
 	int mode, delim;
+	int hold;		/* documents read whole, for sh_recwrite_last */
+	struct note next;	/* the next document's note */
+	struct note unote;	/* WARC: that of the last document's records */
+	char *nbuf;		/* a note as written */
+	size_t nlen, ncap;
+	char *ubuf;		/* an ID unescaped */
+	size_t ucap;
 	FILE *out[2];
 	const char *need[2];	/* the end to write there first */
 	size_t needlen[2];
@@ -76,6 +93,33 @@ sh_recwrite_start(struct sh_recwrite *w, FILE *in)
 	w->hasheld = 0;
 	w->nunit = 0;
 	w->unitout = -1;
+	w->next.on = w->unote.on = 0;
+}
+
+void
+sh_recwrite_hold(struct sh_recwrite *w)
+{
+	w->hold = 1;
+}
+
+int
+sh_recwrite_note(struct sh_recwrite *w, const char *id, size_t len,
+    int fate)
+{
+	if (sh_grow(&w->next.id, &w->next.cap, len + 1, 1) != 0)
+		return SH_ENOMEM;
+	memcpy(w->next.id, id, len);
+	w->next.len = len;
+	w->next.fate = fate;
+	w->next.on = 1;
+	return 0;
+}
+
+void
+sh_recwrite_last(const struct sh_recwrite *w, const char **p, size_t *len)
+{
+	*p = w->cur.p != NULL ? w->cur.p : "";
+	*len = w->mode == SH_REC_WARC ? w->cur.blockend : w->cur.len;
 }
 
 void
@@ -86,6 +130,10 @@ sh_recwrite_free(struct sh_recwrite *w)
 	free(w->buf);
 	free(w->cur.p);
 	free(w->held.p);
+	free(w->next.id);
+	free(w->unote.id);
+	free(w->nbuf);
+	free(w->ubuf);
 	free(w);
 }
 
@@ -132,6 +180,170 @@ emit(struct sh_recwrite *w, int o, const char *p, size_t n)
 		return SH_EIO;
 	w->needlen[o] = 0;
 	return fwrite(p, 1, n, f) == n ? 0 : SH_EIO;
+}
+
+/* Append p[0..n) to the note as written. */
+static int
+nadd(struct sh_recwrite *w, const char *p, size_t n)
+{
+	if (sh_grow(&w->nbuf, &w->ncap, w->nlen + n + 1, 1) != 0)
+		return SH_ENOMEM;
+	memcpy(w->nbuf + w->nlen, p, n);
+	w->nlen += n;
+	return 0;
+}
+
+/* The ID of nt, unescaped, as a JSON string. */
+static int
+json_id(struct sh_recwrite *w, const struct note *nt)
+{
+	char esc[8];
+	size_t i, from, n;
+	unsigned char c;
+	int r;
+
+	if (sh_grow(&w->ubuf, &w->ucap, nt->len + 1, 1) != 0)
+		return SH_ENOMEM;
+	n = sh_rec_unescape(nt->id, nt->len, w->ubuf);
+	if ((r = nadd(w, "\"", 1)) != 0)
+		return r;
+	for (i = from = 0; i < n; i++) {
+		c = (unsigned char)w->ubuf[i];
+		if (c != '"' && c != '\\' && c >= 0x20)
+			continue;
+		if (c < 0x20)
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+		else {
+			esc[0] = '\\';
+			esc[1] = (char)c;
+			esc[2] = '\0';
+		}
+		if ((r = nadd(w, w->ubuf + from, i - from)) != 0 ||
+		    (r = nadd(w, esc, strlen(esc))) != 0)
+			return r;
+		from = i + 1;
+	}
+	if ((r = nadd(w, w->ubuf + from, n - from)) != 0)
+		return r;
+	return nadd(w, "\"", 1);
+}
+
+/* Note nt as written into w->nbuf: WARC header lines ending in eol, a
+ * JSON member (after a comma, with comma), or TAB columns. */
+static int
+format(struct sh_recwrite *w, const struct note *nt, const char *eol,
+    int comma)
+{
+	const char *fate = nt->fate == 0 ? SH_RECWRITE_KEPT :
+	    SH_RECWRITE_REMOVED;
+	int r;
+
+	w->nlen = 0;
+	if (w->mode == SH_REC_WARC) {
+		if ((r = nadd(w, SH_RECWRITE_WARC_COPY ": ",
+		    strlen(SH_RECWRITE_WARC_COPY) + 2)) != 0 ||
+		    (r = nadd(w, nt->id, nt->len)) != 0 ||
+		    (r = nadd(w, eol, strlen(eol))) != 0 || nt->fate < 0)
+			return r;
+		if ((r = nadd(w, SH_RECWRITE_WARC_FATE ": ",
+		    strlen(SH_RECWRITE_WARC_FATE) + 2)) != 0 ||
+		    (r = nadd(w, fate, strlen(fate))) != 0)
+			return r;
+		return nadd(w, eol, strlen(eol));
+	}
+	if (w->mode == SH_REC_JSON) {
+		if ((comma && (r = nadd(w, ",", 1)) != 0) ||
+		    (r = nadd(w, "\"" SH_RECWRITE_JSON_COPY "\":",
+		    strlen(SH_RECWRITE_JSON_COPY) + 3)) != 0 ||
+		    (r = json_id(w, nt)) != 0 || nt->fate < 0)
+			return r;
+		if ((r = nadd(w, ",\"" SH_RECWRITE_JSON_FATE "\":\"",
+		    strlen(SH_RECWRITE_JSON_FATE) + 5)) != 0 ||
+		    (r = nadd(w, fate, strlen(fate))) != 0)
+			return r;
+		return nadd(w, "\"", 1);
+	}
+	if ((r = nadd(w, "\t", 1)) != 0 || (r = nadd(w, nt->id,
+	    nt->len)) != 0 || nt->fate < 0)
+		return r;
+	if ((r = nadd(w, "\t", 1)) != 0)
+		return r;
+	return nadd(w, fate, strlen(fate));
+}
+
+static int
+blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Where a note goes in record p[0..n) (WARC: whose header ends at
+ * hdrend), into *at: before the end of the last line of text (TAB
+ * columns), before the closing brace (JSON, after a comma unless the
+ * object is empty), before the blank line that ends the header (WARC,
+ * its lines ending as that one does).  Return 0 or SH_ECHANGED (no
+ * object). */
+static int
+note_at(const struct sh_recwrite *w, const char *p, size_t n,
+    size_t hdrend, size_t *at, const char **eol, int *comma)
+{
+	size_t e = n, j;
+
+	*eol = "";
+	*comma = 0;
+	switch (w->mode) {
+	case SH_REC_WARC:
+		*at = hdrend;
+		*eol = hdrend < n && p[hdrend] == '\r' ? "\r\n" : "\n";
+		return 0;
+	case SH_REC_NUL:
+		*at = n > 0 && p[n - 1] == '\0' ? n - 1 : n;
+		return 0;
+	case SH_REC_PARA:
+		for (j = n; j > 0 && blank((unsigned char)p[j - 1]); j--)
+			;
+		for (e = j; e < n && p[e] != '\n'; e++)
+			;
+		if (e > j && p[e - 1] == '\r')
+			e--;
+		*at = e;
+		return 0;
+	case SH_REC_JSON:
+		while (e > 0 && blank((unsigned char)p[e - 1]))
+			e--;
+		if (e == 0 || p[e - 1] != '}')
+			return SH_ECHANGED;
+		for (j = e - 1; j > 0 && blank((unsigned char)p[j - 1]); j--)
+			;
+		*comma = !(j > 0 && p[j - 1] == '{');
+		*at = e - 1;
+		return 0;
+	default:
+		if (e > 0 && p[e - 1] == '\n' && --e > 0 && p[e - 1] == '\r')
+			e--;
+		*at = e;
+		return 0;
+	}
+}
+
+/* Write record p[0..n) (WARC: its header ending at hdrend) to output o,
+ * with note nt when it has one. */
+static int
+noted(struct sh_recwrite *w, int o, const char *p, size_t n, size_t hdrend,
+    const struct note *nt)
+{
+	const char *eol;
+	size_t at;
+	int r, comma;
+
+	if (nt == NULL || !nt->on || w->out[o] == NULL)
+		return emit(w, o, p, n);
+	if ((r = note_at(w, p, n, hdrend, &at, &eol, &comma)) != 0 ||
+	    (r = format(w, nt, eol, comma)) != 0 ||
+	    (r = emit(w, o, p, at)) != 0 ||
+	    (r = emit(w, o, w->nbuf, w->nlen)) != 0)
+		return r;
+	return emit(w, o, p + at, n - at);
 }
 
 /* The bytes p[0..n) consumed: what the stream's end will lack. */
@@ -292,8 +504,10 @@ read_warc(struct sh_recwrite *w)
 			len--;
 		if (n == 0 || line[n - 1] != '\n')
 			return SH_EWARC;
-		if (len == 0)
+		if (len == 0) {
+			rec->hdrend = rec->len - n;
 			break;
+		}
 		if (value(line, len, "Content-Length", &v, &vlen)) {
 			if (vlen >= sizeof(num) || memchr(v, '\0', vlen))
 				return SH_EWARC;
@@ -344,11 +558,12 @@ join_unit(struct sh_recwrite *w, const struct wrec *rec)
 }
 
 static int
-put(struct sh_recwrite *w, int o, const struct wrec *rec)
+put(struct sh_recwrite *w, int o, const struct wrec *rec,
+    const struct note *nt)
 {
 	w->warcend = memchr(rec->p + rec->blockend, '\n', rec->len -
 	    rec->blockend) != NULL;
-	return emit(w, o, rec->p, rec->len);
+	return noted(w, o, rec->p, rec->len, rec->hdrend, nt);
 }
 
 /* w->cur, no document: with the document before it, or held. */
@@ -362,13 +577,13 @@ not_doc(struct sh_recwrite *w)
 		join_unit(w, &w->cur);
 		/* A record held came before it, in the same output. */
 		if (w->unitout == 0 && w->hasheld) {
-			if ((r = put(w, 0, &w->held)) != 0)
+			if ((r = put(w, 0, &w->held, NULL)) != 0)
 				return r;
 			w->hasheld = 0;
 		}
-		return put(w, w->unitout, &w->cur);
+		return put(w, w->unitout, &w->cur, &w->unote);
 	}
-	if (w->hasheld && (r = put(w, 0, &w->held)) != 0)
+	if (w->hasheld && (r = put(w, 0, &w->held, NULL)) != 0)
 		return r;
 	t = w->held;
 	w->held = w->cur;
@@ -377,15 +592,18 @@ not_doc(struct sh_recwrite *w)
 	return 0;
 }
 
-/* w->cur, a document, to o; the record held with it, when linked. */
+/* w->cur, a document, to o; the record held with it, when linked; both
+ * with the note given for it, as the records linked after it. */
 static int
 doc(struct sh_recwrite *w, int o)
 {
+	struct note t;
 	int r, with = 0;
 
 	if (w->hasheld) {
 		with = linked(&w->held, w->cur.id, w->cur.nid);
-		if ((r = put(w, with ? o : 0, &w->held)) != 0)
+		if ((r = put(w, with ? o : 0, &w->held, with ? &w->next :
+		    NULL)) != 0)
 			return r;
 		w->hasheld = 0;
 	}
@@ -394,7 +612,12 @@ doc(struct sh_recwrite *w, int o)
 	join_unit(w, &w->cur);
 	if (with)
 		join_unit(w, &w->held);
-	return put(w, o, &w->cur);
+	r = put(w, o, &w->cur, &w->next);
+	t = w->unote;
+	w->unote = w->next;
+	w->next = t;
+	w->next.on = 0;
+	return r;
 }
 
 static int
@@ -433,7 +656,20 @@ sh_recwrite_doc(struct sh_recwrite *w, long long off, long long size,
 	 * the stream. */
 	if (w->pos > 0 && w->last != w->delim)
 		return SH_ECHANGED;
-	if ((r = pass(w, size, o)) != 0)
+	if (w->hold || w->next.on) {
+		/* Read whole: to be given, or noted. */
+		w->cur.len = 0;
+		if ((unsigned long long)size >= SIZE_MAX)
+			return SH_ENOMEM;
+		if ((r = take(w, &w->cur, (size_t)size)) != 0)
+			return r;
+		if (w->cur.len != (size_t)size)
+			return SH_ECHANGED;
+		r = noted(w, o, w->cur.p, w->cur.len, 0, &w->next);
+		w->next.on = 0;
+		if (r != 0)
+			return r;
+	} else if ((r = pass(w, size, o)) != 0)
 		return r;
 	if (w->last != w->delim && ((r = fill(w, 1)) != 0 ||
 	    w->blen > w->bpos))
@@ -478,7 +714,8 @@ sh_recwrite_end(struct sh_recwrite *w)
 		while ((r = read_warc(w)) == 1)
 			if ((r = not_doc(w)) != 0)
 				return r;
-		if (r == 0 && w->hasheld && (r = put(w, 0, &w->held)) == 0)
+		if (r == 0 && w->hasheld && (r = put(w, 0, &w->held,
+		    NULL)) == 0)
 			w->hasheld = 0;
 	}
 	if (r == 0)

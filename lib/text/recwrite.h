@@ -29,8 +29,23 @@
  * records stay apart.  So output 0 holds the stream without the records
  * of output 1, and output 1 those records, in order.
  *
+ * A document may carry a note (sh_recwrite_note): the ID of the copy
+ * that stays, and whether it is that copy, added where each framing has
+ * room for it, nothing else changed:
+ *   WARC         header lines before the blank line that ends the WARC
+ *                header, "Sh-Near-Kept-Copy: ID" then "Sh-Near-Fate: kept"
+ *                (or removed), ending as that blank line does; on the
+ *                records that go with the document too;
+ *   JSON Lines   members at the end of the object, "sh_near_kept_copy"
+ *                (the ID unescaped, a JSON string) then "sh_near_fate";
+ *   the others   TAB columns at the end of the record's last line of text
+ *                (before its line end, or NUL): the ID, then the fate.
+ * The ID is written as given (the escaped form of record.h, which holds
+ * no TAB, CR or LF), but in JSON.
+ *
  * Memory: a buffer of 64 KiB; with WARC, two records besides (the one
- * read, and one held while where it goes is not known).
+ * read, and one held while where it goes is not known); with a note or
+ * with sh_recwrite_hold, the document read.
  */
 #ifndef SH_RECWRITE_H
 #define SH_RECWRITE_H
@@ -62,6 +77,34 @@ void sh_recwrite_start(struct sh_recwrite *w, FILE *in);
  */
 int sh_recwrite_doc(struct sh_recwrite *w, long long off, long long size,
     int o);
+
+/* The names of the notes, and the two fates. */
+#define SH_RECWRITE_WARC_COPY "Sh-Near-Kept-Copy"
+#define SH_RECWRITE_WARC_FATE "Sh-Near-Fate"
+#define SH_RECWRITE_JSON_COPY "sh_near_kept_copy"
+#define SH_RECWRITE_JSON_FATE "sh_near_fate"
+#define SH_RECWRITE_KEPT "kept"
+#define SH_RECWRITE_REMOVED "removed"
+
+/*
+ * The next document given to sh_recwrite_doc carries a note: the ID
+ * id[0..len) (copied) of the copy that stays and, with fate 0 (kept)
+ * or 1 (removed), its fate; fate -1 leaves the fate out.  A note is
+ * written only to an output that is not NULL.  Return 0 or SH_ENOMEM.
+ */
+int sh_recwrite_note(struct sh_recwrite *w, const char *id, size_t len,
+    int fate);
+
+/* Read each document whole, for sh_recwrite_last (WARC records are read
+ * so anyway). */
+void sh_recwrite_hold(struct sh_recwrite *w);
+
+/* The bytes of the document last given to sh_recwrite_doc, as read,
+ * framing included (WARC: its header and block, without the blank lines
+ * after it), valid until the next call on w; only with a note on it or
+ * with sh_recwrite_hold (else empty or another's). */
+void sh_recwrite_last(const struct sh_recwrite *w, const char **p,
+    size_t *len);
 
 /* The rest of the stream, to output 0 (WARC: or with the document
  * before); return as sh_recwrite_doc. */
