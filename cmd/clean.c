@@ -1,6 +1,7 @@
 #include <sys/stat.h>
 
 #include <err.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "base/errors.h"
 #include "text/docmap.h"
 #include "text/record.h"
+#include "text/recfield.h"
 #include "text/recwrite.h"
 #include "verify/keep.h"
 #include "clean.h"
@@ -32,6 +34,23 @@ clean_set(struct clean *c, const char *path)
 }
 
 void
+clean_again(const struct vdocs *vd, int recmode, const char *opt,
+    const char *why)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; recmode != SH_REC_FILE && i < vd->nnames; i++) {
+		if (strcmp(vd->names[i], "-") == 0)
+			errx(2, "%s: -v -: standard input is read once, and "
+			    "its records cannot be read again %s", opt, why);
+		if (stat(vd->names[i], &st) == 0 && !S_ISREG(st.st_mode))
+			errx(2, "%s: -v %s: not a regular file: its records "
+			    "cannot be read again %s", opt, vd->names[i], why);
+	}
+}
+
+void
 clean_open(struct clean *c, int mode, int components,
     const struct vdocs *vd, int recmode)
 {
@@ -50,15 +69,7 @@ clean_open(struct clean *c, int mode, int components,
 		errx(2, "-Z all:%s: not with -i: a copy that stays may be "
 		    "one of the index, which has no record", c->path[0]);
 	c->vd = vd;
-	for (i = 0; recmode != SH_REC_FILE && i < vd->nnames; i++) {
-		if (strcmp(vd->names[i], "-") == 0)
-			errx(2, "-Z: -v -: standard input is read once, and "
-			    "its records cannot be read again to write them");
-		if (stat(vd->names[i], &st) == 0 && !S_ISREG(st.st_mode))
-			errx(2, "-Z: -v %s: not a regular file: its records "
-			    "cannot be read again to write them",
-			    vd->names[i]);
-	}
+	clean_again(vd, recmode, "-Z", "to write them");
 	if (c->path[1] != NULL && strcmp(c->path[0], c->path[1]) == 0)
 		errx(2, "-Z %s: the records that stay and those removed go "
 		    "to one file", c->path[0]);
@@ -94,11 +105,15 @@ cmp_fate(const void *a, const void *b)
 /* The walk over the documents: the file read, and where its records
  * go. */
 struct walk {
-	struct clean *c;
+	struct clean *c;	/* NULL: the fields of -Y read */
+	const struct vdocs *vd;
 	const struct fate *f;
 	size_t nf;
 	struct sh_fpset *s;
 	const uint32_t *rep;
+	double *rank;		/* -Y: the field's value of each entry */
+	int date;		/* taken as a date */
+	const char *field;
 	struct sh_recwrite *w;
 	FILE *in;		/* the file read, names[cur] */
 	size_t cur, next;	/* the next file not read yet */
@@ -108,12 +123,12 @@ struct walk {
 static void
 fail(const struct walk *k, int e)
 {
-	const char *name = k->c->vd->names[k->cur];
+	const char *name = k->vd->names[k->cur];
 
 	/* A decompressor's failure is the cause. */
 	if (input_end(k->in) != 0)
 		exit(2);
-	if (e == SH_EIO && ferror(k->in))
+	if (e == SH_EIO && (ferror(k->in) || k->c == NULL))
 		err(2, "%s", name);
 	if (e == SH_EIO)
 		err(2, "%s", ferror(k->c->out[0]) || k->c->out[1] == NULL ?
@@ -142,7 +157,7 @@ open_file(struct walk *k, size_t i)
 {
 	const char *shown;
 
-	if ((k->in = input_open(k->c->vd->names[i], &shown)) == NULL)
+	if ((k->in = input_open(k->vd->names[i], &shown)) == NULL)
 		exit(2);
 	k->cur = i;
 	sh_recwrite_start(k->w, k->in);
@@ -158,7 +173,7 @@ next_file(struct walk *k, size_t src)
 		open_file(k, k->next);
 		end_file(k);
 	}
-	if (src < k->c->vd->nnames) {
+	if (src < k->vd->nnames) {
 		open_file(k, src);
 		k->next = src + 1;
 	}
@@ -240,13 +255,33 @@ write_names(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
 	}
 }
 
+/* The entries of s by their keys in the map of vd, each with where it
+ * goes (rep NULL: nowhere yet). */
+static struct fate *
+fates(const struct vdocs *vd, struct sh_fpset *s, const uint32_t *rep)
+{
+	struct fate *f;
+	const char *id;
+	size_t i, n = sh_fpset_n(s), len;
+	int e;
+
+	if ((f = malloc(n * sizeof(*f) + 1)) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	for (i = 0; i < n; i++) {
+		if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
+			errx(2, "%s", sh_strerror(e));
+		f[i].key = sh_docmap_key(vd->m, id, len);
+		f[i].i = (uint32_t)i;
+		f[i].out = rep != NULL && rep[i] != i;
+	}
+	qsort(f, n, sizeof(*f), cmp_fate);
+	return f;
+}
+
 void
 clean_write(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
 {
 	struct walk k;
-	struct fate *f;
-	const char *id;
-	size_t i, n = sh_fpset_n(s), len;
 	int e, k2;
 
 	if (c->path[0] == NULL)
@@ -254,20 +289,11 @@ clean_write(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
 	if (c->vd->o->rec.mode == SH_REC_FILE)
 		write_names(c, s, rep);
 	else {
-		if ((f = malloc(n * sizeof(*f) + 1)) == NULL)
-			errx(2, "%s", sh_strerror(SH_ENOMEM));
-		for (i = 0; i < n; i++) {
-			if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
-				errx(2, "%s", sh_strerror(e));
-			f[i].key = sh_docmap_key(c->vd->m, id, len);
-			f[i].i = (uint32_t)i;
-			f[i].out = rep[i] != i;
-		}
-		qsort(f, n, sizeof(*f), cmp_fate);
 		memset(&k, 0, sizeof(k));
 		k.c = c;
-		k.f = f;
-		k.nf = n;
+		k.vd = c->vd;
+		k.f = fates(c->vd, s, rep);
+		k.nf = sh_fpset_n(s);
 		k.s = s;
 		k.rep = rep;
 		if (sh_recwrite_new(&k.w, c->vd->o->rec.mode, c->out) != 0)
@@ -276,9 +302,81 @@ clean_write(struct clean *c, struct sh_fpset *s, const uint32_t *rep)
 			err(2, "%s", input_tmpmsg());
 		next_file(&k, c->vd->nnames);
 		sh_recwrite_free(k.w);
-		free(f);
+		free((void *)k.f);
 	}
 	for (k2 = 0; k2 < 2 && c->path[k2] != NULL; k2++)
 		if (fclose(c->out[k2]) != 0)
 			err(2, "%s", c->path[k2]);
+}
+
+/* -Y newest, max: the value of the field of the record, for the entries
+ * of its key not given one yet (of records of one ID, the first). */
+static int
+walk_rank(void *ctx, size_t src, uint64_t key, long long off,
+    long long size)
+{
+	struct walk *k = ctx;
+	struct fate *f = (struct fate *)k->f;
+	struct sh_jval v;
+	const char *p;
+	size_t lo = 0, hi = k->nf, mid, len;
+	double x = NAN;
+	int e, r;
+
+	if (k->in == NULL || src != k->cur)
+		next_file(k, src);
+	if ((e = sh_recwrite_doc(k->w, off, size, 0)) != 0)
+		fail(k, e);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (f[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == k->nf || f[lo].key != key || f[lo].out)
+		return 0;
+	sh_recwrite_last(k->w, &p, &len);
+	if ((r = sh_recfield_get(k->vd->o->rec.mode, p, len, k->field,
+	    &v)) < 0)
+		fail(k, r);
+	if (r == 1 && !(k->date ? sh_recfield_date(&v, &x) :
+	    sh_recfield_number(&v, &x)))
+		x = NAN;
+	for (; lo < k->nf && f[lo].key == key; lo++) {
+		f[lo].out = 1;
+		k->rank[f[lo].i] = x;
+	}
+	return 0;
+}
+
+size_t
+clean_ranks(const struct vdocs *vd, struct sh_fpset *s, int date,
+    const char *field, double *rank)
+{
+	struct walk k;
+	FILE *none[2] = { NULL, NULL };
+	size_t i, n = sh_fpset_n(s), missing = 0;
+	int e;
+
+	for (i = 0; i < n; i++)
+		rank[i] = NAN;
+	memset(&k, 0, sizeof(k));
+	k.vd = vd;
+	k.f = fates(vd, s, NULL);
+	k.nf = n;
+	k.rank = rank;
+	k.date = date;
+	k.field = field;
+	if (sh_recwrite_new(&k.w, vd->o->rec.mode, none) != 0)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	sh_recwrite_hold(k.w);
+	if ((e = sh_docmap_walk(vd->m, walk_rank, &k)) != 0)
+		err(2, "%s", input_tmpmsg());
+	next_file(&k, vd->nnames);
+	sh_recwrite_free(k.w);
+	free((void *)k.f);
+	for (i = 0; i < n; i++)
+		missing += isnan(rank[i]) != 0;
+	return missing;
 }

@@ -26,6 +26,12 @@ struct clean {
 	const struct vdocs *vd;
 };
 
+/* With opt (a letter, "-Z"), the documents of vd, read in framing
+ * recmode, are read again: end the program with status 2 when one
+ * cannot be (standard input, a pipe), naming why they are. */
+void clean_again(const struct vdocs *vd, int recmode, const char *opt,
+    const char *why);
+
 /* Take -Z path ("all:FILE": every record, noted, to FILE); a third, or
  * another with all:, ends the program with status 2. */
 void clean_set(struct clean *c, const char *path);
@@ -49,5 +55,15 @@ void clean_open(struct clean *c, int mode, int components,
  * documents, both without a note.  The files of -Z are closed.
  */
 void clean_write(struct clean *c, struct sh_fpset *s, const uint32_t *rep);
+
+/*
+ * -Y newest, max: read the documents of vd again, in input order, for
+ * the value of field (text/recfield.h) of the record of each entry of s:
+ * taken as a date (date != 0) or a number, into rank[i] (NaN where the
+ * record has none, or no record is the entry's).  Return the number of
+ * NaNs.  Cost: a pass over the files, each record read whole.
+ */
+size_t clean_ranks(const struct vdocs *vd, struct sh_fpset *s, int date,
+    const char *field, double *rank);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "near/classes.h"
+#include "text/recfield.h"
 #include "verify/groups.h"
 #include "verify/keep.h"
 #include "keep.h"
@@ -29,18 +30,48 @@ keepopt_set(struct keepopt *ko, int ch, const char *arg)
 	}
 	if (ch != 'Y')
 		return 0;
+	ko->rulearg = arg;
+	ko->field = NULL;
 	if (strcmp(arg, "first") == 0)
 		ko->rule = KEEP_FIRST;
 	else if (strcmp(arg, "longest") == 0)
 		ko->rule = KEEP_LONGEST;
-	else
-		errx(2, "-Y %s: not first or longest", arg);
+	else if (strcmp(arg, "newest") == 0)
+		ko->rule = KEEP_NEWEST;
+	else if (strncmp(arg, "newest:", 7) == 0 && arg[7] != '\0') {
+		ko->rule = KEEP_NEWEST;
+		ko->field = arg + 7;
+	} else if (strncmp(arg, "max:", 4) == 0 && arg[4] != '\0') {
+		ko->rule = KEEP_MAX;
+		ko->field = arg + 4;
+	} else
+		errx(2, "-Y %s: not first, longest, newest, newest:FIELD or "
+		    "max:FIELD", arg);
 	return 1;
 }
 
 void
 keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 {
+	const char *y = ko->rulearg;
+
+	ko->vd = vd;
+	if (ko->rule == KEEP_NEWEST && ko->field == NULL &&
+	    recmode == SH_REC_WARC)
+		ko->field = "WARC-Date";
+	if (ko->rule >= KEEP_NEWEST) {
+		if (recmode != SH_REC_WARC && recmode != SH_REC_JSON &&
+		    recmode != SH_REC_TAB && recmode != SH_REC_NUL)
+			errx(2, "-Y %s: the %s framing has no fields", y,
+			    sh_rec_modename(recmode));
+		if (ko->field == NULL)
+			errx(2, "-Y newest: name the field of the date: "
+			    "newest:FIELD");
+		if (!sh_recfield_named(recmode, ko->field))
+			errx(2, "-Y %s: %s: not a column's number (the ID is "
+			    "column 1)", y, ko->field);
+		clean_again(vd, recmode, "-Y", "for their fields");
+	}
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
 }
 
@@ -88,6 +119,26 @@ lengths(struct sh_fpset *s, struct sh_docmap *m, const struct sh_classes *c,
 		rank[i] = e == 1 ? (double)rec.len : NAN;
 	}
 	free(grouped);
+	return rank;
+}
+
+/* -Y newest, max: the rank of each entry of s, its field's value (NaN,
+ * last, where it has none, which a warning counts). */
+static double *
+fields(const struct keepopt *ko, struct sh_fpset *s)
+{
+	size_t n = sh_fpset_n(s), none;
+	double *rank;
+
+	if ((rank = malloc(n * sizeof(*rank) + 1)) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	if ((none = clean_ranks(ko->vd, s, ko->rule == KEEP_NEWEST,
+	    ko->field, rank)) > 0)
+		warnx("-Y %s: %zu of %zu document(s) without a %s in %s%s: "
+		    "they come after those with one", ko->rulearg, none, n,
+		    ko->rule == KEEP_NEWEST ? "date" : "number",
+		    ko->vd->o->rec.mode == SH_REC_TAB || ko->vd->o->rec.mode ==
+		    SH_REC_NUL ? "column " : "", ko->field);
 	return rank;
 }
 
@@ -142,6 +193,8 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 		rep[i] = ko->mode == 'u' && !kept[i] ? SH_KEEP_OUT : 0;
 	if (e == 0 && ko->rule == KEEP_LONGEST)
 		rank = lengths(s, docs, &c, route == 1 ? &groups : NULL);
+	if (e == 0 && ko->rule >= KEEP_NEWEST)
+		rank = fields(ko, s);
 	if (e == 0)
 		e = route == 1 ? sh_keep_groups(mt, s, &groups, rank, rep) :
 		    sh_keep_classes(mt, s, &c, rank, rep);

@@ -15,27 +15,32 @@
 #include "clean.h"
 #include "fpjoin.h"
 
-/* -Y: which copy stays. */
-enum { KEEP_FIRST, KEEP_LONGEST };
+/* -Y: which copy stays: the first, the longest text, the newest date,
+ * the highest number (of a field, text/recfield.h). */
+enum { KEEP_FIRST, KEEP_LONGEST, KEEP_NEWEST, KEEP_MAX };
 
 struct keepopt {
 	int mode;		/* 'g' or 'u'; 0: neither */
 	int components;		/* -g twice */
 	int rule;		/* KEEP_* */
+	const char *rulearg;	/* -Y as given */
+	const char *field;	/* of KEEP_NEWEST and KEEP_MAX; NULL: none
+				 * named */
+	const struct vdocs *vd;	/* -v */
 	struct clean z;		/* -Z */
 };
 
 /* Take -g or -u (ch): return ch. */
 int keepopt_mode(struct keepopt *ko, int ch);
 
-/* Take option ch with argument arg: -Y first or longest (another rule
- * ends the program with status 2), -Z file (clean.h).  Return 1, or 0
- * when ch is not one. */
+/* Take option ch with argument arg: -Y first, longest, newest,
+ * newest:FIELD or max:FIELD (another rule ends the program with status
+ * 2), -Z file (clean.h).  Return 1, or 0 when ch is not one. */
 int keepopt_set(struct keepopt *ko, int ch, const char *arg);
 
-/* After the options: check those of -Z against the mode and the
- * documents vd (read in framing recmode), and create its files
- * (clean_open). */
+/* After the options: check the field of -Y and those of -Z against the
+ * mode and the documents vd (read in framing recmode), and create the
+ * files of -Z (clean_open). */
 void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
     int recmode);
 
@@ -43,7 +48,8 @@ void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
  * The output of -g or -u: the operands name[0..n) read into s (whole
  * into lines for -u) and joined as jo says (fpjoin_pairs), the
  * decisions made with mt (and the index of lk for -u; with the rule
- * longest, the texts' lengths taken from the documents m), written to
+ * longest, the texts' lengths taken from the documents m; with newest
+ * and max, the fields' values read from the files of -v), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
  * with then its own; for -u the lines kept; with -Z, the records of
  * the documents, where they go (clean_write).  Return 0 or an error for

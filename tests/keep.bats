@@ -119,7 +119,7 @@ brute_keep() {
 	run -2 --separate-stderr sh-near -g -Y longest "$d/fp"
 	eq "$stderr" "sh-near: -Y: only with -v"
 	run -2 --separate-stderr sh-near -g -Y best -v "$d/docs" "$d/fp"
-	eq "$stderr" "sh-near: -Y best: not first or longest"
+	eq "$stderr" "sh-near: -Y best: not first, longest, newest, newest:FIELD or max:FIELD"
 	run -2 --separate-stderr sh-near -gg -Y longest -v "$d/docs" "$d/fp"
 	eq "$stderr" "sh-near: -Y: not with -gg, whose REP is the first member"
 }
