@@ -89,9 +89,15 @@ static const struct {
 	    "  -S size       memory budget; the rest spills to TMPDIR\n"
 	    "  -j threads    threads (default: every core)\n"
 	    "  -t            the documents of -v are token lists\n"
-	    "  -Z file       -g, -u: write the records that stay there (a "
-	    "second -Z:\n"
-	    "                those removed), byte for byte\n"
+	    "  -Y rule       -g, -u: the copy that stays: first, longest, "
+	    "newest,\n"
+	    "                newest:FIELD or max:FIELD (a date, a number)\n"
+	    "  -Z file       -g, -u: write the records that stay there, byte "
+	    "for byte (a\n"
+	    "                second -Z: those removed, each with the ID of "
+	    "the copy kept)\n"
+	    "  -Z all:file   -g, -u: every record there, each with that ID "
+	    "and its fate\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 1 },
 	{ "sh-dist",

@@ -35,8 +35,8 @@ static const char usage_text[] =
     "               [-m pairs] [-P shard/shards] [-r blocks] [-S size] "
     "[file ...]\n"
     "       sh-near -v docs [-Bt] [-a min] [-J measure] [-Y rule]\n"
-    "               [-Z kept [-Z removed]] [sh-near option ...]\n"
-    "               [document option ...] [file ...]\n"
+    "               [-Z kept [-Z removed] | -Z all:file]\n"
+    "               [sh-near option ...] [document option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
