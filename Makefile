@@ -231,7 +231,7 @@ torture: $(BIN)
 # make fuzz-replay builds the same targets as plain programs with CC and
 # CFLAGS (over lib/libsh.a) and replays the committed corpora.
 FUZZ_TARGETS = record toklist fpline pairline idf df dict stopword fptext \
-	segment manifest docmap maintext
+	segment manifest docmap maintext recfield
 FUZZ_SECONDS = 60
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -243,13 +243,14 @@ FUZZ_BIN = fuzz/build/libfuzzer/record fuzz/build/libfuzzer/toklist \
 	fuzz/build/libfuzzer/dict fuzz/build/libfuzzer/stopword \
 	fuzz/build/libfuzzer/fptext fuzz/build/libfuzzer/segment \
 	fuzz/build/libfuzzer/manifest fuzz/build/libfuzzer/docmap \
-	fuzz/build/libfuzzer/maintext
+	fuzz/build/libfuzzer/maintext fuzz/build/libfuzzer/recfield
 FUZZ_REPLAY = fuzz/build/replay/record fuzz/build/replay/toklist \
 	fuzz/build/replay/fpline fuzz/build/replay/pairline \
 	fuzz/build/replay/idf fuzz/build/replay/df fuzz/build/replay/dict \
 	fuzz/build/replay/stopword fuzz/build/replay/fptext \
 	fuzz/build/replay/segment fuzz/build/replay/manifest \
-	fuzz/build/replay/docmap fuzz/build/replay/maintext
+	fuzz/build/replay/docmap fuzz/build/replay/maintext \
+	fuzz/build/replay/recfield
 
 # The library again, instrumented for coverage, apart from lib/*.o.
 $(FUZZ_LIB): $(LIBOBJ:.o=.c) $(HDR)
@@ -279,6 +280,7 @@ fuzz/build/libfuzzer/segment: fuzz/segment.c
 fuzz/build/libfuzzer/manifest: fuzz/manifest.c
 fuzz/build/libfuzzer/docmap: fuzz/docmap.c
 fuzz/build/libfuzzer/maintext: fuzz/maintext.c
+fuzz/build/libfuzzer/recfield: fuzz/recfield.c
 
 $(FUZZ_REPLAY): lib/libsh.a $(HDR) fuzz/util.c fuzz/util.h fuzz/driver.c
 	@mkdir -p fuzz/build/replay
@@ -297,6 +299,7 @@ fuzz/build/replay/segment: fuzz/segment.c
 fuzz/build/replay/manifest: fuzz/manifest.c
 fuzz/build/replay/docmap: fuzz/docmap.c
 fuzz/build/replay/maintext: fuzz/maintext.c
+fuzz/build/replay/recfield: fuzz/recfield.c
 
 # Each target on a scratch copy of its corpus, so that what the fuzzer
 # finds never grows the committed one; a crash is kept in fuzz/build.

@@ -553,7 +553,20 @@ bench_compressed()
 		zrow "sh-near -g -B -v $f -f warc -a 0.8" "$1" ''
 		zrow "  the same, -Z kept -Z removed" "$2" "$1"
 	done
-	rm -f "$tmp/z.warc" "$OUT.k" "$OUT.r"
+	# Annotation instead of removal (-Z all:, every record noted, to
+	# one file) against the removal, and a rule that reads a field of
+	# every record (-Y max:, a pass more) against the first copy.
+	set -- $(pin= alternate '"$BIN/sh-near" -g -B -v "$PLAIN" -f warc \
+	    -a 0.8 -Z "$OUT.k" -Z "$OUT.r" "$FPB"' '"$BIN/sh-near" -g -B -v \
+	    "$PLAIN" -f warc -a 0.8 -Z all:"$OUT.a" "$FPB"') || exit 2
+	zrow "sh-near -g -B -v FILE ... -Z kept -Z removed" "$1" ''
+	zrow "  the same, -Z all:annotated" "$2" "$1"
+	set -- $(pin= alternate '"$BIN/sh-near" -g -B -v "$PLAIN" -f warc \
+	    -a 0.8 "$FPB"' '"$BIN/sh-near" -g -B -v "$PLAIN" -f warc -a 0.8 \
+	    -Y max:Content-Length "$FPB"') || exit 2
+	zrow "sh-near -g -B -v FILE -f warc -a 0.8" "$1" ''
+	zrow "  the same, -Y max:Content-Length" "$2" "$1"
+	rm -f "$tmp/z.warc" "$OUT.k" "$OUT.r" "$OUT.a"
 }
 
 # Dictionary segmentation (-d): the time to load DICT, and sh-tokenize
