@@ -79,6 +79,18 @@ warc() {
 	sh-near -g -v "$d/docs" $F -a 0.8 -k 16 -Z "$d/k" -Z "$d/r" "$d/fp" >/dev/null
 	awk -F '\t' '$NF == "kept"' "$d/all" | sed 's/\t[^\t]*\tkept$//' | same_files "$d/k" -
 	awk -F '\t' '$NF == "removed"' "$d/all" | sed 's/\tremoved$//' | same_files "$d/r" -
+	# The same in JSON Lines.
+	awk -F '\t' '{ printf "{\"id\":\"%s\",\"text\":\"%s\"}\n", $1, $2 }' "$d/docs" >"$d/j"
+	sh-fp -f jsonl $F "$d/j" >"$d/fp"
+	sh-near -g -v "$d/j" -f jsonl $F -a 0.8 -k 16 -Z all:"$d/all" "$d/fp" >"$d/g2"
+	same_files "$d/g" "$d/g2"
+	sh-near -g -v "$d/j" -f jsonl $F -a 0.8 -k 16 -Z "$d/k" -Z "$d/r" "$d/fp" >/dev/null
+	cmp -s "$d/j" "$d/k" && false
+	grep -c '"sh_near_fate":"removed"}$' "$d/all" | grep -qx "$(wc -l <"$d/r")"
+	grep '"sh_near_fate":"kept"}$' "$d/all" | sed 's/,"sh_near_kept_copy":"[^"]*","sh_near_fate":"kept"}$/}/' |
+	    same_files "$d/k" -
+	grep '"sh_near_fate":"removed"}$' "$d/all" | sed 's/,"sh_near_fate":"removed"}$/}/' |
+	    same_files "$d/r" -
 }
 
 @test "-Z all: JSON Lines, NUL records, paragraphs, numbered lines: the notes in each framing, exact; the rest of each record as it was" {
@@ -162,6 +174,10 @@ r5 Sh-Near-Kept-Copy: http://d/1 Sh-Near-Fate: kept"
 	warc_lines "$d/r" | same_files "$d/want" -
 	warc_lines "$d/a" | grep -av 'Sh-Near-Fate: removed' | sed 's/Sh-Near-Kept-Copy: [^~]*~|Sh-Near-Fate: kept~|//' >"$d/want"
 	warc_lines "$d/k" | same_files "$d/want" -
+	# Read through gzip, within -S, on one thread: the same bytes.
+	gzip -c "$d/crawl.warc" >"$d/crawl.warc.gz"
+	sh-near -g -S 1M -j 1 -v "$d/crawl.warc.gz" -f warc -a 0.9 -k 16 -Z all:"$d/a2" "$d/fp" >/dev/null
+	same_files "$d/a" "$d/a2"
 	# The annotated WARC reads as the input: the same documents.
 	sh-fp -f warc "$d/a" | cut -f 2 >"$d/ids"
 	eq "$(cat "$d/ids")" "$(printf 'http://a/1\nhttp://b/1\nhttp://c/1\nhttp://d/1')"
