@@ -6,14 +6,20 @@
 
 #include "base/errors.h"
 #include "near/classes.h"
+#include "verify/decisions.h"
 #include "verify/groups.h"
 #include "verify/keep.h"
+#include "input.h"
 #include "keep.h"
 #include "usage.h"
 
 int
 keepopt_mode(struct keepopt *ko, int ch)
 {
+	if (ch == 'R') {
+		ko->decided = 1;
+		ch = 'g';
+	}
 	if (ch == 'g' && ko->mode == 'g')
 		ko->components = 1;
 	ko->mode = ch;
@@ -41,7 +47,71 @@ keepopt_set(struct keepopt *ko, int ch, const char *arg)
 void
 keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 {
+	const char *q;
+
+	/* -R decides nothing: the letters of deciding are not for it. */
+	for (q = usage_given(); ko->decided && *q != '\0'; q++)
+		if (strchr("BJKYagikmru", *q) != NULL)
+			usage_conflict('R', *q);
+	if (ko->decided && ko->z.path[0] == NULL)
+		usage_only('R', "-Z");
+	if (ko->decided && (recmode == SH_REC_LINE || recmode == SH_REC_PARA))
+		errx(2, "-R: the IDs of lines and paragraphs are their "
+		    "numbers in a file, which decisions over several files "
+		    "cannot name: give the records IDs (-f tab, jsonl, warc)");
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
+}
+
+/* -R: the decisions read, into set s. */
+struct decided {
+	struct sh_decisions d;
+	struct sh_fpset *s;
+};
+
+/* -R: a decision line read; a bad one ends the run, whose records
+ * could not go where the decisions say. */
+static int
+decided_line(void *ctx, const char *p, size_t len, const char *name,
+    unsigned long long line)
+{
+	struct decided *dc = ctx;
+	int e;
+
+	if ((e = sh_decisions_add(&dc->d, dc->s, p, len)) != 0)
+		errx(2, "%s:%llu: %s", name, line, sh_strerror(e));
+	return 0;
+}
+
+/* -R: the decisions of the operands, and the records where they go. */
+static int
+decided_run(struct keepopt *ko, struct sh_fpset *s, int n,
+    char *const name[], int *status)
+{
+	struct decided dc;
+	uint32_t *rep;
+	const char *id;
+	size_t bad, len;
+	int e;
+
+	memset(&dc, 0, sizeof(dc));
+	dc.s = s;
+	input_lines(n, name, decided_line, &dc, status);
+	if (*status != 0)
+		exit(2);
+	if ((rep = malloc(dc.d.n * sizeof(*rep) + 1)) == NULL)
+		return SH_ENOMEM;
+	if ((e = sh_decisions_anchors(&dc.d, rep, &bad)) == SH_ENODOC) {
+		if ((e = sh_fpset_id(s, bad, &id, &len)) != 0)
+			return e;
+		errx(2, "-R: the line of ID %.*s: its REP is the ID of no "
+		    "line: the decisions are not those of one run", (int)len,
+		    id);
+	}
+	if (e == 0)
+		clean_write(&ko->z, s, rep);
+	sh_decisions_free(&dc.d);
+	free(rep);
+	return e;
 }
 
 /* Whether entry i of s meets another one: of its class or a neighbour,
@@ -105,6 +175,8 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 	size_t i, m;
 	int e, route;
 
+	if (ko->decided)
+		return decided_run(ko, s, n, name, status);
 	jo->groups = &groups;
 	jo->classes = ko->components && mt->vf != NULL ? NULL : &c;
 	route = fpjoin_pairs(s, ko->mode == 'u' ? lines : NULL, jo, n, name,

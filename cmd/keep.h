@@ -21,11 +21,13 @@ enum { KEEP_FIRST, KEEP_LONGEST };
 struct keepopt {
 	int mode;		/* 'g' or 'u'; 0: neither */
 	int components;		/* -g twice */
+	int decided;		/* -R: the operands are decisions */
 	int rule;		/* KEEP_* */
 	struct clean z;		/* -Z */
 };
 
-/* Take -g or -u (ch): return ch. */
+/* Take -g or -u (ch): return ch; or -R, the decisions of -g read
+ * instead of made: return 'g'. */
 int keepopt_mode(struct keepopt *ko, int ch);
 
 /* Take option ch with argument arg: -Y first or longest (another rule
@@ -35,7 +37,8 @@ int keepopt_set(struct keepopt *ko, int ch, const char *arg);
 
 /* After the options: check those of -Z against the mode and the
  * documents vd (read in framing recmode), and create its files
- * (clean_open). */
+ * (clean_open); -R goes with -Z alone of them, and needs IDs of their
+ * own (not the numbers of lines or paragraphs). */
 void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
     int recmode);
 
@@ -46,7 +49,9 @@ void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
  * longest, the texts' lengths taken from the documents m), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
  * with then its own; for -u the lines kept; with -Z, the records of
- * the documents, where they go (clean_write).  Return 0 or an error for
+ * the documents, where they go (clean_write).  With -R, the operands'
+ * lines are the decisions (verify/decisions.h): the records go where
+ * they say, and nothing else is written.  Return 0 or an error for
  * the caller to report (lk->where names the file of an index error).
  */
 int keep_run(struct keepopt *ko, struct sh_fpset *s,
