@@ -51,7 +51,7 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 
 	/* -R decides nothing: the letters of deciding are not for it. */
 	for (q = usage_given(); ko->decided && *q != '\0'; q++)
-		if (strchr("BJKYagikmru", *q) != NULL)
+		if (strchr("BJKPSYagikmru", *q) != NULL)
 			usage_conflict('R', *q);
 	if (ko->decided && ko->z.path[0] == NULL)
 		usage_only('R', "-Z");
@@ -62,10 +62,11 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
 }
 
-/* -R: the decisions read, into set s. */
+/* -R: the decisions read, into set s, for the documents of m. */
 struct decided {
 	struct sh_decisions d;
 	struct sh_fpset *s;
+	struct sh_docmap *m;
 };
 
 /* -R: a decision line read; a bad one ends the run, whose records
@@ -77,41 +78,26 @@ decided_line(void *ctx, const char *p, size_t len, const char *name,
 	struct decided *dc = ctx;
 	int e;
 
-	if ((e = sh_decisions_add(&dc->d, dc->s, p, len)) != 0)
+	if ((e = sh_decisions_add(&dc->d, dc->s, dc->m, p, len)) != 0)
 		errx(2, "%s:%llu: %s", name, line, sh_strerror(e));
 	return 0;
 }
 
 /* -R: the decisions of the operands, and the records where they go. */
-static int
-decided_run(struct keepopt *ko, struct sh_fpset *s, int n,
-    char *const name[], int *status)
+static void
+decided_run(struct keepopt *ko, struct sh_fpset *s, struct sh_docmap *m,
+    int n, char *const name[], int *status)
 {
 	struct decided dc;
-	uint32_t *rep;
-	const char *id;
-	size_t bad, len;
-	int e;
 
 	memset(&dc, 0, sizeof(dc));
 	dc.s = s;
+	dc.m = m;
 	input_lines(n, name, decided_line, &dc, status);
 	if (*status != 0)
 		exit(2);
-	if ((rep = malloc(dc.d.n * sizeof(*rep) + 1)) == NULL)
-		return SH_ENOMEM;
-	if ((e = sh_decisions_anchors(&dc.d, rep, &bad)) == SH_ENODOC) {
-		if ((e = sh_fpset_id(s, bad, &id, &len)) != 0)
-			return e;
-		errx(2, "-R: the line of ID %.*s: its REP is the ID of no "
-		    "line: the decisions are not those of one run", (int)len,
-		    id);
-	}
-	if (e == 0)
-		clean_write(&ko->z, s, rep);
+	clean_write(&ko->z, s, dc.d.rep);
 	sh_decisions_free(&dc.d);
-	free(rep);
-	return e;
 }
 
 /* Whether entry i of s meets another one: of its class or a neighbour,
@@ -175,8 +161,10 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 	size_t i, m;
 	int e, route;
 
-	if (ko->decided)
-		return decided_run(ko, s, n, name, status);
+	if (ko->decided) {
+		decided_run(ko, s, docs, n, name, status);
+		return 0;
+	}
 	jo->groups = &groups;
 	jo->classes = ko->components && mt->vf != NULL ? NULL : &c;
 	route = fpjoin_pairs(s, ko->mode == 'u' ? lines : NULL, jo, n, name,
