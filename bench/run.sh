@@ -478,7 +478,7 @@ bench_records()
 		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
 }
 
-# The clean crawl as a job over many files (sh-near -R; the README's
+# The clean crawl as a job over many files (sh-near -E; the README's
 # recipe without GNU parallel, each job timed on its own): RESUME_DOCS
 # generated pages, each once more as a near copy in another file, dealt
 # to RESUME_FILES .warc.gz files.  A killed job is run again alone: its
@@ -533,7 +533,7 @@ bench_resume()
 	printf '%-44s %9s %7s\n' step seconds ratio
 	printf '%-44s %9.3f\n' "fingerprints, $RESUME_FILES jobs" "$fp"
 	printf '%-44s %9.3f\n' "which copies stay (sh-near -g), one step" "$glob"
-	printf '%-44s %9.3f\n' "clean copies (sh-near -R), $RESUME_FILES jobs" "$cl"
+	printf '%-44s %9.3f\n' "clean copies (sh-near -E), $RESUME_FILES jobs" "$cl"
 	printf '%-44s %9.3f\n' "the whole job (the sum)" "$whole"
 	printf '%-44s %9.3f %7.2f\n' "one process: sh-near -g -Z, all files" \
 	    "$one" "$(awk -v a="$one" -v b="$glob" 'BEGIN { print a / b }')"

@@ -16,7 +16,7 @@
 int
 keepopt_mode(struct keepopt *ko, int ch)
 {
-	if (ch == 'R') {
+	if (ch == 'E') {
 		ko->decided = 1;
 		ch = 'g';
 	}
@@ -49,27 +49,27 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 {
 	const char *q;
 
-	/* -R decides nothing: the letters of deciding are not for it. */
+	/* -E decides nothing: the letters of deciding are not for it. */
 	for (q = usage_given(); ko->decided && *q != '\0'; q++)
 		if (strchr("BJKPSYagikmru", *q) != NULL)
-			usage_conflict('R', *q);
+			usage_conflict('E', *q);
 	if (ko->decided && ko->z.path[0] == NULL)
-		usage_only('R', "-Z");
+		usage_only('E', "-Z");
 	if (ko->decided && (recmode == SH_REC_LINE || recmode == SH_REC_PARA))
-		errx(2, "-R: the IDs of lines and paragraphs are their "
+		errx(2, "-E: the IDs of lines and paragraphs are their "
 		    "numbers in a file, which decisions over several files "
 		    "cannot name: give the records IDs (-f tab, jsonl, warc)");
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
 }
 
-/* -R: the decisions read, into set s, for the documents of m. */
+/* -E: the decisions read, into set s, for the documents of m. */
 struct decided {
 	struct sh_decisions d;
 	struct sh_fpset *s;
 	struct sh_docmap *m;
 };
 
-/* -R: a decision line read; a bad one ends the run, whose records
+/* -E: a decision line read; a bad one ends the run, whose records
  * could not go where the decisions say. */
 static int
 decided_line(void *ctx, const char *p, size_t len, const char *name,
@@ -83,7 +83,7 @@ decided_line(void *ctx, const char *p, size_t len, const char *name,
 	return 0;
 }
 
-/* -R: the decisions of the operands, and the records where they go. */
+/* -E: the decisions of the operands, and the records where they go. */
 static void
 decided_run(struct keepopt *ko, struct sh_fpset *s, struct sh_docmap *m,
     int n, char *const name[], int *status)

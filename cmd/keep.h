@@ -21,12 +21,12 @@ enum { KEEP_FIRST, KEEP_LONGEST };
 struct keepopt {
 	int mode;		/* 'g' or 'u'; 0: neither */
 	int components;		/* -g twice */
-	int decided;		/* -R: the operands are decisions */
+	int decided;		/* -E: the operands are decisions */
 	int rule;		/* KEEP_* */
 	struct clean z;		/* -Z */
 };
 
-/* Take -g or -u (ch): return ch; or -R, the decisions of -g read
+/* Take -g or -u (ch): return ch; or -E, the decisions of -g read
  * instead of made: return 'g'. */
 int keepopt_mode(struct keepopt *ko, int ch);
 
@@ -37,7 +37,7 @@ int keepopt_set(struct keepopt *ko, int ch, const char *arg);
 
 /* After the options: check those of -Z against the mode and the
  * documents vd (read in framing recmode), and create its files
- * (clean_open); -R goes with -Z alone of them, and needs IDs of their
+ * (clean_open); -E goes with -Z alone of them, and needs IDs of their
  * own (not the numbers of lines or paragraphs). */
 void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
     int recmode);
@@ -49,7 +49,7 @@ void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
  * longest, the texts' lengths taken from the documents m), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
  * with then its own; for -u the lines kept; with -Z, the records of
- * the documents, where they go (clean_write).  With -R, the operands'
+ * the documents, where they go (clean_write).  With -E, the operands'
  * lines are the decisions (verify/decisions.h): the records go where
  * they say, and nothing else is written.  Return 0 or an error for
  * the caller to report (lk->where names the file of an index error).

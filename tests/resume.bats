@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The clean crawl as a job over many files (sh-near -R): fingerprints a
+# The clean crawl as a job over many files (sh-near -E): fingerprints a
 # job a file, one global step deciding which copies stay, each file's
 # clean copy a job of its own; a rerun after a killed job redoes that job
 # only, and the result is the one process's, byte for byte.
@@ -48,7 +48,7 @@ recipe() {
 	parallel --ssh "$SSH" -S "$HOSTS" --wd . --joblog fp.log --resume-failed 'sh-fp -B -f warc {} >{}.fpb.tmp 2>{}.log && mv {}.fpb.tmp {}.fpb' :::: files
 	[ -e groups ] || { sed 's/$/.fpb/' files | xargs cat | sh-near -g -v @files -f warc -a 0.8 >groups.tmp && mv groups.tmp groups; }
 	mkdir -p clean
-	parallel --ssh "$SSH" -S "$HOSTS" --wd . --joblog clean.log --resume-failed 'sh-near -R -v {} -f warc -Z clean/{.}.tmp groups && mv clean/{.}.tmp clean/{.}' :::: files
+	parallel --ssh "$SSH" -S "$HOSTS" --wd . --joblog clean.log --resume-failed 'sh-near -E -v {} -f warc -Z clean/{.}.tmp groups && mv clean/{.}.tmp clean/{.}' :::: files
 }
 
 setup() {
@@ -64,7 +64,7 @@ one() {
 	    sh-near -g -v @files -f warc -a 0.8 -Z one >one.groups)
 }
 
-@test "-R: the job over many files on two hosts gives the one process's clean crawl, byte for byte" {
+@test "-E: the job over many files on two hosts gives the one process's clean crawl, byte for byte" {
 	local d="$BATS_TEST_TMPDIR/c"
 	mkdir "$d"
 	crawl "$d" 6
@@ -105,7 +105,7 @@ SHIM
 	chmod +x "$1/shim/$2"
 }
 
-@test "-R: a fingerprint job killed halfway: the rerun redoes that job only, and the result is the same" {
+@test "-E: a fingerprint job killed halfway: the rerun redoes that job only, and the result is the same" {
 	local d="$BATS_TEST_TMPDIR/c"
 	mkdir "$d"
 	crawl "$d" 6
@@ -123,7 +123,7 @@ SHIM
 	(cd "$d" && sed 's/\.gz$//; s|^|clean/|' files | xargs cat) | same_files "$d/one" -
 }
 
-@test "-R: a clean-copy job killed halfway: the rerun redoes that job only, and the result is the same" {
+@test "-E: a clean-copy job killed halfway: the rerun redoes that job only, and the result is the same" {
 	local d="$BATS_TEST_TMPDIR/c"
 	mkdir "$d"
 	crawl "$d" 6
@@ -134,47 +134,47 @@ SHIM
 	PATH="$BATS_TEST_TMPDIR/shim:$PATH" sh -c "cd '$d' && $(declare -f recipe); recipe"
 	# One global step, 6 jobs, then the killed one again.
 	eq "$(wc -l <"$BATS_TEST_TMPDIR/runs.sh-near")" 8
-	tail -n 1 "$BATS_TEST_TMPDIR/runs.sh-near" | grep -q -- '-R -v part-5.warc.gz'
+	tail -n 1 "$BATS_TEST_TMPDIR/runs.sh-near" | grep -q -- '-E -v part-5.warc.gz'
 	one "$d"
 	(cd "$d" && sed 's/\.gz$//; s|^|clean/|' files | xargs cat) | same_files "$d/one" -
 }
 
-@test "-R: decisions that cannot be followed stop the run, one line, exit 2" {
+@test "-E: decisions that cannot be followed stop the run, one line, exit 2" {
 	local d="$BATS_TEST_TMPDIR"
 	printf 'a\tone two three four\nb\tone two three four\nc\tfive six seven\n' >"$d/docs"
 	printf 'a\ta\na\tb\nc\tc\n' >"$d/groups"
-	run -0 sh-near -R -v "$d/docs" -Z "$d/kept" -Z "$d/gone" "$d/groups"
+	run -0 sh-near -E -v "$d/docs" -Z "$d/kept" -Z "$d/gone" "$d/groups"
 	eq "$output" ""
 	printf 'a\tone two three four\nc\tfive six seven\n' | same_files - "$d/kept"
 	printf 'b\tone two three four\n' | same_files - "$d/gone"
 	# IDs the decisions do not name stay, as -Z keeps them.
 	printf 'a\ta\n' >"$d/some"
-	run -0 sh-near -R -v "$d/docs" -Z "$d/kept" "$d/some"
+	run -0 sh-near -E -v "$d/docs" -Z "$d/kept" "$d/some"
 	same_files "$d/docs" "$d/kept"
 	# A part of the decisions, in another order, with lines of other
 	# files, serves as well; the copy that stays may be in another file.
 	printf 'x\tx\nc\tc\nx\ty\na\tb\n' >"$d/part"
-	run -0 sh-near -R -v "$d/docs" -Z "$d/kept" -Z "$d/gone" "$d/part"
+	run -0 sh-near -E -v "$d/docs" -Z "$d/kept" -Z "$d/gone" "$d/part"
 	printf 'a\tone two three four\nc\tfive six seven\n' | same_files - "$d/kept"
 	printf 'b\tone two three four\n' | same_files - "$d/gone"
 	printf 'z\ta\nz\tb\n' >"$d/part"
-	run -0 sh-near -R -v "$d/docs" -Z "$d/kept" -Z "$d/gone" "$d/part"
+	run -0 sh-near -E -v "$d/docs" -Z "$d/kept" -Z "$d/gone" "$d/part"
 	printf 'c\tfive six seven\n' | same_files - "$d/kept"
 	printf 'a\tone two three four\nb\tone two three four\n' | same_files - "$d/gone"
 	printf 'a\ta\nab\n' >"$d/bad"
-	run -2 sh-near -R -v "$d/docs" -Z "$d/kept" "$d/bad"
+	run -2 sh-near -E -v "$d/docs" -Z "$d/kept" "$d/bad"
 	eq "$output" "sh-near: $d/bad:2: too few fields"
 	printf 'a\ta\n0123456789abcdef\tb\tm1:00\n' >"$d/bad"
-	run -2 sh-near -R -v "$d/docs" -Z "$d/kept" "$d/bad"
+	run -2 sh-near -E -v "$d/docs" -Z "$d/kept" "$d/bad"
 	eq "$output" "sh-near: $d/bad:2: not a line REP<TAB>ID, as sh-near -g prints"
-	run -2 sh-near -R -v "$d/docs" "$d/groups"
-	eq "$output" "sh-near: -R: only with -Z"
-	run -2 sh-near -R -v "$d/docs" -a 0.8 -Z "$d/kept" "$d/groups"
-	eq "$output" "sh-near: -R and -a cannot be used together"
-	run -2 sh-near -R -Z "$d/kept" "$d/groups"
-	eq "$output" "sh-near: -R: only with -v"
-	run -2 sh-near -R -v "$d/docs" -f line -Z "$d/kept" "$d/groups"
-	eq "$output" "sh-near: -R: the IDs of lines and paragraphs are their numbers in a file, which decisions over several files cannot name: give the records IDs (-f tab, jsonl, warc)"
-	run -2 sh-near -R -v "$d/docs" -Z "$d/kept" "$d/missing"
+	run -2 sh-near -E -v "$d/docs" "$d/groups"
+	eq "$output" "sh-near: -E: only with -Z"
+	run -2 sh-near -E -v "$d/docs" -a 0.8 -Z "$d/kept" "$d/groups"
+	eq "$output" "sh-near: -E and -a cannot be used together"
+	run -2 sh-near -E -Z "$d/kept" "$d/groups"
+	eq "$output" "sh-near: -E: only with -v"
+	run -2 sh-near -E -v "$d/docs" -f line -Z "$d/kept" "$d/groups"
+	eq "$output" "sh-near: -E: the IDs of lines and paragraphs are their numbers in a file, which decisions over several files cannot name: give the records IDs (-f tab, jsonl, warc)"
+	run -2 sh-near -E -v "$d/docs" -Z "$d/kept" "$d/missing"
 	[[ "$output" == "sh-near: $d/missing: No such file or directory"* ]]
 }

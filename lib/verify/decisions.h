@@ -1,5 +1,5 @@
 /*
- * Keep decisions made elsewhere (sh-near -R): the lines "REP<TAB>ID"
+ * Keep decisions made elsewhere (sh-near -E): the lines "REP<TAB>ID"
  * that sh-near -g prints, an entry each, read back as a set and the
  * anchors of its entries (keep.h), so that the records of each file of a
  * crawl can be written by a job of its own once one global step has
