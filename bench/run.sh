@@ -516,19 +516,25 @@ bench_resume()
 	mkdir -p clean
 	export BIN
 	fp=$(timeit sh -c 'while read -r f; do "$BIN/sh-fp" -B -f warc "$f" \
-	    >"$f.fpb" || exit 2; done <files')
+	    >"$f.fpb" || exit 2; done <files') ||
+	    exit 2
 	glob=$(timeit sh -c 'sed "s/\$/.fpb/" files | xargs cat |
-	    "$BIN/sh-near" -g -v @files -f warc -a 0.8 >groups')
-	cl=$(timeit sh -c 'while read -r f; do "$BIN/sh-near" -R -v "$f" \
-	    -f warc -Z "clean/${f%.gz}" groups || exit 2; done <files')
+	    "$BIN/sh-near" -g -v @files -f warc -a 0.8 >groups') ||
+	    exit 2
+	cl=$(timeit sh -c 'while read -r f; do "$BIN/sh-near" -E -v "$f" \
+	    -f warc -Z "clean/${f%.gz}" groups || exit 2; done <files') ||
+	    exit 2
 	whole=$(awk -v a="$fp" -v b="$glob" -v c="$cl" 'BEGIN { print a + b + c }')
 	sed 's/$/.fpb/' files | xargs cat >all.fpb
-	one=$(timeit "$BIN/sh-near" -g -v @files -f warc -a 0.8 -Z one all.fpb)
+	one=$(timeit "$BIN/sh-near" -g -v @files -f warc -a 0.8 -Z one all.fpb) ||
+	    exit 2
 	sed 's/\.gz$//; s|^|clean/|' files | xargs cat | cmp -s - one ||
 	    die "the jobs' clean crawl is not the one process's"
 	f=$(sed -n "$((RESUME_FILES / 2))p" files)
-	rfp=$(timeit sh -c '"$1" -B -f warc "$2" >"$2.fpb"' sh "$BIN/sh-fp" "$f")
-	rcl=$(timeit "$BIN/sh-near" -R -v "$f" -f warc -Z "clean/${f%.gz}" groups)
+	rfp=$(timeit sh -c '"$1" -B -f warc "$2" >"$2.fpb"' sh "$BIN/sh-fp" "$f") ||
+	    exit 2
+	rcl=$(timeit "$BIN/sh-near" -E -v "$f" -f warc -Z "clean/${f%.gz}" groups) ||
+	    exit 2
 	cd - >/dev/null || die "cannot cd back"
 	printf '%-44s %9s %7s\n' step seconds ratio
 	printf '%-44s %9.3f\n' "fingerprints, $RESUME_FILES jobs" "$fp"
