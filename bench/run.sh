@@ -13,7 +13,9 @@
 # INDEX_PLANS (index plans: "auto", B/R forced, "lean" for sh-index -E;
 # default "auto lean"), INDEX_BUDGET (index rows built in this budget
 # from a pipe, see bench_index), PAR_DOCS
-# (documents of the parallel section, default 500000: about 1 GB), DICT
+# (documents of the parallel section, default 500000: about 1 GB),
+# RESUME_DOCS and RESUME_FILES (the resume section: documents, default
+# 100000, dealt to files, default 100), DICT
 # (dictionary of the dict section, default jieba's as Debian installs it),
 # ROUTE_DOCS, ROUTE_T and ROUTE_FP (the route section: documents before
 # the copies, default 200000; similarities, default "0.8 0.9"; "yes" to
@@ -31,7 +33,7 @@
 # section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
 # section: comparisons a case, default 1000000).
 
-sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin'
+sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin resume'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -67,6 +69,8 @@ BANDJOIN_DOCS=${BANDJOIN_DOCS:-1100000}
 BANDJOIN_BYTES=${BANDJOIN_BYTES:-300}
 BANDJOIN_S=${BANDJOIN_S:-2G}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
+RESUME_DOCS=${RESUME_DOCS:-100000}
+RESUME_FILES=${RESUME_FILES:-100}
 ZFILE=${ZFILE:-}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -247,7 +251,7 @@ tools()
 	near | family) echo sh-near ;;
 	index | bandindex | deletes) echo sh-index sh-near ;;
 	records) echo sh-fp ;;
-	compressed) echo sh-fp sh-near ;;
+	compressed|resume) echo sh-fp sh-near ;;
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
@@ -472,6 +476,82 @@ bench_records()
 	    printf "real WET (man pages, zh + en): %d records, %.2f MB: " \
 		"reader %.1f MB/s, sh-fp -f warc %.1f MB/s\n",
 		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
+}
+
+# The clean crawl as a job over many files (sh-near -E; the README's
+# recipe without GNU parallel, each job timed on its own): RESUME_DOCS
+# generated pages, each once more as a near copy in another file, dealt
+# to RESUME_FILES .warc.gz files.  A killed job is run again alone: its
+# rerun, median of $RUNS, against its share of its step (the step's
+# time over the files) and of the whole job; and the whole job against
+# one process writing the clean crawl (sh-near -g -Z over every file).
+bench_resume()
+{
+	d=$tmp/resume
+	mkdir -p "$d" || die "cannot make $d"
+	DOCS=$RESUME_DOCS data en
+	awk -F '\t' -v d="$d" -v n="$RESUME_FILES" '
+	function rec(f, id, text,	http) {
+		http = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n" text
+		printf "WARC/1.0\r\nWARC-Type: response\r\n" \
+		    "WARC-Target-URI: http://example.org/%s\r\n" \
+		    "Content-Type: application/http; msgtype=response\r\n" \
+		    "Content-Length: %d\r\n\r\n%s\r\n\r\n", id, \
+		    length(http), http >f
+	}
+	{
+		rec(sprintf("%s/part-%03d.warc", d, NR % n), $1, $2)
+		# The near copy: one word more, in the next file.
+		rec(sprintf("%s/part-%03d.warc", d, (NR + 1) % n), $1 "-copy",
+		    $2 " again")
+	}' "$data" || die "cannot write the crawl"
+	# No globbing here (set -f): the files by their list.
+	(cd "$d" && ls | grep '\.warc$' | xargs gzip -1 &&
+	    ls | grep '\.warc\.gz$' >files) || die "gzip failed"
+	echo
+	echo "resume: $RESUME_DOCS pages and a near copy of each in $RESUME_FILES" \
+	    "files ($(cd "$d" && xargs cat <files | wc -c | awk '{ printf "%.1f", $1 / 1e6 }')" \
+	    "MB gzip), a job a file, medians of $RUNS"
+	cd "$d" || die "cannot cd $d"
+	mkdir -p clean
+	export BIN
+	fp=$(timeit sh -c 'while read -r f; do "$BIN/sh-fp" -B -f warc "$f" \
+	    >"$f.fpb" || exit 2; done <files') ||
+	    exit 2
+	glob=$(timeit sh -c 'sed "s/\$/.fpb/" files | xargs cat |
+	    "$BIN/sh-near" -g -v @files -f warc -a 0.8 >groups') ||
+	    exit 2
+	cl=$(timeit sh -c 'while read -r f; do "$BIN/sh-near" -E -v "$f" \
+	    -f warc -Z "clean/${f%.gz}" groups || exit 2; done <files') ||
+	    exit 2
+	whole=$(awk -v a="$fp" -v b="$glob" -v c="$cl" 'BEGIN { print a + b + c }')
+	sed 's/$/.fpb/' files | xargs cat >all.fpb
+	one=$(timeit "$BIN/sh-near" -g -v @files -f warc -a 0.8 -Z one all.fpb) ||
+	    exit 2
+	sed 's/\.gz$//; s|^|clean/|' files | xargs cat | cmp -s - one ||
+	    die "the jobs' clean crawl is not the one process's"
+	f=$(sed -n "$((RESUME_FILES / 2))p" files)
+	rfp=$(timeit sh -c '"$1" -B -f warc "$2" >"$2.fpb"' sh "$BIN/sh-fp" "$f") ||
+	    exit 2
+	rcl=$(timeit "$BIN/sh-near" -E -v "$f" -f warc -Z "clean/${f%.gz}" groups) ||
+	    exit 2
+	cd - >/dev/null || die "cannot cd back"
+	printf '%-44s %9s %7s\n' step seconds ratio
+	printf '%-44s %9.3f\n' "fingerprints, $RESUME_FILES jobs" "$fp"
+	printf '%-44s %9.3f\n' "which copies stay (sh-near -g), one step" "$glob"
+	printf '%-44s %9.3f\n' "clean copies (sh-near -E), $RESUME_FILES jobs" "$cl"
+	printf '%-44s %9.3f\n' "the whole job (the sum)" "$whole"
+	printf '%-44s %9.3f %7.2f\n' "one process: sh-near -g -Z, all files" \
+	    "$one" "$(awk -v a="$one" -v b="$glob" 'BEGIN { print a / b }')"
+	awk -v r="$rfp" -v s="$fp" -v n="$RESUME_FILES" 'BEGIN {
+		printf "%-44s %9.3f %7.2f\n", "a killed fingerprint job, rerun", r,
+		    r / (s / n) }'
+	awk -v r="$rcl" -v s="$cl" -v n="$RESUME_FILES" 'BEGIN {
+		printf "%-44s %9.3f %7.2f\n", "a killed clean-copy job, rerun", r,
+		    r / (s / n) }'
+	echo "(ratios: the one process against the -g step; a rerun against" \
+	    "its step's share, the step over $RESUME_FILES)"
+	rm -rf "$d"
 }
 
 # A row of the compressed section: label, median seconds, and the

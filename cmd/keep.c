@@ -7,14 +7,20 @@
 #include "base/errors.h"
 #include "near/classes.h"
 #include "text/recfield.h"
+#include "verify/decisions.h"
 #include "verify/groups.h"
 #include "verify/keep.h"
+#include "input.h"
 #include "keep.h"
 #include "usage.h"
 
 int
 keepopt_mode(struct keepopt *ko, int ch)
 {
+	if (ch == 'E') {
+		ko->decided = 1;
+		ch = 'g';
+	}
 	if (ch == 'g' && ko->mode == 'g')
 		ko->components = 1;
 	ko->mode = ch;
@@ -53,8 +59,18 @@ keepopt_set(struct keepopt *ko, int ch, const char *arg)
 void
 keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 {
-	const char *y = ko->rulearg;
+	const char *y = ko->rulearg, *q;
 
+	/* -E decides nothing: the letters of deciding are not for it. */
+	for (q = usage_given(); ko->decided && *q != '\0'; q++)
+		if (strchr("BJKPSYagikmru", *q) != NULL)
+			usage_conflict('E', *q);
+	if (ko->decided && ko->z.path[0] == NULL)
+		usage_only('E', "-Z");
+	if (ko->decided && (recmode == SH_REC_LINE || recmode == SH_REC_PARA))
+		errx(2, "-E: the IDs of lines and paragraphs are their "
+		    "numbers in a file, which decisions over several files "
+		    "cannot name: give the records IDs (-f tab, jsonl, warc)");
 	ko->vd = vd;
 	if (ko->rule == KEEP_NEWEST && ko->field == NULL &&
 	    recmode == SH_REC_WARC)
@@ -73,6 +89,44 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 		clean_again(vd, recmode, "-Y", "for their fields");
 	}
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
+}
+
+/* -E: the decisions read, into set s, for the documents of m. */
+struct decided {
+	struct sh_decisions d;
+	struct sh_fpset *s;
+	struct sh_docmap *m;
+};
+
+/* -E: a decision line read; a bad one ends the run, whose records
+ * could not go where the decisions say. */
+static int
+decided_line(void *ctx, const char *p, size_t len, const char *name,
+    unsigned long long line)
+{
+	struct decided *dc = ctx;
+	int e;
+
+	if ((e = sh_decisions_add(&dc->d, dc->s, dc->m, p, len)) != 0)
+		errx(2, "%s:%llu: %s", name, line, sh_strerror(e));
+	return 0;
+}
+
+/* -E: the decisions of the operands, and the records where they go. */
+static void
+decided_run(struct keepopt *ko, struct sh_fpset *s, struct sh_docmap *m,
+    int n, char *const name[], int *status)
+{
+	struct decided dc;
+
+	memset(&dc, 0, sizeof(dc));
+	dc.s = s;
+	dc.m = m;
+	input_lines(n, name, decided_line, &dc, status);
+	if (*status != 0)
+		exit(2);
+	clean_write(&ko->z, s, dc.d.rep);
+	sh_decisions_free(&dc.d);
 }
 
 /* Whether entry i of s meets another one: of its class or a neighbour,
@@ -156,6 +210,10 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 	size_t i, m;
 	int e, route;
 
+	if (ko->decided) {
+		decided_run(ko, s, docs, n, name, status);
+		return 0;
+	}
 	jo->groups = &groups;
 	jo->classes = ko->components && mt->vf != NULL ? NULL : &c;
 	route = fpjoin_pairs(s, ko->mode == 'u' ? lines : NULL, jo, n, name,

@@ -22,6 +22,7 @@ enum { KEEP_FIRST, KEEP_LONGEST, KEEP_NEWEST, KEEP_MAX };
 struct keepopt {
 	int mode;		/* 'g' or 'u'; 0: neither */
 	int components;		/* -g twice */
+	int decided;		/* -E: the operands are decisions */
 	int rule;		/* KEEP_* */
 	const char *rulearg;	/* -Y as given */
 	const char *field;	/* of KEEP_NEWEST and KEEP_MAX; NULL: none
@@ -30,7 +31,8 @@ struct keepopt {
 	struct clean z;		/* -Z */
 };
 
-/* Take -g or -u (ch): return ch. */
+/* Take -g or -u (ch): return ch; or -E, the decisions of -g read
+ * instead of made: return 'g'. */
 int keepopt_mode(struct keepopt *ko, int ch);
 
 /* Take option ch with argument arg: -Y first, longest, newest,
@@ -40,7 +42,8 @@ int keepopt_set(struct keepopt *ko, int ch, const char *arg);
 
 /* After the options: check the field of -Y and those of -Z against the
  * mode and the documents vd (read in framing recmode), and create the
- * files of -Z (clean_open). */
+ * files of -Z (clean_open); -E goes with -Z alone of them, and needs IDs
+ * of their own (not the numbers of lines or paragraphs). */
 void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
     int recmode);
 
@@ -52,7 +55,9 @@ void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
  * and max, the fields' values read from the files of -v), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
  * with then its own; for -u the lines kept; with -Z, the records of
- * the documents, where they go (clean_write).  Return 0 or an error for
+ * the documents, where they go (clean_write).  With -E, the operands'
+ * lines are the decisions (verify/decisions.h): the records go where
+ * they say, and nothing else is written.  Return 0 or an error for
  * the caller to report (lk->where names the file of an index error).
  */
 int keep_run(struct keepopt *ko, struct sh_fpset *s,

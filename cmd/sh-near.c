@@ -37,6 +37,7 @@ static const char usage_text[] =
     "       sh-near -v docs [-Bt] [-a min] [-J measure] [-Y rule]\n"
     "               [-Z kept [-Z removed] | -Z all:file]\n"
     "               [sh-near option ...] [document option ...] [file ...]\n"
+    "       sh-near -E -v docs -Z kept [-Z removed] [option ...] [file ...]\n"
     "       sh-near -h | -V\n";
 
 static long long k = -1;	/* the distance */
@@ -139,11 +140,12 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "BJ:KP:S:VY:Z:a:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "BEJ:KP:S:VY:Z:a:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
 		case 'u':
+		case 'E':
 			mode = keepopt_mode(&ko, ch);
 			break;
 		case 'h':
@@ -206,7 +208,7 @@ main(int argc, char *argv[])
 	usage_pairs(excl);
 	/* The letters of verification need -v. */
 	for (q = usage_given(); docs == NULL && *q != '\0'; q++)
-		if (strchr(DOCOPTS "BJYZa", *q) != NULL)
+		if (strchr(DOCOPTS "BEJYZa", *q) != NULL)
 			usage_only(*q, "-v");
 	keepopt_check(&ko, &vd, o.rec.mode);
 	if (load && ipath == NULL)

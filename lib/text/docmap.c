@@ -586,31 +586,37 @@ get_file(struct sh_docmap *m, const char *id, size_t idlen,
 	return rec->idlen == idlen && memcmp(rec->id, id, idlen) == 0;
 }
 
-int
-sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
-    struct sh_rec *rec)
+/* The first place of the table, sorted, whose key is not below key. */
+static size_t
+first_of(struct sh_docmap *m, uint64_t key)
 {
-	uint64_t key;
-	size_t lo = 0, hi = m->n;
-	int r;
+	size_t lo = 0, hi = m->n, mid;
 
-	if (m->dir != NULL)
-		return get_file(m, id, idlen, rec);
 	sort_table(m);
-	if (m->numbered) {
-		if ((key = numbered_key(m, id, idlen)) == 0)
-			return 0;
-	} else
-		key = id_key(id, idlen);
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
+		mid = lo + (hi - lo) / 2;
 		if (m->e[mid].key < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < m->n && m->e[lo].key == key; lo++) {
+	return lo;
+}
+
+int
+sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
+    struct sh_rec *rec)
+{
+	uint64_t key;
+	size_t lo;
+	int r;
+
+	if (m->dir != NULL)
+		return get_file(m, id, idlen, rec);
+	/* 0 is no numbered key; a hash may be 0. */
+	if ((key = sh_docmap_key(m, id, idlen)) == 0 && m->numbered)
+		return 0;
+	for (lo = first_of(m, key); lo < m->n && m->e[lo].key == key; lo++) {
 		if ((r = reread(m, lo, rec)) != 1)
 			return r;
 		if (m->numbered || (rec->idlen == idlen &&
@@ -624,6 +630,21 @@ uint64_t
 sh_docmap_key(const struct sh_docmap *m, const char *id, size_t idlen)
 {
 	return m->numbered ? numbered_key(m, id, idlen) : id_key(id, idlen);
+}
+
+int
+sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen)
+{
+	uint64_t key;
+	size_t lo;
+
+	if (m->dir != NULL)
+		return 1;
+	/* 0 is no numbered key; a hash may be 0. */
+	if ((key = sh_docmap_key(m, id, idlen)) == 0 && m->numbered)
+		return 0;
+	lo = first_of(m, key);
+	return lo < m->n && m->e[lo].key == key;
 }
 
 /* By place alone: each record has its own. */

@@ -121,6 +121,15 @@ long long sh_docmap_dups(struct sh_docmap *m, char *ids, size_t cap);
 uint64_t sh_docmap_key(const struct sh_docmap *m, const char *id,
     size_t idlen);
 
+/*
+ * Whether some record has the key of ID id[0..idlen) (sh_docmap_key): a
+ * record of that ID, or (rarely) of another ID of the same 64-bit hash.
+ * Call after the last scan.  Cost: a binary search (the table sorted
+ * once, as for sh_docmap_get); nothing is read.  The file framing holds
+ * every ID.
+ */
+int sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen);
+
 /* A record of file src (0 for the first added) whose key is key and
  * whose bytes are [off, off + size) of the file as read (decoded, for a
  * compressed file; the framing included, as sh_rec gives them). */
