@@ -141,6 +141,15 @@ int sh_docmap_walk(struct sh_docmap *m, sh_docmap_walk_fn *fn, void *ctx);
 size_t sh_docmap_count(const struct sh_docmap *m);
 unsigned long long sh_docmap_skipped(const struct sh_docmap *m);
 
+/* What the readers of the scans ended counted (struct sh_reader in
+ * record.h), summed over the files: WARC responses skipped for their
+ * HTTP status or media type, documents skipped as binary, records in a
+ * charset the C library does not know (read as UTF-8). */
+struct sh_docmap_counts {
+	unsigned long long nstatus, ntype, nbinary, nbadcs;
+};
+const struct sh_docmap_counts *sh_docmap_counts(const struct sh_docmap *m);
+
 void sh_docmap_free(struct sh_docmap *m);
 
 #endif
