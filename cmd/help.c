@@ -92,6 +92,11 @@ static const struct {
 	    "  -Z file       -g, -u: write the records that stay there (a "
 	    "second -Z:\n"
 	    "                those removed), byte for byte\n"
+	    "  -R file       -g, -u: write the figures of the run there "
+	    "(JSON), a table\n"
+	    "                on stderr\n"
+	    "  -L share      -R: warn of a cluster over this share of a file "
+	    "or host (0.5)\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 1 },
 	{ "sh-dist",

@@ -27,6 +27,8 @@ keepopt_set(struct keepopt *ko, int ch, const char *arg)
 		clean_set(&ko->z, arg);
 		return 1;
 	}
+	if (figopt_set(&ko->fig, ch, arg))
+		return 1;
 	if (ch != 'Y')
 		return 0;
 	if (strcmp(arg, "first") == 0)
@@ -42,6 +44,7 @@ void
 keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 {
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
+	figopt_check(&ko->fig, ko->mode, ko->components, vd);
 }
 
 /* Whether entry i of s meets another one: of its class or a neighbour,
@@ -147,6 +150,8 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 		    sh_keep_classes(mt, s, &c, rank, rep);
 	if (e == 0)
 		clean_write(&ko->z, s, rep);
+	if (e == 0)
+		figures_write(&ko->fig, ko->mode, s, rep, mt);
 	/* -g: each line with the copy it stays with; -u: those kept. */
 	if (e == 0 && ko->mode == 'g')
 		e = sh_match_write_clusters(s, rep, stdout);

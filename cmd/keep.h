@@ -13,6 +13,7 @@
 #include "text/docmap.h"
 #include "verify/match.h"
 #include "clean.h"
+#include "figures.h"
 #include "fpjoin.h"
 
 /* -Y: which copy stays. */
@@ -23,19 +24,21 @@ struct keepopt {
 	int components;		/* -g twice */
 	int rule;		/* KEEP_* */
 	struct clean z;		/* -Z */
+	struct figopt fig;	/* -R, -L */
 };
 
 /* Take -g or -u (ch): return ch. */
 int keepopt_mode(struct keepopt *ko, int ch);
 
 /* Take option ch with argument arg: -Y first or longest (another rule
- * ends the program with status 2), -Z file (clean.h).  Return 1, or 0
+ * ends the program with status 2), -Z file (clean.h), -R and -L
+ * (figures.h).  Return 1, or 0
  * when ch is not one. */
 int keepopt_set(struct keepopt *ko, int ch, const char *arg);
 
 /* After the options: check those of -Z against the mode and the
  * documents vd (read in framing recmode), and create its files
- * (clean_open). */
+ * (clean_open); and those of -R (figopt_check). */
 void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
     int recmode);
 
@@ -46,7 +49,8 @@ void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
  * longest, the texts' lengths taken from the documents m), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
  * with then its own; for -u the lines kept; with -Z, the records of
- * the documents, where they go (clean_write).  Return 0 or an error for
+ * the documents, where they go (clean_write); with -R, the figures
+ * (figures_write).  Return 0 or an error for
  * the caller to report (lk->where names the file of an index error).
  */
 int keep_run(struct keepopt *ko, struct sh_fpset *s,
