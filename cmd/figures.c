@@ -86,7 +86,7 @@ figures_write(struct figopt *fo, int mode, struct sh_fpset *s,
 	    c.nbadcs = ULLONG_MAX;
 	if (m != NULL) {
 		dc = sh_docmap_counts(m);
-		c.documents = sh_docmap_count(m);
+		c.documents = sh_docmap_count(m) - vd->ndups;
 		c.nstatus = dc->nstatus;
 		c.ntype = dc->ntype;
 		c.nbinary = dc->nbinary;
