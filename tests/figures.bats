@@ -278,6 +278,22 @@ sh-near: host a.example: one cluster holds 4 of the 6 documents, more than -L 0.
   ],'
 }
 
+@test "-u -i -R: the lines with a match in the index are removed and left out, in no cluster" {
+	local d="$BATS_TEST_TMPDIR" n kept out
+	cd "$d"
+	near_copies docs 20 5
+	sh-fp docs >fp
+	grep -e '	d[1-4]c1$' fp | sh-index build ix
+	run -0 --separate-stderr sh-near -u -i ix -v docs -a 0.8 -k 8 -R fig.json fp
+	n=$(wc -l <fp)
+	kept=${#lines[@]}
+	run -0 awk -F '[:,]' '$1 ~ /^  "(lines|kept|removed|pairs|left_out)"/ { gsub(/[ "]/, "", $1); printf "%s=%d ", $1, $2 }' fig.json
+	# Left out: the lines that match in the index, as queries.
+	out=$(sh-near -i ix -v docs -a 0.8 -k 8 fp | cut -f 1 | sort -u | wc -l)
+	[ "$out" -ge 4 ]
+	eq "$output" "lines=$n pairs=$((n - kept - out)) kept=$kept removed=$((n - kept)) left_out=$out "
+}
+
 @test "-R: its errors: a figures file that cannot be written is exit 2 in one line; the options it needs and excludes" {
 	local d="$BATS_TEST_TMPDIR"
 	cd "$d"

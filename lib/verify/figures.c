@@ -271,7 +271,8 @@ groups(struct sh_figures *f, struct sh_fpset *s, const uint32_t *rep,
 	}
 	if (m != NULL && (e = sh_docmap_walk(m, add_rec, &r)) != 0)
 		goto out;
-	qsort(r.v, r.n, sizeof(*r.v), cmp_rec);
+	if (r.n > 0)
+		qsort(r.v, r.n, sizeof(*r.v), cmp_rec);
 	for (i = 0; i < f->n; i++) {
 		if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
 			goto out;
