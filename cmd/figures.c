@@ -29,10 +29,11 @@ figopt_set(struct figopt *fo, int ch, const char *arg)
 
 void
 figopt_check(struct figopt *fo, int mode, int components,
-    const struct vdocs *vd)
+    const struct vdocs *vd, const char *const zpath[2])
 {
 	struct stat st, rs;
 	size_t i;
+	int k;
 
 	if (fo->guard != NULL && fo->path == NULL)
 		usage_only('L', "-R");
@@ -51,6 +52,11 @@ figopt_check(struct figopt *fo, int mode, int components,
 		if (stat(vd->names[i], &st) == 0 && st.st_dev == rs.st_dev &&
 		    st.st_ino == rs.st_ino)
 			errx(2, "-R %s: a file of -v", fo->path);
+	for (k = 0; k < 2 && zpath[k] != NULL; k++)
+		if (strcmp(zpath[k], fo->path) == 0 || (stat(fo->path, &rs) ==
+		    0 && stat(zpath[k], &st) == 0 && st.st_dev == rs.st_dev &&
+		    st.st_ino == rs.st_ino))
+			errx(2, "-R %s: a file of -Z", fo->path);
 	if ((fo->out = fopen(fo->path, "w")) == NULL)
 		err(2, "%s", fo->path);
 }

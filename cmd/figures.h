@@ -31,11 +31,11 @@ struct figopt {
  * the program with status 2).  Return 1, or 0 when ch is not one. */
 int figopt_set(struct figopt *fo, int ch, const char *arg);
 
-/* After the options: check them against the mode ('g', 'u' or 0) and
- * the documents vd (-v; vd->names empty: none), and create the file of
- * -R. */
+/* After the options: check them against the mode ('g', 'u' or 0), the
+ * documents vd (-v; vd->names empty: none) and the files of -Z, zpath
+ * (NULL: not given; created before), and create the file of -R. */
 void figopt_check(struct figopt *fo, int mode, int components,
-    const struct vdocs *vd);
+    const struct vdocs *vd, const char *const zpath[2]);
 
 /* With -R: the figures of the entries of s and their anchors rep
  * (verify/keep.h), with the counts of mt, written; the guard's warnings

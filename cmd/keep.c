@@ -44,7 +44,7 @@ void
 keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 {
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
-	figopt_check(&ko->fig, ko->mode, ko->components, vd);
+	figopt_check(&ko->fig, ko->mode, ko->components, vd, ko->z.path);
 }
 
 /* Whether entry i of s meets another one: of its class or a neighbour,

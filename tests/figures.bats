@@ -307,6 +307,10 @@ sh-near: host a.example: one cluster holds 4 of the 6 documents, more than -L 0.
 	eq "$output" ""
 	run -2 --separate-stderr sh-near -g -v docs -a 0.9 -k 3 -R docs fp
 	eq "$stderr" "sh-near: -R docs: a file of -v"
+	run -2 --separate-stderr sh-near -g -v docs -a 0.9 -k 3 -Z kept -R kept fp
+	eq "$stderr" "sh-near: -R kept: a file of -Z"
+	run -2 --separate-stderr sh-near -g -v docs -a 0.9 -k 3 -Z kept -R ./kept fp
+	eq "$stderr" "sh-near: -R ./kept: a file of -Z"
 	run -2 --separate-stderr sh-near -R fig.json fp
 	eq "$stderr" "sh-near: -R: only with -g or -u"
 	run -2 --separate-stderr sh-near -u -R fig.json fp

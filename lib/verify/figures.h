@@ -47,8 +47,8 @@ struct sh_figures;
  * rep[i] == i kept, SH_KEEP_OUT left out, else the entry it is removed
  * against) into *f, the files of m (NULL: none; nfiles of them, in the
  * order added) read for the file of each entry (sh_docmap_walk: after
- * the last scan, no clone in use meanwhile).  Memory: about 40 bytes an
- * entry and its host, and 16 bytes a record of m.  Return 0, SH_ENOMEM,
+ * the last scan, no clone in use meanwhile).  Memory: about 56 bytes an
+ * entry and the length of its host, and 16 bytes a record of m.  Return 0, SH_ENOMEM,
  * SH_ERANGE (2^32 entries or more), an error of s or of the walk.
  */
 int sh_figures_new(struct sh_figures **f, struct sh_fpset *s,
