@@ -186,6 +186,15 @@ sh-near: host a.example: one cluster holds 4 of the 6 documents, more than -L 0.
 }'
 }
 
+@test "-R: an ID in JSON: its quote and backslash escaped, its control bytes as \\u00XX" {
+	local d="$BATS_TEST_TMPDIR"
+	cd "$d"
+	printf '0000000000000000\ta"b\\c\001\n0000000000000001\tx\n' >q.fp
+	run -0 --separate-stderr sh-near -g -R q.json q.fp
+	run -0 grep -F '"size"' q.json
+	eq "$output" '    {"kept": "a\"b\\c\u0001", "size": 2}'
+}
+
 @test "-L: the guard warns where one cluster holds more than the share of a file's or a host's documents, and at least two; not at or below it" {
 	local d="$BATS_TEST_TMPDIR"
 	cd "$d"
