@@ -647,6 +647,20 @@ cmp_place(const void *a, const void *b)
 }
 
 int
+sh_docmap_keys(struct sh_docmap *m, sh_docmap_key_fn *fn, void *ctx)
+{
+	size_t i;
+	int r = 0;
+
+	end_scan(m);
+	sort_table(m);
+	for (i = 0; i < m->n && r == 0; i++)
+		if (i == 0 || m->e[i].key != m->e[i - 1].key)
+			r = fn(ctx, m->e[i].key, SRC_OF(m->e[i].place));
+	return r;
+}
+
+int
 sh_docmap_walk(struct sh_docmap *m, sh_docmap_walk_fn *fn, void *ctx)
 {
 	struct kept k;

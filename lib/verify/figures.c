@@ -4,12 +4,15 @@
 
 #include "base/errors.h"
 #include "base/grow.h"
+#include "base/hash.h"
+#include "base/hmap.h"
 #include "verify/figures.h"
 #include "verify/keep.h"
 
 #define NONE 0xFFFFFFFFu
 #define UNKNOWN ULLONG_MAX
 #define BINS 33
+#define AHEAD 16		/* lookups prefetched ahead */
 
 /* A file of the documents, or a host. */
 struct group {
@@ -33,62 +36,24 @@ struct sh_figures {
 	size_t idlen, idcap, namelen, namecap;
 };
 
-/* A record of the documents, for the file of an entry. */
-struct rec {
-	uint64_t key;
-	uint32_t order, src;
-};
-
-static int
-cmp_rec(const void *a, const void *b)
+/* A bijective mix of x (0 stays 0), for keys whose low bits are not
+ * well mixed (line numbers, entry numbers) to index a map directly. */
+static uint64_t
+mix(uint64_t x)
 {
-	const struct rec *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
 }
 
-struct recs {
-	struct rec *v;
-	size_t n, cap;
-};
-
+/* sh_docmap_keys: each key of the documents to the file of its first
+ * record. */
 static int
-add_rec(void *ctx, size_t src, uint64_t key, long long off, long long size)
+add_key(void *ctx, uint64_t key, size_t src)
 {
-	struct recs *r = ctx;
-
-	(void)off;
-	(void)size;
-	if (r->n == r->cap && sh_grow(&r->v, &r->cap, r->n + 1,
-	    sizeof(*r->v)) != 0)
-		return SH_ENOMEM;
-	if (r->n >= NONE)
-		return SH_ERANGE;
-	r->v[r->n].key = key;
-	r->v[r->n].order = (uint32_t)r->n;
-	r->v[r->n].src = (uint32_t)src;
-	r->n++;
-	return 0;
-}
-
-/* The file of the first record of key in r (sorted), or NONE. */
-static uint32_t
-file_of(const struct recs *r, uint64_t key)
-{
-	size_t lo = 0, hi = r->n, mid;
-
-	if (key == 0)
-		return NONE;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (r->v[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->n && r->v[lo].key == key ? r->v[lo].src : NONE;
+	return sh_hmap_put(ctx, mix(key), (uint32_t)src);
 }
 
 static int
@@ -137,70 +102,154 @@ host_of(const char *id, size_t len, size_t *a, size_t *e)
 	return h < end;
 }
 
-/* An entry's host: its name p[0..len) in the names. */
-struct hostent {
+/* The hosts seen: their names in f->names, in order of first sight;
+ * by the hash of the name in map. */
+struct hosts {
+	struct sh_hmap map;
+	struct group *g;
+	size_t n, cap;
+};
+
+/* The host name[0..len) (in f->names, at off): its group, a new one
+ * when not seen; another name of the same hash takes the next seed. */
+static int
+host_group(struct sh_figures *f, struct hosts *h, size_t off, size_t len,
+    uint32_t *gi)
+{
+	const char *name = f->names + off;
+	uint64_t seed, k;
+	uint32_t v;
+	int r;
+
+	for (seed = 0; ; seed++) {
+		k = sh_hash64(name, len, seed);
+		if ((r = sh_hmap_add(&h->map, k, (uint32_t)h->n, &v)) < 0)
+			return r;
+		if (r == 0)
+			break;
+		if (h->g[v].namelen == len &&
+		    memcmp(f->names + h->g[v].name, name, len) == 0) {
+			*gi = v;
+			return 1;
+		}
+	}
+	if (h->n == h->cap && sh_grow(&h->g, &h->cap, h->n + 1,
+	    sizeof(*h->g)) != 0)
+		return SH_ENOMEM;
+	memset(&h->g[h->n], 0, sizeof(h->g[h->n]));
+	h->g[h->n].name = off;
+	h->g[h->n].namelen = len;
+	*gi = (uint32_t)h->n++;
+	return 0;
+}
+
+/* Hosts in byte order of their names. */
+struct byname {
 	const char *p;
-	size_t off, len;
-	uint32_t i;
+	size_t len;
+	uint32_t g;
 };
 
 static int
-cmp_host(const void *a, const void *b)
+cmp_name(const void *a, const void *b)
 {
-	const struct hostent *x = a, *y = b;
+	const struct byname *x = a, *y = b;
 	size_t n = x->len < y->len ? x->len : y->len;
 	int c = memcmp(x->p, y->p, n);
 
 	if (c != 0)
 		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	return x->len < y->len ? -1 : x->len > y->len;
 }
 
+/* The hosts of h into f->host in byte order, and the group of each
+ * entry in hof renumbered so. */
 static int
-cmp64(const void *a, const void *b)
+sort_hosts(struct sh_figures *f, struct hosts *h, uint32_t *hof)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	struct byname *v;
+	uint32_t *rank;
+	size_t i;
 
-	return x < y ? -1 : x > y;
+	if ((v = malloc(h->n * sizeof(*v) + 1)) == NULL ||
+	    (rank = malloc(h->n * sizeof(*rank) + 1)) == NULL ||
+	    (f->host = calloc(h->n + 1, sizeof(*f->host))) == NULL) {
+		free(v);
+		return SH_ENOMEM;
+	}
+	for (i = 0; i < h->n; i++) {
+		v[i].p = f->names + h->g[i].name;
+		v[i].len = h->g[i].namelen;
+		v[i].g = (uint32_t)i;
+	}
+	if (h->n > 0)
+		qsort(v, h->n, sizeof(*v), cmp_name);
+	for (i = 0; i < h->n; i++) {
+		rank[v[i].g] = (uint32_t)i;
+		f->host[i] = h->g[v[i].g];
+	}
+	f->nhost = h->n;
+	for (i = 0; i < f->n; i++)
+		if (hof[i] != NONE)
+			hof[i] = rank[hof[i]];
+	free(v);
+	free(rank);
+	return 0;
 }
+
+/* A cluster's members in a group. */
+struct member {
+	uint32_t g, rep, n;
+};
 
 /* The largest cluster of each group g[0..ng), the group of entry i
- * being of[i] (NONE: none), and their documents and removed. */
+ * being of[i] (NONE: none), and their documents and removed; ties to
+ * the cluster whose kept entry comes first. */
 static int
 tally(struct group *g, size_t ng, const uint32_t *of, const uint32_t *rep,
     const uint32_t *size, size_t n)
 {
-	uint64_t *v;
-	size_t i, j, m = 0;
-	uint32_t gi, c;
+	struct sh_hmap map = { NULL, 0, 0, 0, 0 };
+	struct member *v = NULL;
+	size_t i, nv = 0, cap = 0;
+	uint32_t gi, at;
+	int r = 0;
 
 	for (i = 0; i < ng; i++)
 		g[i].rep = NONE;
-	if ((v = malloc(n * sizeof(*v) + 1)) == NULL)
-		return SH_ENOMEM;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && r >= 0; i++) {
 		if ((gi = of[i]) == NONE)
 			continue;
 		g[gi].docs++;
 		g[gi].removed += rep[i] != i;
-		if (rep[i] != SH_KEEP_OUT && size[rep[i]] >= 2)
-			v[m++] = (uint64_t)gi << 32 | rep[i];
-	}
-	qsort(v, m, sizeof(*v), cmp64);
-	for (i = 0; i < m; i = j) {
-		for (j = i; j < m && v[j] == v[i]; j++)
-			;
-		gi = (uint32_t)(v[i] >> 32);
-		c = (uint32_t)v[i];
-		if (j - i > g[gi].largest) {
-			g[gi].largest = j - i;
-			g[gi].rep = c;
+		if (rep[i] == SH_KEEP_OUT || size[rep[i]] < 2)
+			continue;
+		r = sh_hmap_add(&map, mix((uint64_t)gi << 32 | rep[i]),
+		    (uint32_t)nv, &at);
+		if (r == 1) {
+			v[at].n++;
+			continue;
+		}
+		if (r == 0 && nv == cap && sh_grow(&v, &cap, nv + 1,
+		    sizeof(*v)) != 0)
+			r = SH_ENOMEM;
+		if (r == 0) {
+			v[nv].g = gi;
+			v[nv].rep = rep[i];
+			v[nv++].n = 1;
 		}
 	}
+	for (i = 0; i < nv && r >= 0; i++) {
+		gi = v[i].g;
+		if (v[i].n > g[gi].largest || (v[i].n == g[gi].largest &&
+		    v[i].rep < g[gi].rep)) {
+			g[gi].largest = v[i].n;
+			g[gi].rep = v[i].rep;
+		}
+	}
+	sh_hmap_free(&map);
 	free(v);
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 /* Keep the ID of entry i in f->ids, at *off, *len. */
@@ -256,67 +305,58 @@ static int
 groups(struct sh_figures *f, struct sh_fpset *s, const uint32_t *rep,
     const uint32_t *size, struct sh_docmap *m)
 {
-	struct recs r = { NULL, 0, 0 };
-	struct hostent *h = NULL;
-	uint32_t *fof = NULL, *hof = NULL;
+	struct sh_hmap keys = { NULL, 0, 0, 0, 0 };
+	struct hosts h;
+	uint32_t *fof = NULL, *hof = NULL, src;
+	uint64_t *key = NULL;
 	const char *id;
-	size_t i, j, nh = 0, len, a, b;
-	int e;
+	size_t i, j, len, a, b;
+	int e = 0;
 
+	memset(&h, 0, sizeof(h));
 	if ((fof = malloc(f->n * sizeof(*fof) + 1)) == NULL ||
 	    (hof = malloc(f->n * sizeof(*hof) + 1)) == NULL ||
-	    (h = malloc(f->n * sizeof(*h) + 1)) == NULL) {
+	    (key = malloc(f->n * sizeof(*key) + 1)) == NULL)
 		e = SH_ENOMEM;
-		goto out;
-	}
-	if (m != NULL && (e = sh_docmap_walk(m, add_rec, &r)) != 0)
-		goto out;
-	if (r.n > 0)
-		qsort(r.v, r.n, sizeof(*r.v), cmp_rec);
-	for (i = 0; i < f->n; i++) {
+	if (e == 0 && m != NULL && (e = sh_hmap_reserve(&keys,
+	    sh_docmap_count(m))) == 0)
+		e = sh_docmap_keys(m, add_key, &keys);
+	for (i = 0; e == 0 && i < f->n; i++) {
 		if ((e = sh_fpset_id(s, i, &id, &len)) != 0)
-			goto out;
-		fof[i] = m != NULL && f->nfile > 0 ?
-		    file_of(&r, sh_docmap_key(m, id, len)) : NONE;
+			break;
+		key[i] = m != NULL ? mix(sh_docmap_key(m, id, len)) : 0;
 		hof[i] = NONE;
 		if (!host_of(id, len, &a, &b))
 			continue;
-		/* Each name NUL-terminated, for sh_figover. */
+		/* Each name NUL-terminated, for sh_figover; dropped again
+		 * when its host was seen. */
 		if (sh_grow(&f->names, &f->namecap, f->namelen + b - a + 1,
 		    1) != 0) {
 			e = SH_ENOMEM;
-			goto out;
+			break;
 		}
 		for (j = a; j < b; j++)
 			f->names[f->namelen + j - a] = id[j] >= 'A' &&
 			    id[j] <= 'Z' ? (char)(id[j] - 'A' + 'a') : id[j];
-		h[nh].off = f->namelen;
-		h[nh].len = b - a;
-		h[nh++].i = (uint32_t)i;
 		f->names[f->namelen + b - a] = '\0';
-		f->namelen += b - a + 1;
+		if ((e = host_group(f, &h, f->namelen, b - a, &hof[i])) < 0)
+			break;
+		if (e == 0)
+			f->namelen += b - a + 1;
+		e = 0;
 	}
-	for (i = 0; i < nh; i++)
-		h[i].p = f->names + h[i].off;
-	qsort(h, nh, sizeof(*h), cmp_host);
-	/* One group a host: its name where its first entry has it. */
-	for (i = 0; i < nh; i++) {
-		if (i == 0 || h[i].len != h[i - 1].len ||
-		    memcmp(h[i].p, h[i - 1].p, h[i].len) != 0)
-			f->nhost++;
-		hof[h[i].i] = (uint32_t)(f->nhost - 1);
+	/* The files, the map's misses overlapping. */
+	for (i = 0; e == 0 && i < f->n; i++) {
+		if (i + AHEAD < f->n && key[i + AHEAD] != 0)
+			sh_hmap_prefetch(&keys, key[i + AHEAD]);
+		fof[i] = key[i] != 0 && sh_hmap_get(&keys, key[i], &src) ?
+		    src : NONE;
 	}
-	if ((f->host = calloc(f->nhost + 1, sizeof(*f->host))) == NULL) {
-		e = SH_ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < nh; i++) {
-		f->host[hof[h[i].i]].name = h[i].off;
-		f->host[hof[h[i].i]].namelen = h[i].len;
-	}
-	if ((e = tally(f->file, f->nfile, fof, rep, size, f->n)) != 0 ||
-	    (e = tally(f->host, f->nhost, hof, rep, size, f->n)) != 0)
-		goto out;
+	if (e == 0)
+		e = sort_hosts(f, &h, hof);
+	if (e == 0 && (e = tally(f->file, f->nfile, fof, rep, size, f->n)) ==
+	    0)
+		e = tally(f->host, f->nhost, hof, rep, size, f->n);
 	for (i = 0; i < f->nfile + f->nhost && e == 0; i++) {
 		struct group *g = i < f->nfile ? &f->file[i] :
 		    &f->host[i - f->nfile];
@@ -324,9 +364,10 @@ groups(struct sh_figures *f, struct sh_fpset *s, const uint32_t *rep,
 		if (g->rep != NONE)
 			e = keep_id(f, s, g->rep, &g->koff, &g->klen);
 	}
-out:
-	free(r.v);
-	free(h);
+	sh_hmap_free(&keys);
+	sh_hmap_free(&h.map);
+	free(h.g);
+	free(key);
 	free(fof);
 	free(hof);
 	return e;

@@ -46,10 +46,13 @@ struct sh_figures;
  * The figures of the entries of s and their anchors rep (keep.h:
  * rep[i] == i kept, SH_KEEP_OUT left out, else the entry it is removed
  * against) into *f, the files of m (NULL: none; nfiles of them, in the
- * order added) read for the file of each entry (sh_docmap_walk: after
- * the last scan, no clone in use meanwhile).  Memory: about 56 bytes an
- * entry and the length of its host, and 16 bytes a record of m.  Return 0, SH_ENOMEM,
- * SH_ERANGE (2^32 entries or more), an error of s or of the walk.
+ * order added) taken for the file of each entry (sh_docmap_keys: after
+ * the last scan, no clone in use meanwhile).  Memory: about 20 bytes an
+ * entry, a map of 32 to 64 bytes a key of m, up to 80 bytes for each
+ * cluster met in each file and host, and the hosts' names.  Cost: the
+ * entries' IDs read once, one lookup each in the map of m's keys and
+ * one in that of the hosts, and the hosts sorted.  Return 0, SH_ENOMEM,
+ * SH_ERANGE (2^32 entries or more) or an error of s.
  */
 int sh_figures_new(struct sh_figures **f, struct sh_fpset *s,
     const uint32_t *rep, struct sh_docmap *m, size_t nfiles);
