@@ -31,9 +31,10 @@
 # such as a crawl by wget; default: DOCS generated pages as HTML
 # responses, one gzip member a record), FAMILY_SIZES (the family
 # section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
-# section: comparisons a case, default 1000000).
+# section: comparisons a case, default 1000000), FIG_DOCS (the figures
+# section: documents before the copies, default 200000).
 
-sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin resume'
+sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin resume figures'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -71,6 +72,7 @@ BANDJOIN_S=${BANDJOIN_S:-2G}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 RESUME_DOCS=${RESUME_DOCS:-100000}
 RESUME_FILES=${RESUME_FILES:-100}
+FIG_DOCS=${FIG_DOCS:-200000}
 ZFILE=${ZFILE:-}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -255,7 +257,7 @@ tools()
 	dict)	echo sh-fp sh-tokenize ;;
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
-	route | bandjoin) echo sh-fp sh-near ;;
+	route | bandjoin | figures) echo sh-fp sh-near ;;
 	esac
 }
 
@@ -1139,6 +1141,47 @@ bench_route()
 		done
 	done
 	[ -n "$ROUTE_FILE" ] || echo "(copies made: $((n / 11)))"
+}
+
+# The figures of a run (sh-near -R) against the same run without them:
+# FIG_DOCS English documents, a tenth followed by a copy with one word in
+# 100 replaced, their IDs URLs on 100 hosts; sh-near -g -j 1 -v DOCS on
+# the bands at 0.8 and on the fingerprints at -k 6 with -a 0.8, pinned,
+# median of NEAR_RUNS runs each, then the same with -R.
+bench_figures()
+{
+	f=$tmp/figures.tsv
+	"$GEN" -s 7 en "$FIG_DOCS" | awk -F '\t' '{
+		id = "http://h" NR % 100 ".example/" $1
+		print id "\t" $2
+		if (NR % 10)
+			next
+		n = split($2, w, " ")
+		s = ""
+		for (i = 1; i <= n; i++)
+			s = s (i > 1 ? " " : "") (i % 100 ? w[i] : "zzz" i)
+		print id "-copy\t" s
+	}' >"$f" || die "cannot write $f"
+	"$BIN/sh-fp" -B "$f" >"$tmp/figures.fp" || die "sh-fp -B $f failed"
+	n=$(wc -l <"$f")
+	echo
+	echo "figures: sh-near -g -j 1 -v DOCS, $n documents on 100 hosts," \
+	    "without and with -R, one core, median of $NEAR_RUNS runs"
+	printf '%-28s %9s %9s %7s\n' route 'median s' 'with -R' ratio
+	for r in '-a 0.8' '-k 6 -a 0.8'; do
+		# The table and warnings of -R go where those of both runs
+		# go: nowhere.
+		a=$(RUNS=$NEAR_RUNS timeit sh -c '"$0" "$@" 2>/dev/null' \
+		    "$BIN/sh-near" -g -j 1 -v "$f" $r "$tmp/figures.fp") ||
+		    exit 2
+		b=$(RUNS=$NEAR_RUNS timeit sh -c '"$0" "$@" 2>/dev/null' \
+		    "$BIN/sh-near" -g -j 1 -v "$f" $r -R "$tmp/figures.json" \
+		    "$tmp/figures.fp") || exit 2
+		awk -v r="$r" -v a="$a" -v b="$b" 'BEGIN {
+		    printf "%-28s %9.3f %9.3f %7.3f\n", r, a, b,
+			(a > 0 ? b / a : 0) }'
+	done
+	rm -f "$f" "$tmp/figures.fp" "$tmp/figures.json"
 }
 
 # The band join within a memory budget, at the scale where neither the

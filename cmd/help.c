@@ -98,6 +98,14 @@ static const struct {
 	    "the copy kept)\n"
 	    "  -Z all:file   -g, -u: every record there, each with that ID "
 	    "and its fate\n"
+	    "  -E            the operands are the decisions of an earlier -g "
+	    "(REP<TAB>ID):\n"
+	    "                write the records of -v where they say, with -Z\n"
+	    "  -R file       -g, -u: write the figures of the run there "
+	    "(JSON), a table\n"
+	    "                on stderr\n"
+	    "  -L share      -R: warn of a cluster over this share of a file "
+	    "or host (0.5)\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 1 },
 	{ "sh-dist",

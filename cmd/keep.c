@@ -34,6 +34,8 @@ keepopt_set(struct keepopt *ko, int ch, const char *arg)
 		clean_set(&ko->z, arg);
 		return 1;
 	}
+	if (figopt_set(&ko->fig, ch, arg))
+		return 1;
 	if (ch != 'Y')
 		return 0;
 	ko->rulearg = arg;
@@ -63,7 +65,7 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 
 	/* -E decides nothing: the letters of deciding are not for it. */
 	for (q = usage_given(); ko->decided && *q != '\0'; q++)
-		if (strchr("BJKPSYagikmru", *q) != NULL)
+		if (strchr("BJKLPRSYagikmru", *q) != NULL)
 			usage_conflict('E', *q);
 	if (ko->decided && ko->z.path[0] == NULL)
 		usage_only('E', "-Z");
@@ -89,6 +91,7 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 		clean_again(vd, recmode, "-Y", "for their fields");
 	}
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
+	figopt_check(&ko->fig, ko->mode, ko->components, vd, ko->z.path);
 }
 
 /* -E: the decisions read, into set s, for the documents of m. */
@@ -258,6 +261,8 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 		    sh_keep_classes(mt, s, &c, rank, rep);
 	if (e == 0)
 		clean_write(&ko->z, s, rep);
+	if (e == 0)
+		figures_write(&ko->fig, ko->mode, s, rep, mt);
 	/* -g: each line with the copy it stays with; -u: those kept. */
 	if (e == 0 && ko->mode == 'g')
 		e = sh_match_write_clusters(s, rep, stdout);

@@ -13,6 +13,7 @@
 #include "text/docmap.h"
 #include "verify/match.h"
 #include "clean.h"
+#include "figures.h"
 #include "fpjoin.h"
 
 /* -Y: which copy stays: the first, the longest text, the newest date,
@@ -29,6 +30,7 @@ struct keepopt {
 				 * named */
 	const struct vdocs *vd;	/* -v */
 	struct clean z;		/* -Z */
+	struct figopt fig;	/* -R, -L */
 };
 
 /* Take -g or -u (ch): return ch; or -E, the decisions of -g read
@@ -37,13 +39,15 @@ int keepopt_mode(struct keepopt *ko, int ch);
 
 /* Take option ch with argument arg: -Y first, longest, newest,
  * newest:FIELD or max:FIELD (another rule ends the program with status
- * 2), -Z file (clean.h).  Return 1, or 0 when ch is not one. */
+ * 2), -Z file (clean.h), -R and -L (figures.h).  Return 1, or 0 when ch
+ * is not one. */
 int keepopt_set(struct keepopt *ko, int ch, const char *arg);
 
 /* After the options: check the field of -Y and those of -Z against the
  * mode and the documents vd (read in framing recmode), and create the
  * files of -Z (clean_open); -E goes with -Z alone of them, and needs IDs
- * of their own (not the numbers of lines or paragraphs). */
+ * of their own (not the numbers of lines or paragraphs); and those of -R
+ * (figopt_check). */
 void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
     int recmode);
 
@@ -55,9 +59,10 @@ void keepopt_check(struct keepopt *ko, const struct vdocs *vd,
  * and max, the fields' values read from the files of -v), written to
  * standard output: for -g a line an entry, the ID of the copy it stays
  * with then its own; for -u the lines kept; with -Z, the records of
- * the documents, where they go (clean_write).  With -E, the operands'
- * lines are the decisions (verify/decisions.h): the records go where
- * they say, and nothing else is written.  Return 0 or an error for
+ * the documents, where they go (clean_write); with -R, the figures
+ * (figures_write).  With -E, the operands' lines are the decisions
+ * (verify/decisions.h): the records go where they say, and nothing else
+ * is written.  Return 0 or an error for
  * the caller to report (lk->where names the file of an index error).
  */
 int keep_run(struct keepopt *ko, struct sh_fpset *s,

@@ -32,8 +32,8 @@
 
 static const char usage_text[] =
     "usage: sh-near [-g | -gg | -u] [-i index [-K]] [-j threads] [-k max]\n"
-    "               [-m pairs] [-P shard/shards] [-r blocks] [-S size] "
-    "[file ...]\n"
+    "               [-m pairs] [-P shard/shards] [-R figures [-L share]]\n"
+    "               [-r blocks] [-S size] [file ...]\n"
     "       sh-near -v docs [-Bt] [-a min] [-J measure] [-Y rule]\n"
     "               [-Z kept [-Z removed] | -Z all:file]\n"
     "               [sh-near option ...] [document option ...] [file ...]\n"
@@ -140,7 +140,7 @@ main(int argc, char *argv[])
 	docopt_init(&o);
 	nthreads = sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt(argc, argv,
-	    DOCOPTS "BEJ:KP:S:VY:Z:a:cghi:j:k:m:r:uv:")) != -1) {
+	    DOCOPTS "BEJ:KL:P:R:S:VY:Z:a:cghi:j:k:m:r:uv:")) != -1) {
 		e = 0;
 		switch (ch = usage_option(ch, "cg")) {
 		case 'g':
@@ -247,7 +247,7 @@ main(int argc, char *argv[])
 			errx(2, "%s", sh_strerror(SH_ENOMEM));
 		sh_verify_floor(vd.vf, minsim);
 		mt = (struct sh_matcher){ vd.vf, minsim, bad_pair, NULL,
-		    progress_lib(), 0 };
+		    progress_lib(), 0, 0, 0 };
 	}
 
 	if ((mode == 'u' && vd.vf == NULL) || (ix != NULL && mode != 'u')) {

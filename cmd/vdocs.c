@@ -134,6 +134,7 @@ add_docs(struct vdocs *d, const char *name, int *status)
 			    DIAG_DOCS : DIAG_JSONDOCS);
 		if (!sh_rec_skippable(r))
 			exit(2);
+		d->nbad++;
 		*status = 2;
 	}
 	if (input_end(in) != 0)
@@ -161,6 +162,7 @@ open_docs(struct vdocs *d, struct docopt *o, int tokens, int measure,
 	/* Records of an ID seen before are never read: said once. */
 	if ((dups = sh_docmap_dups(d->m, ids, sizeof(ids))) < 0)
 		errx(2, "%s: %s", d->path, sh_strerror((int)dups));
+	d->ndups = (unsigned long long)dups;
 	if (dups > 0)
 		warnx("%s: %lld document(s) with the ID of one before, not "
 		    "read (the first of an ID is): %s%s", d->path, dups, ids,

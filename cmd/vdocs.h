@@ -20,6 +20,8 @@ struct vdocs {
 	struct sh_docmap *m;
 	struct sh_fp *fp;
 	struct sh_verify *vf;
+	/* Records reported bad and skipped, and of an ID seen before. */
+	unsigned long long nbad, ndups;
 };
 
 /*

@@ -18,7 +18,7 @@ declare -A LETTERS=(
 	[sh-dist]="J N R S V a h k p q t v x $DOCLETTERS"
 	[sh-fp]="B L P U V c h j t $DOCLETTERS"
 	[sh-index]="E O P S T V a b h k o r u"
-	[sh-near]="B J K P S V a g h i j k m r t u v $DOCLETTERS"
+	[sh-near]="B J K L P R S V a g h i j k m r t u v $DOCLETTERS"
 	[sh-tokenize]="Q U V c h m $DOCLETTERS"
 )
 

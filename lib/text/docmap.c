@@ -63,6 +63,7 @@ struct sh_docmap {
 	int sorted;
 	int clone;
 	unsigned long long nskip;
+	struct sh_docmap_counts counts;	/* of the scans ended */
 	/* The scan of the file added last. */
 	struct sh_reader scan;
 	FILE *scanfp;		/* NULL: a stream, not closed here */
@@ -102,6 +103,10 @@ end_scan(struct sh_docmap *m)
 		return;
 	if (m->scanfp != NULL)
 		fclose(m->scanfp);
+	m->counts.nstatus += m->scan.nstatus;
+	m->counts.ntype += m->scan.ntype;
+	m->counts.nbinary += m->scan.nbinary;
+	m->counts.nbadcs += m->scan.nbadcs;
 	sh_reader_free(&m->scan);
 	m->scanning = 0;
 }
@@ -234,6 +239,12 @@ unsigned long long
 sh_docmap_skipped(const struct sh_docmap *m)
 {
 	return m->nskip;
+}
+
+const struct sh_docmap_counts *
+sh_docmap_counts(const struct sh_docmap *m)
+{
+	return &m->counts;
 }
 
 static uint64_t
@@ -654,6 +665,20 @@ cmp_place(const void *a, const void *b)
 	const struct ent *x = a, *y = b;
 
 	return x->place < y->place ? -1 : x->place > y->place;
+}
+
+int
+sh_docmap_keys(struct sh_docmap *m, sh_docmap_key_fn *fn, void *ctx)
+{
+	size_t i;
+	int r = 0;
+
+	end_scan(m);
+	sort_table(m);
+	for (i = 0; i < m->n && r == 0; i++)
+		if (i == 0 || m->e[i].key != m->e[i - 1].key)
+			r = fn(ctx, m->e[i].key, SRC_OF(m->e[i].place));
+	return r;
 }
 
 int

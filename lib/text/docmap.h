@@ -146,9 +146,32 @@ typedef int sh_docmap_walk_fn(void *ctx, size_t src, uint64_t key,
  */
 int sh_docmap_walk(struct sh_docmap *m, sh_docmap_walk_fn *fn, void *ctx);
 
+/* A key of the table, and the file (0 for the first added) of its
+ * first record, for sh_docmap_keys. */
+typedef int sh_docmap_key_fn(void *ctx, uint64_t key, size_t src);
+
+/*
+ * After the last scan, with no clone in use meanwhile: call fn(ctx, key,
+ * src) for each key of m's records in increasing order, src the file of
+ * the first record of that key (the one sh_docmap_get finds, for the IDs
+ * of that key), until fn returns nonzero.  Return fn's nonzero return,
+ * else 0.  Cost: the table sorted, once, as for sh_docmap_get; no record
+ * read.  The file framing (no table) calls fn for none.
+ */
+int sh_docmap_keys(struct sh_docmap *m, sh_docmap_key_fn *fn, void *ctx);
+
 /* Records kept, and bad records skipped. */
 size_t sh_docmap_count(const struct sh_docmap *m);
 unsigned long long sh_docmap_skipped(const struct sh_docmap *m);
+
+/* What the readers of the scans ended counted (struct sh_reader in
+ * record.h), summed over the files: WARC responses skipped for their
+ * HTTP status or media type, documents skipped as binary, records in a
+ * charset the C library does not know (read as UTF-8). */
+struct sh_docmap_counts {
+	unsigned long long nstatus, ntype, nbinary, nbadcs;
+};
+const struct sh_docmap_counts *sh_docmap_counts(const struct sh_docmap *m);
 
 void sh_docmap_free(struct sh_docmap *m);
 

@@ -151,6 +151,7 @@ choose(struct keeper *k, uint32_t x, uint32_t *anchor)
 	int r;
 
 	*anchor = x;
+	k->mt->ncand += k->ncand;
 	if (k->ncand == 0)
 		return 0;
 	if (k->mt->vf == NULL) {

@@ -18,7 +18,8 @@
  * band groups) in keep order, until one matches: a family of m copies
  * of one kept document costs m verifications.  Documents are cut ahead
  * on the verifier's threads, the entries of some thousand at a time and
- * the kept copies they meet first.
+ * the kept copies they meet first.  The candidates looked at, verified
+ * or not, are counted in mt->ncand.
  */
 #ifndef SH_KEEP_H
 #define SH_KEEP_H

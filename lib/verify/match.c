@@ -28,6 +28,7 @@ judged(struct sh_matcher *mt, int e, uint32_t sim, const char *const id[2],
 		return 0;
 	}
 	*out = sim;
+	mt->nmatched += sim >= mt->min;
 	return sim >= mt->min;
 }
 

@@ -35,6 +35,9 @@ struct sh_matcher {
 	const struct sh_progress *pg;	/* "pairs verified", total 0; NULL:
 					   none */
 	unsigned long long nverified;	/* pairs verified so far */
+	unsigned long long nmatched;	/* of them, at or above min */
+	unsigned long long ncand;	/* pairs a keep decision looked at
+					   (keep.h), verified or not */
 };
 
 /* A match: valid until the next call on its source. */

@@ -106,6 +106,36 @@ put2(const char *name, const char *s, size_t n)
 	}
 }
 
+/* sh_docmap_keys: the keys and files seen, in order. */
+struct seen {
+	uint64_t key[8];
+	size_t src[8], n;
+};
+
+static int
+saw(void *ctx, uint64_t key, size_t src)
+{
+	struct seen *v = ctx;
+
+	if (v->n == 8)
+		return 1;
+	v->key[v->n] = key;
+	v->src[v->n++] = src;
+	return 0;
+}
+
+/* The file that sh_docmap_keys gives for ID id in v, or 9. */
+static size_t
+src_of(const struct seen *v, const struct sh_docmap *m, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->key[i] == sh_docmap_key(m, id, strlen(id)))
+			return v->src[i];
+	return 9;
+}
+
 static const char *
 word(void)
 {
@@ -122,6 +152,7 @@ main(void)
 	struct sh_recopt o = SH_RECOPT_DEFAULT;
 	struct sh_docmap *m, *c;
 	struct sh_rec rec;
+	struct seen sv;
 	size_t n, i, j;
 	char *buf, other[sizeof(path) + 4], ids[64];
 	int fd;
@@ -202,6 +233,12 @@ main(void)
 	    sh_docmap_get(m, "b", 1, &rec) == 1 && rec.len == 3 &&
 	    sh_docmap_get(m, "c", 1, &rec) == 1 && rec.len == 5,
 	    "each ID read from its file, the first file's a");
+	memset(&sv, 0, sizeof(sv));
+	ok(sh_docmap_keys(m, saw, &sv) == 0 && sv.n == 3 &&
+	    sv.key[0] < sv.key[1] && sv.key[1] < sv.key[2] &&
+	    src_of(&sv, m, "a") == 0 && src_of(&sv, m, "b") == 1 &&
+	    src_of(&sv, m, "c") == 0, "keys: each once, in order, with the "
+	    "file of its first record");
 	sh_docmap_free(m);
 	remove(other);
 	remove(other);
