@@ -29,9 +29,10 @@
 # such as a crawl by wget; default: DOCS generated pages as HTML
 # responses, one gzip member a record), FAMILY_SIZES (the family
 # section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
-# section: comparisons a case, default 1000000).
+# section: comparisons a case, default 1000000), VADD_DOCS (the vadd
+# section: documents a night, default DOCS).
 
-sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin'
+sections='fp records compressed dict near family index bandindex vadd deletes parallel verify editdist route bandjoin'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -67,6 +68,7 @@ BANDJOIN_DOCS=${BANDJOIN_DOCS:-1100000}
 BANDJOIN_BYTES=${BANDJOIN_BYTES:-300}
 BANDJOIN_S=${BANDJOIN_S:-2G}
 VERIFY_PAIRS=${VERIFY_PAIRS:-40}
+VADD_DOCS=${VADD_DOCS:-$DOCS}
 ZFILE=${ZFILE:-}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -850,6 +852,71 @@ bench_bandindex()
 			    ($5 == "-" ? "-" : sprintf("%.1f", $5 * 1024 / $1)),
 			    $6, ($6 > 0 ? $7 / $6 : 0), $8 }'
 		rm -rf "$f" "$q" "$ix"
+	done
+}
+
+# The nightly add at BAND_T: yesterday's VADD_DOCS English documents
+# (bench/gen -c 10, a planted copy after every tenth) indexed with
+# sh-index build -a, and today's night (as many new ones, their copies
+# planted, and a tenth of yesterday's again) given to sh-index add -u
+# (band hits, unverified), to sh-index add -u -v (verified), and to
+# sh-near -u -i -v -a, which prints what the verified add adds.  Each add
+# on a fresh copy of the index, the copy not timed; in turns, so that a
+# change of load touches all three; one core, medians of NEAR_RUNS runs.
+bench_vadd()
+{
+	n=$VADD_DOCS
+	"$GEN" -c 10 en $((2 * n)) >"$tmp/vadd.all" || die "$GEN failed"
+	m=$(awk -F '\t' -v n="$n" '$1 !~ /-copy$/ && ++k > n { print NR; exit }' \
+	    "$tmp/vadd.all")
+	head -n $((m - 1)) "$tmp/vadd.all" >"$tmp/vadd.y"
+	{ tail -n +"$m" "$tmp/vadd.all"; head -n $((n / 10)) \
+	    "$tmp/vadd.y"; } >"$tmp/vadd.t"
+	"$BIN/sh-fp" -B $FPFLAGS "$tmp/vadd.y" >"$tmp/vadd.yb" &&
+	    "$BIN/sh-fp" -B $FPFLAGS "$tmp/vadd.t" >"$tmp/vadd.tb" ||
+	    die "sh-fp -B failed"
+	ix=$tmp/vadd.ix
+	"$BIN/sh-index" build -O -a "$BAND_T" "$ix" "$tmp/vadd.yb" ||
+	    die "build failed"
+	v="-v $tmp/vadd.t -v $tmp/vadd.y $FPFLAGS"
+	echo
+	echo "vadd: a night of $(wc -l <"$tmp/vadd.t") documents against an" \
+	    "index of $(wc -l <"$tmp/vadd.y") at $BAND_T, one core, median of" \
+	    "$NEAR_RUNS runs"
+	cp -a "$ix" "$ix.c"
+	a=$("$BIN/sh-index" add -u "$ix.c" "$tmp/vadd.tb" | wc -l)
+	rm -rf "$ix.c"
+	cp -a "$ix" "$ix.c"
+	w=$("$BIN/sh-index" add -u $v "$ix.c" "$tmp/vadd.tb" | wc -l)
+	q=$("$BIN/sh-near" -u -i "$ix" $v -a "$BAND_T" "$tmp/vadd.tb" |
+	    wc -l)
+	i=0
+	t0=
+	t1=
+	t2=
+	while [ "$i" -lt "$NEAR_RUNS" ]; do
+		rm -rf "$ix.c"
+		cp -a "$ix" "$ix.c"
+		t0="$t0 $(RUNS=1 timeit "$BIN/sh-index" add -u "$ix.c" \
+		    "$tmp/vadd.tb")" || exit 2
+		rm -rf "$ix.c"
+		cp -a "$ix" "$ix.c"
+		t1="$t1 $(RUNS=1 timeit "$BIN/sh-index" add -u $v "$ix.c" \
+		    "$tmp/vadd.tb")" || exit 2
+		t2="$t2 $(RUNS=1 timeit "$BIN/sh-near" -u -i "$ix" $v -a \
+		    "$BAND_T" "$tmp/vadd.tb")" || exit 2
+		i=$((i + 1))
+	done
+	rm -rf "$ix" "$ix.c"
+	t0=$(printf '%s\n' $t0 | median)
+	t1=$(printf '%s\n' $t1 | median)
+	t2=$(printf '%s\n' $t2 | median)
+	printf '%-22s %9s %7s %11s %11s\n' run 'median s' lines \
+	    '/ add -u' '/ sh-near'
+	for r in "add_-u $t0 $a" "add_-u_-v $t1 $w" "sh-near_-u_-i_-v $t2 $q"; do
+		echo "$r $t0 $t2" | awk '{ sub(/_/, " ", $1); gsub(/_/, " ", $1)
+			printf "%-22s %9.3f %7d %11.2f %11.2f\n", $1, $2, $3,
+			    ($4 > 0 ? $2 / $4 : 0), ($5 > 0 ? $2 / $5 : 0) }'
 	done
 }
 

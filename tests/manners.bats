@@ -17,7 +17,7 @@ DOCLETTERS='A C F H I M T X e f l y D W d n s w z'
 declare -A LETTERS=(
 	[sh-dist]="J N R S V a h k p q t v x $DOCLETTERS"
 	[sh-fp]="B L P U V c h j t $DOCLETTERS"
-	[sh-index]="E O P S T V a b h k o r u"
+	[sh-index]="E J O P S T V a b f h k o r t u v"
 	[sh-near]="B J K P S V a g h i j k m r t u v $DOCLETTERS"
 	[sh-tokenize]="Q U V c h m $DOCLETTERS"
 )

@@ -158,7 +158,7 @@ before(struct sh_vfilter *f, const struct cand *q, const uint64_t *key)
 		for (j = v; j != 0; j = f->next[(j - 1) * (size_t)b + band]) {
 			if (f->seen[j - 1] == f->nlines + 1)
 				continue;
-			f->seen[j - 1] = (uint32_t)(f->nlines + 1);
+			f->seen[j - 1] = f->nlines + 1;
 			c.fp = f->kept.fp[j - 1];
 			c.id = sh_fplist_id(&f->kept, j - 1, &c.len);
 			if (cand_doc(f, q, &c, 0))

@@ -5,8 +5,10 @@
  * mt->min by the verifier mt->vf).  The candidates of a line are the
  * index's entries that agree with its sketch in a band (each of their
  * IDs, segment by segment, oldest first), then the lines kept before it
- * that do, in input order; each is verified until one matches.  This is
- * the decision of sh-near -u -i INDEX -v DOCS -a min, one line at a time.
+ * that do (band by band, the latest first), each once; they are verified
+ * until one matches.  Which is asked first changes the cost, never the
+ * decision, which is that of sh-near -u -i INDEX -v DOCS -a min, made one
+ * line at a time.
  *
  * A candidate's document is found in one place (vfilter.c, cand_doc):
  * today by its ID in the verifier's documents, the query's too; an
@@ -18,7 +20,8 @@
  * and of their index candidates cut ahead on the verifier's threads
  * (sh_verify_ahead), then the lines judged in order.  Memory: the
  * batch's lines and their hits (32 bytes each), and for each line kept
- * its fingerprint, its ID and its band keys (about 40 bytes a band).
+ * its fingerprint and ID (about 24 bytes more than the ID), and 36 to 68
+ * bytes a band for its band key.
  */
 #ifndef SH_VFILTER_H
 #define SH_VFILTER_H
@@ -46,8 +49,8 @@ struct sh_vfilter {
 	struct sh_fplist kept;	/* the lines kept: fingerprints and IDs */
 	uint32_t *next;		/* kept line j's band c: 1 + the line kept
 				   before j with the same key, 0 none */
-	uint32_t *seen;		/* kept line j: 1 + the last line it was
-				   asked about */
+	unsigned long long *seen;	/* kept line j: 1 + the last line it
+					   was asked about */
 	size_t nextcap, seencap;
 	struct sh_hmap last;	/* a band key: 1 + the last line kept of it */
 	unsigned long long nlines;	/* lines judged so far */
