@@ -870,15 +870,18 @@ bench_vadd()
 	m=$(awk -F '\t' -v n="$n" '$1 !~ /-copy$/ && ++k > n { print NR; exit }' \
 	    "$tmp/vadd.all")
 	head -n $((m - 1)) "$tmp/vadd.all" >"$tmp/vadd.y"
-	{ tail -n +"$m" "$tmp/vadd.all"; head -n $((n / 10)) \
-	    "$tmp/vadd.y"; } >"$tmp/vadd.t"
+	tail -n +"$m" "$tmp/vadd.all" >"$tmp/vadd.n"
+	{ cat "$tmp/vadd.n"; head -n $((n / 10)) "$tmp/vadd.y"; } \
+	    >"$tmp/vadd.t"
 	"$BIN/sh-fp" -B $FPFLAGS "$tmp/vadd.y" >"$tmp/vadd.yb" &&
 	    "$BIN/sh-fp" -B $FPFLAGS "$tmp/vadd.t" >"$tmp/vadd.tb" ||
 	    die "sh-fp -B failed"
 	ix=$tmp/vadd.ix
 	"$BIN/sh-index" build -O -a "$BAND_T" "$ix" "$tmp/vadd.yb" ||
 	    die "build failed"
-	v="-v $tmp/vadd.t -v $tmp/vadd.y $FPFLAGS"
+	# The night's documents: the new ones, and yesterday's for the
+	# pages recrawled and for the candidates.
+	v="-v $tmp/vadd.n -v $tmp/vadd.y $FPFLAGS"
 	echo
 	echo "vadd: a night of $(wc -l <"$tmp/vadd.t") documents against an" \
 	    "index of $(wc -l <"$tmp/vadd.y") at $BAND_T, one core, median of" \
@@ -907,7 +910,7 @@ bench_vadd()
 		    "$BAND_T" "$tmp/vadd.tb")" || exit 2
 		i=$((i + 1))
 	done
-	rm -rf "$ix" "$ix.c"
+	rm -rf "$ix" "$ix.c" "$tmp"/vadd.*
 	t0=$(printf '%s\n' $t0 | median)
 	t1=$(printf '%s\n' $t1 | median)
 	t2=$(printf '%s\n' $t2 | median)

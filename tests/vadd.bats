@@ -143,6 +143,31 @@ brute() {
 	same_dir "$d/keep" "$d/ix"
 }
 
+@test "add -u -v: a bad record of the documents is reported and nothing written; an empty input adds nothing; a full disk after the commit is exit 3" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
+	sh-index build -a 0.8 "$d/ix" "$f/old"
+	cp -a "$d/ix" "$d/keep"
+	{ head -n 3 "$f/docs"; echo 'no tab'; tail -n +4 "$f/docs"; } \
+	    >"$d/docs"
+	run -2 --separate-stderr sh-index add -u -v "$d/docs" $F "$d/ix" \
+	    "$f/new"
+	eq "$output" ""
+	eq "$stderr" "sh-index: $d/docs:4: missing TAB after ID
+sh-index: $d/ix: not written: the documents have errors"
+	same_dir "$d/keep" "$d/ix"
+	run -0 --separate-stderr sh-index add -u -v "$f/docs" $F "$d/ix" \
+	    </dev/null
+	eq "$output$stderr" ""
+	same_dir "$d/keep" "$d/ix"
+	cp -a "$d/keep" "$d/copy"
+	sh-index add -u -v "$f/docs" $F "$d/copy" "$f/new" >/dev/null
+	run -3 --separate-stderr bash -c 'sh-index add -u -v "$1" -w 3 \
+	    -W binary "$2" "$3" >/dev/full' _ "$f/docs" "$d/ix" "$f/new"
+	eq "$stderr" "sh-index: $d/ix: committed, output lost: stdout: No space left on device"
+	sh-index dump "$d/ix" | cut -f 2 | LC_ALL=C sort >"$d/got"
+	sh-index dump "$d/copy" | cut -f 2 | LC_ALL=C sort | same_files - "$d/got"
+}
+
 @test "add -u -v -l: the lines added in the list, synced before the commit, stdout unused; a list left behind is not written over" {
 	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
 	sh-index build -a 0.8 "$d/ix" "$f/old"
