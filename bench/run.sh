@@ -254,6 +254,7 @@ tools()
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
 	route | bandjoin) echo sh-fp sh-near ;;
+	vadd)	echo sh-fp sh-index sh-near ;;
 	esac
 }
 
@@ -858,11 +859,13 @@ bench_bandindex()
 # The nightly add at BAND_T: yesterday's VADD_DOCS English documents
 # (bench/gen -c 10, a planted copy after every tenth) indexed with
 # sh-index build -a, and today's night (as many new ones, their copies
-# planted, and a tenth of yesterday's again) given to sh-index add -u
-# (band hits, unverified), to sh-index add -u -v (verified), and to
-# sh-near -u -i -v -a, which prints what the verified add adds.  Each add
-# on a fresh copy of the index, the copy not timed; in turns, so that a
-# change of load touches all three; one core, medians of NEAR_RUNS runs.
+# planted, and a tenth of yesterday's again) given to sh-index add (every
+# line), add -u (band hits, unverified), add -u -v (verified), sh-near -u
+# -i -v -a (which prints what the verified add adds), and sh-near -u -i
+# -v -a piped into add (the two steps the verified add replaces, one
+# night at a time).  Each on a fresh copy of the index, the copy not
+# timed; in turns, so that a change of load touches them all; one core,
+# medians of NEAR_RUNS runs.
 bench_vadd()
 {
 	n=$VADD_DOCS
@@ -886,41 +889,57 @@ bench_vadd()
 	echo "vadd: a night of $(wc -l <"$tmp/vadd.t") documents against an" \
 	    "index of $(wc -l <"$tmp/vadd.y") at $BAND_T, one core, median of" \
 	    "$NEAR_RUNS runs"
-	cp -a "$ix" "$ix.c"
-	a=$("$BIN/sh-index" add -u "$ix.c" "$tmp/vadd.tb" | wc -l)
-	rm -rf "$ix.c"
-	cp -a "$ix" "$ix.c"
-	w=$("$BIN/sh-index" add -u $v "$ix.c" "$tmp/vadd.tb" | wc -l)
-	q=$("$BIN/sh-near" -u -i "$ix" $v -a "$BAND_T" "$tmp/vadd.tb" |
-	    wc -l)
-	i=0
-	t0=
-	t1=
-	t2=
-	while [ "$i" -lt "$NEAR_RUNS" ]; do
+	# The cases: a name and a command, run by sh -c with the copy of
+	# the index as $1 (timeit uses i).
+	set -- "add" "sh-index add \$1 $tmp/vadd.tb" \
+	    "add -u" "sh-index add -u \$1 $tmp/vadd.tb" \
+	    "add -u -v" "sh-index add -u $v \$1 $tmp/vadd.tb" \
+	    "sh-near -u -i -v" "sh-near -u -i \$1 $v -a $BAND_T $tmp/vadd.tb" \
+	    "sh-near ... | add" "sh-near -u -i \$1 $v -a $BAND_T $tmp/vadd.tb |
+		sh-index add \$1"
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
 		rm -rf "$ix.c"
 		cp -a "$ix" "$ix.c"
-		t0="$t0 $(RUNS=1 timeit "$BIN/sh-index" add -u "$ix.c" \
-		    "$tmp/vadd.tb")" || exit 2
-		rm -rf "$ix.c"
-		cp -a "$ix" "$ix.c"
-		t1="$t1 $(RUNS=1 timeit "$BIN/sh-index" add -u $v "$ix.c" \
-		    "$tmp/vadd.tb")" || exit 2
-		t2="$t2 $(RUNS=1 timeit "$BIN/sh-near" -u -i "$ix" $v -a \
-		    "$BAND_T" "$tmp/vadd.tb")" || exit 2
-		i=$((i + 1))
+		echo "$(PATH=$BIN:$PATH sh -c "$c" _ "$ix.c" | wc -l)" \
+		    >"$tmp/vadd.lines.$k"
+		: >"$tmp/vadd.times.$k"
+		k=$((k + 1))
+	done
+	r=0
+	while [ "$r" -lt "$NEAR_RUNS" ]; do
+		k=0
+		for c; do
+			[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
+			rm -rf "$ix.c"
+			cp -a "$ix" "$ix.c"
+			PATH=$BIN:$PATH RUNS=1 timeit sh -c "$c" _ "$ix.c" \
+			    >>"$tmp/vadd.times.$k" || exit 2
+			k=$((k + 1))
+		done
+		r=$((r + 1))
+	done
+	printf '%-20s %9s %7s %9s %9s\n' run 'median s' printed '/ add -u' \
+	    '/ sh-near'
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 0 ] || { k=$((k + 1)); continue; }
+		median <"$tmp/vadd.times.$((k + 1))" >"$tmp/vadd.m.$k"
+		k=$((k + 1))
+	done
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 0 ] || { k=$((k + 1)); continue; }
+		awk -v name="$c" -v s="$(cat "$tmp/vadd.m.$k")" \
+		    -v n="$(cat "$tmp/vadd.lines.$((k + 1))")" \
+		    -v u="$(cat "$tmp/vadd.m.2")" \
+		    -v q="$(cat "$tmp/vadd.m.6")" 'BEGIN {
+			printf "%-20s %9.3f %7d %9.2f %9.2f\n", name, s, n,
+			    (u > 0 ? s / u : 0), (q > 0 ? s / q : 0) }'
+		k=$((k + 1))
 	done
 	rm -rf "$ix" "$ix.c" "$tmp"/vadd.*
-	t0=$(printf '%s\n' $t0 | median)
-	t1=$(printf '%s\n' $t1 | median)
-	t2=$(printf '%s\n' $t2 | median)
-	printf '%-22s %9s %7s %11s %11s\n' run 'median s' lines \
-	    '/ add -u' '/ sh-near'
-	for r in "add_-u $t0 $a" "add_-u_-v $t1 $w" "sh-near_-u_-i_-v $t2 $q"; do
-		echo "$r $t0 $t2" | awk '{ sub(/_/, " ", $1); gsub(/_/, " ", $1)
-			printf "%-22s %9.3f %7d %11.2f %11.2f\n", $1, $2, $3,
-			    ($4 > 0 ? $2 / $4 : 0), ($5 > 0 ? $2 / $5 : 0) }'
-	done
 }
 
 # sh-index delete of DELETE_PCTS % of the IDs of an index of n random
