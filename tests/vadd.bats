@@ -204,6 +204,15 @@ sh-index: $d/ix: not written: the documents have errors"
 	sh-index build -a 0.8 "$d/ix" "$f/old"
 	sh-index add -u -v "$d/docs.jsonl" -f jsonl $F -J cosine "$d/ix" \
 	    "$f/new" | same_files "$d/want" -
+	# A compressed WARC file: the mirror's copy and the update are at
+	# or above 0.8 to the page indexed, the other page is new.
+	sh-fp -B -f warc "$FIXTURES/crawl.warc.gz" 2>/dev/null >"$d/w.fpb"
+	head -n 1 "$d/w.fpb" | sh-index build -a 0.8 "$d/wix"
+	tail -n +2 "$d/w.fpb" | sh-near -u -i "$d/wix" -v \
+	    "$FIXTURES/crawl.warc.gz" -f warc -a 0.8 >"$d/want"
+	eq "$(cut -f 2 "$d/want")" "http://news.example.org/rain.html"
+	tail -n +2 "$d/w.fpb" | sh-index add -u -v "$FIXTURES/crawl.warc.gz" \
+	    -f warc "$d/wix" | same_files "$d/want" -
 	# A new index: of -a's tables, only the batch's lines verified.
 	sh-index add -u -a 0.8 -v "$f/docs" $F "$d/new.ix" "$f/new" >"$d/got"
 	brute "$f/sim" /dev/null <(cut -f 2 "$f/new") 0.8 |
