@@ -109,8 +109,8 @@ brute() {
 	    same_files "$d/added" -
 }
 
-@test "add -u -v: two runs at once of overlapping batches add each page once, as one after the other would" {
-	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
+@test "add -u -v: two runs at once of overlapping batches add each page once, as one after the other would; so do three of one batch" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR" i
 	# Yesterday's first families: today's copies of the others are
 	# kept by the one of the two runs that comes first.
 	head -n 20 "$f/old" >"$d/old"
@@ -139,6 +139,17 @@ brute() {
 		echo "the two orders add the same pages"
 		return 1
 	fi
+	# One batch, three runs at once: what one run adds, once.
+	rm -rf "$d/ix"
+	sh-index build -a 0.8 "$d/ix" "$d/old"
+	for i in 1 2 3; do
+		sh-index add -u -v "$f/docs" $F "$d/ix" "$d/a" >"$d/once.$i" &
+	done
+	wait
+	cut -f 2 "$d"/once.? | LC_ALL=C sort | same_files <(LC_ALL=C sort \
+	    "$d/ka") -
+	sh-index dump "$d/ix" | cut -f 2 | LC_ALL=C sort >"$d/got"
+	cut -f 2 "$d/old" "$d"/once.? | LC_ALL=C sort | same_files - "$d/got"
 }
 
 @test "add -u -v: a candidate with no document is one line, exit 2, the index as it was" {
