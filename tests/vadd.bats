@@ -165,11 +165,35 @@ brute() {
 		eq "$stderr" "sh-index: no document $id in $d/docs"
 		same_dir "$d/keep" "$d/ix"
 	done
-	# Within a budget too, segments written before it: none left.
-	run -2 --separate-stderr sh-index add -u -S 1M -v "$d/docs" $F \
-	    "$d/ix" "$f/new"
-	eq "$stderr" "sh-index: no document d1c1 in $d/docs"
+	# A page of the index, changed, under its ID: its indexed
+	# fingerprint is not the document's.
+	awk -F '\t' -v OFS='\t' '$1 == "d1" { $2 = $2 " and more words" }
+	    { print }' "$f/docs" >"$d/docs"
+	sh-fp -B $F "$d/docs" | awk -F '\t' '$2 == "d1"' >"$d/d1"
+	run -2 --separate-stderr sh-index add -u -v "$d/docs" $F "$d/ix" \
+	    "$d/d1"
+	eq "$stderr" "sh-index: $d/docs: document d1: fingerprint is not the document's under these options"
 	same_dir "$d/keep" "$d/ix"
+	# Within a budget, a segment written before it (a quarter of 1M
+	# holds some 1,700 lines of 16 bands): none left.  2,000 pages
+	# apart, then a copy of the first whose document is missing.
+	awk 'BEGIN { for (i = 1; i <= 2000; i++) { s = ""
+	    for (j = 1; j <= 30; j++) s = s " u" i "x" j
+	    print "p" i "\t" substr(s, 2) } }' >"$d/big"
+	{ cat "$d/big"; printf 'plast\t%s\n' "$(head -n 1 "$d/big" |
+	    cut -f 2)"; } | sh-fp -B $F >"$d/big.fpb"
+	sh-index build -a 0.8 "$d/bx" </dev/null
+	cp -a "$d/bx" "$d/bkeep"
+	run -2 --separate-stderr sh-index add -u -S 1M -v "$d/big" $F \
+	    "$d/bx" "$d/big.fpb"
+	eq "$stderr" "sh-index: no document plast in $d/big"
+	same_dir "$d/bkeep" "$d/bx"
+	# Without the copy, the same add adds every line, in segments
+	# written as the budget fills.
+	head -n -1 "$d/big.fpb" | sh-index add -u -S 1M -v "$d/big" $F \
+	    "$d/bx" | same_files <(head -n -1 "$d/big.fpb") -
+	run -0 sh-index info "$d/bx"
+	[ "$(grep -c '^segment' <<<"$output")" -ge 2 ]
 }
 
 @test "add -u -v: a bad record of the documents is reported and nothing written; an empty input adds nothing; a full disk after the commit is exit 3" {
