@@ -32,9 +32,10 @@
 # responses, one gzip member a record), FAMILY_SIZES (the family
 # section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
 # section: comparisons a case, default 1000000), FIG_DOCS (the figures
-# section: documents before the copies, default 200000).
+# section: documents before the copies, default 200000), VADD_DOCS (the
+# vadd section: documents a night, default DOCS).
 
-sections='fp records compressed dict near family index bandindex deletes parallel verify editdist route bandjoin resume figures'
+sections='fp records compressed dict near family index bandindex vadd deletes parallel verify editdist route bandjoin resume figures'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -73,6 +74,7 @@ VERIFY_PAIRS=${VERIFY_PAIRS:-40}
 RESUME_DOCS=${RESUME_DOCS:-100000}
 RESUME_FILES=${RESUME_FILES:-100}
 FIG_DOCS=${FIG_DOCS:-200000}
+VADD_DOCS=${VADD_DOCS:-$DOCS}
 ZFILE=${ZFILE:-}
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
@@ -258,6 +260,7 @@ tools()
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
 	route | bandjoin | figures) echo sh-fp sh-near ;;
+	vadd)	echo sh-fp sh-index sh-near ;;
 	esac
 }
 
@@ -946,6 +949,92 @@ bench_bandindex()
 			    $6, ($6 > 0 ? $7 / $6 : 0), $8 }'
 		rm -rf "$f" "$q" "$ix"
 	done
+}
+
+# The nightly add at BAND_T: yesterday's VADD_DOCS English documents
+# (bench/gen -c 10, a planted copy after every tenth) indexed with
+# sh-index build -a, and today's night (as many new ones, their copies
+# planted, and a tenth of yesterday's again) given to sh-index add (every
+# line), add -u (band hits, unverified), add -u -v (verified), sh-near -u
+# -i -v -a (which prints what the verified add adds), and sh-near -u -i
+# -v -a piped into add (the two steps the verified add replaces, one
+# night at a time).  Each on a fresh copy of the index, the copy not
+# timed; in turns, so that a change of load touches them all; one core,
+# medians of NEAR_RUNS runs.
+bench_vadd()
+{
+	n=$VADD_DOCS
+	"$GEN" -c 10 en $((2 * n)) >"$tmp/vadd.all" || die "$GEN failed"
+	m=$(awk -F '\t' -v n="$n" '$1 !~ /-copy$/ && ++k > n { print NR; exit }' \
+	    "$tmp/vadd.all")
+	head -n $((m - 1)) "$tmp/vadd.all" >"$tmp/vadd.y"
+	tail -n +"$m" "$tmp/vadd.all" >"$tmp/vadd.n"
+	{ cat "$tmp/vadd.n"; head -n $((n / 10)) "$tmp/vadd.y"; } \
+	    >"$tmp/vadd.t"
+	"$BIN/sh-fp" -B $FPFLAGS "$tmp/vadd.y" >"$tmp/vadd.yb" &&
+	    "$BIN/sh-fp" -B $FPFLAGS "$tmp/vadd.t" >"$tmp/vadd.tb" ||
+	    die "sh-fp -B failed"
+	ix=$tmp/vadd.ix
+	"$BIN/sh-index" build -O -a "$BAND_T" "$ix" "$tmp/vadd.yb" ||
+	    die "build failed"
+	# The night's documents: the new ones, and yesterday's for the
+	# pages recrawled and for the candidates.
+	v="-v $tmp/vadd.n -v $tmp/vadd.y $FPFLAGS"
+	echo
+	echo "vadd: a night of $(wc -l <"$tmp/vadd.t") documents against an" \
+	    "index of $(wc -l <"$tmp/vadd.y") at $BAND_T, one core, median of" \
+	    "$NEAR_RUNS runs"
+	# The cases: a name and a command, run by sh -c with the copy of
+	# the index as $1 (timeit uses i).
+	set -- "add" "sh-index add \$1 $tmp/vadd.tb" \
+	    "add -u" "sh-index add -u \$1 $tmp/vadd.tb" \
+	    "add -u -v" "sh-index add -u $v \$1 $tmp/vadd.tb" \
+	    "sh-near -u -i -v" "sh-near -u -i \$1 $v -a $BAND_T $tmp/vadd.tb" \
+	    "sh-near ... | add" "sh-near -u -i \$1 $v -a $BAND_T $tmp/vadd.tb |
+		sh-index add \$1"
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
+		rm -rf "$ix.c"
+		cp -a "$ix" "$ix.c"
+		echo "$(PATH=$BIN:$PATH sh -c "$c" _ "$ix.c" | wc -l)" \
+		    >"$tmp/vadd.lines.$k"
+		: >"$tmp/vadd.times.$k"
+		k=$((k + 1))
+	done
+	r=0
+	while [ "$r" -lt "$NEAR_RUNS" ]; do
+		k=0
+		for c; do
+			[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
+			rm -rf "$ix.c"
+			cp -a "$ix" "$ix.c"
+			PATH=$BIN:$PATH RUNS=1 timeit sh -c "$c" _ "$ix.c" \
+			    >>"$tmp/vadd.times.$k" || exit 2
+			k=$((k + 1))
+		done
+		r=$((r + 1))
+	done
+	printf '%-20s %9s %7s %9s %9s\n' run 'median s' printed '/ add -u' \
+	    '/ sh-near'
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 0 ] || { k=$((k + 1)); continue; }
+		median <"$tmp/vadd.times.$((k + 1))" >"$tmp/vadd.m.$k"
+		k=$((k + 1))
+	done
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 0 ] || { k=$((k + 1)); continue; }
+		awk -v name="$c" -v s="$(cat "$tmp/vadd.m.$k")" \
+		    -v n="$(cat "$tmp/vadd.lines.$((k + 1))")" \
+		    -v u="$(cat "$tmp/vadd.m.2")" \
+		    -v q="$(cat "$tmp/vadd.m.6")" 'BEGIN {
+			printf "%-20s %9.3f %7d %9.2f %9.2f\n", name, s, n,
+			    (u > 0 ? s / u : 0), (q > 0 ? s / q : 0) }'
+		k=$((k + 1))
+	done
+	rm -rf "$ix" "$ix.c" "$tmp"/vadd.*
 }
 
 # sh-index delete of DELETE_PCTS % of the IDs of an index of n random

@@ -146,6 +146,14 @@ static const struct {
 	    "  -P i/n        the index holds shard i of n of the fingerprints\n"
 	    "  -S size       memory budget; segments are written as it "
 	    "fills\n"
+	    "  -v docs       add -u on band tables: verify each line against "
+	    "these documents\n"
+	    "  -J measure    the similarity of -v: jaccard, containment, "
+	    "cosine, weighted\n"
+	    "  -t            the documents of -v are token lists\n"
+	    "  -f format     with -v, the documents' records; and the other "
+	    "document\n"
+	    "                options of sh-near, but -l and -T\n"
 	    "  -h            this help;  -V  the version;  --progress  "
 	    "progress on stderr\n", 0 },
 };

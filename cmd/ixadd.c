@@ -15,10 +15,13 @@
 #include "near/fpline.h"
 #include "near/fplist.h"
 #include "verify/match.h"
+#include "verify/vfilter.h"
 #include "diag.h"
 #include "fpjoin.h"
 #include "input.h"
 #include "ixadd.h"
+#include "usage.h"
+#include "progress.h"
 
 static char where[SH_WHERE];
 static int status;
@@ -32,6 +35,9 @@ static struct sh_ixqueue queue;	/* -u: the lines looked up */
 static struct sh_fplist added;	/* and those kept, whole */
 static struct sh_shard shard;	/* and the shard the index holds */
 static char tmp[SH_WHERE];	/* -l: the list, before the commit */
+static struct sh_vfilter vf;	/* -u -v on band tables: the lines
+				   verified */
+static struct ixdocs *docs;	/* and their documents */
 
 /* The band keys of the batch for sh_ixw_add: never NULL for an index of
  * band tables, even when the batch is empty. */
@@ -57,6 +63,65 @@ fail(int e)
 	if (*tmp != '\0')
 		unlink(tmp);
 	errx(2, "%s", msg);
+}
+
+void
+ixdocs_init(struct ixdocs *d)
+{
+	memset(d, 0, sizeof(*d));
+	docopt_init(&d->o);
+	d->measure = SH_SIM_JACCARD;
+}
+
+int
+ixdocs_set(struct ixdocs *d, int ch, const char *arg)
+{
+	int e;
+
+	if (ch == 'v')
+		vdocs_name(&d->vd, arg);
+	else if (ch == 't')
+		d->tokens = 1;
+	else if (ch == 'J') {
+		if ((e = d->measure = sh_sim_measure(arg)) < 0)
+			errx(2, "-J %s: %s", arg, sh_strerror(e));
+	} else
+		return docopt_set(&d->o, ch, arg);
+	return 1;
+}
+
+/* -u -v: a candidate whose document cannot be verified ends the add, the
+ * index as it was; vdocs_error says why, in one line. */
+static void
+bad_pair(void *ctx, int e, const char *id, size_t len, size_t col)
+{
+	(void)ctx;
+	vdocs_error(&docs->vd, e, NULL, 0, id, len, col);
+	sh_ixw_close(w);
+	if (*tmp != '\0')
+		unlink(tmp);
+	exit(2);
+}
+
+/* -u -v: the documents read (before the lock), with n operands name[0..n)
+ * to be read after them. */
+static void
+docs_open(int n, char *const name[])
+{
+	size_t i;
+
+	for (i = 0; i < docs->vd.nnames; i++)
+		if (strcmp(docs->vd.names[i], "-") == 0 && input_stdin(n, name))
+			errx(2, "-v -: standard input cannot hold both the "
+			    "documents and the fingerprints");
+	if (docs->tokens && docs->o.rec.mode != SH_REC_TAB)
+		usage_conflict('t', docs->o.modech);
+	docopt_load(&docs->o);
+	vdocs_open(&docs->vd, &docs->o, docs->tokens, docs->measure,
+	    (size_t)256 << 20, 0, &status);
+	if (sh_verify_threads(docs->vd.vf, &docs->o.fp,
+	    (int)sysconf(_SC_NPROCESSORS_ONLN)) != 0)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
 }
 
 /* The lines of the change to f: those of l, or with found those whose
@@ -179,7 +244,9 @@ add_line(void *ctx, const struct sh_fpline *f)
 	int r;
 
 	(void)ctx;
-	if (queue.ix != NULL)
+	if (vf.ix != NULL)
+		r = sh_vfilter_add(&vf, f->fp, f->line, f->len, where);
+	else if (queue.ix != NULL)
 		r = sh_ixqueue_add(&queue, f->fp, f->id, f->idlen, f->line,
 		    f->len, where);
 	else if ((r = bp->b ? sh_fpline_sketch(f->line, f->len, f->id,
@@ -220,10 +287,11 @@ pass_line(void *ctx, const char *line, size_t len)
 
 void
 ixadd_run(const char *path, const struct sh_ixopt *o,
-    const struct sh_bandplan *b, int newonly, const char *list, int n,
-    char *const name[])
+    const struct sh_bandplan *b, int newonly, const char *list,
+    struct ixdocs *d, int n, char *const name[])
 {
 	static struct sh_matcher mt;	/* no documents: every hit */
+	static struct sh_matcher vmt;	/* -v: at the index's similarity */
 	struct sh_dedup *dedup = NULL;
 	struct sh_index ix;
 	struct sh_plan p;
@@ -232,6 +300,15 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	bp = b;
 	sh_fplist_init(&batch);
 	sh_fplist_init(&added);
+	/* On band tables, -u verifies against the documents of -v, read
+	 * before the lock is taken. */
+	docs = newonly && bp->b ? d : NULL;
+	if (docs != NULL && docs->vd.nnames > 0)
+		docs_open(n, name);
+	if (status) {
+		diag_done();
+		errx(2, "%s: not written: the documents have errors", path);
+	}
 	if ((o->budget || newonly) && (e = sh_ixw_open(&w, path, o,
 	    where)) != 0)
 		fail(e);
@@ -243,6 +320,13 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		    (e = sh_index_open(&ix, path, where)) != 0)
 			fail(e);
 		shard = ix.shard;
+		if (docs != NULL && docs->vd.vf != NULL && ix.bands) {
+			/* At the index's similarity, as it stands. */
+			vmt = (struct sh_matcher){ docs->vd.vf, ix.t, bad_pair,
+			    NULL, progress_lib(), 0, 0, 0 };
+			sh_verify_floor(docs->vd.vf, ix.t);
+			sh_vfilter_init(&vf, &vmt, &ix, pass_line, NULL);
+		}
 		sh_ixqueue_init(&queue, &mt, &ix, o->k >= 0 ? o->k : ix.k,
 		    NULL, NULL);
 		fpjoin_plan(&p, queue.k, 0, 1 << 24, 0);
@@ -253,8 +337,9 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		sh_ixqueue_filter(&queue, dedup, pass_line);
 	}
 	input_fps(n, name, add_line, NULL, &status);
-	if (newonly && status == 0 && (e = sh_ixqueue_flush(&queue,
-	    where)) != 0)
+	if (newonly && status == 0 && ((e = vf.ix != NULL ?
+	    sh_vfilter_flush(&vf, where) : sh_ixqueue_flush(&queue,
+	    where)) != 0))
 		fail(e);
 	if (status) {
 		sh_ixw_close(w);
@@ -266,7 +351,10 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		fail(e);
 	/* What was added, once it is the index's. */
 	commit_list(path, list, newonly ? &added : NULL, NULL);
+	if (vf.ix != NULL)
+		progress_total("pairs verified", vmt.nverified);
 	if (newonly) {
+		sh_vfilter_free(&vf);
 		sh_ixqueue_free(&queue);
 		sh_dedup_free(dedup);
 		sh_index_close(&ix);
@@ -274,6 +362,10 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	sh_fplist_free(&batch);
 	sh_fplist_free(&added);
 	free(keys);
+	if (docs != NULL) {
+		vdocs_close(&docs->vd);
+		docopt_free(&docs->o);
+	}
 }
 
 /* delete: an ID a line, or a fingerprint line's ID. */

@@ -22,7 +22,11 @@
 #include "progress.h"
 #include "usage.h"
 
+/* The options; with -v, those of the documents too (-f their framing). */
+#define OPTS "EOP:S:T:Va:b:hk:l:o:r:u"
+
 static char where[SH_WHERE];
+static struct ixdocs docs;	/* add -u -v */
 static struct sh_bandplan bp;	/* an index of band tables: its plan */
 
 static const char usage_text[] =
@@ -35,6 +39,9 @@ static const char usage_text[] =
     "       sh-index add [-u [-l list]] [-a min | -k max] "
     "[-P shard/shards]\n"
     "                    [-S size] [-T time] index [file ...]\n"
+    "       sh-index add -u -v docs [-t] [-J measure] [-l list] "
+    "[document option ...]\n"
+    "                    [add option ...] index [file ...]\n"
     "       sh-index delete [-l list] index [file ...]\n"
     "       sh-index expire -o time index\n"
     "       sh-index merge | info | dump | verify index\n"
@@ -112,7 +119,7 @@ main(int argc, char *argv[])
 	const char *verb, *a = NULL, *list = NULL;
 	long long v, budget = 0;
 	uint32_t cutoff = 0;
-	int ch, e, *opt, newonly = 0, when = 0;
+	int ch, e, *opt, newonly = 0, when = 0, hasdocs;
 
 	argc = usage_init(argc, argv, usage_text);
 	memset(&o, 0, sizeof(o));
@@ -138,9 +145,12 @@ main(int argc, char *argv[])
 	argv[1] = argv[0];
 	argc--;
 	argv++;
-	while ((ch = getopt(argc, argv, "EOP:S:T:Va:b:fhk:l:o:r:u")) != -1) {
+	ixdocs_init(&docs);
+	hasdocs = usage_has(argc, argv, OPTS IXDOCS_LETTERS, 'v');
+	while ((ch = getopt(argc, argv, hasdocs ? OPTS IXDOCS_LETTERS :
+	    OPTS "f")) != -1) {
 		opt = ch == 'b' ? &o.b : ch == 'k' ? &o.k : &o.r;
-		switch (ch = usage_option(ch, "fO")) {
+		switch (ch = usage_option(ch, hasdocs ? "" : "fO")) {
 		case 'a':
 			if ((e = sh_sim_parse(a = optarg, &o.t)) != 0 ||
 			    (e = sh_bandplan_init(&bp, o.t,
@@ -191,7 +201,8 @@ main(int argc, char *argv[])
 			*opt = (int)v;
 			break;
 		default:
-			usage();
+			if (!hasdocs || !ixdocs_set(&docs, ch, optarg))
+				usage();
 		}
 	}
 	argc -= optind;
@@ -202,6 +213,8 @@ main(int argc, char *argv[])
 		usage_only('o', "expire");
 	if (list != NULL && !newonly && strcmp(verb, "delete") != 0)
 		usage_only('l', "add -u or delete");
+	if (hasdocs && (!newonly || strcmp(verb, "add") != 0))
+		usage_only('v', "add -u");
 	if (!(when & 1) && strcmp(verb, "expire") == 0) {
 		warnx("expire: -o time is needed");
 		usage();
@@ -231,8 +244,8 @@ main(int argc, char *argv[])
 		}
 		o.bands = bp.b;
 		o.rows = bp.r;
-		ixadd_run(argv[0], &o, &bp, newonly, list, argc - 1,
-		    argv + 1);
+		ixadd_run(argv[0], &o, &bp, newonly, list, hasdocs ? &docs :
+		    NULL, argc - 1, argv + 1);
 		if (fflush(stdout) != 0 || ferror(stdout))
 			err(2, "stdout");
 		return 0;

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/errors.h"
 #include "base/sketch.h"
 #include "base/version.h"
 #include "fp/fingerprint.h"
@@ -55,6 +57,26 @@ usage_option(int ch, const char *renamed)
 	if (strchr(given, ch) == NULL && n < sizeof(given) - 1)
 		given[n] = (char)ch;
 	return ch;
+}
+
+int
+usage_has(int argc, char *const argv[], const char *optstring, int ch)
+{
+	char **copy;
+	int c, found = 0, saved = opterr;
+
+	if ((copy = malloc(((size_t)argc + 1) * sizeof(*copy))) == NULL)
+		errx(2, "%s", sh_strerror(SH_ENOMEM));
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	copy[argc] = NULL;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt(argc, copy, optstring)) != -1)
+		found |= c == ch;
+	opterr = saved;
+	optind = 1;
+	free(copy);
+	return found;
 }
 
 const char *

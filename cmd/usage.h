@@ -37,6 +37,11 @@ void usage_conflict(int a, int b) USAGE_NORETURN;
  */
 int usage_option(int ch, const char *renamed);
 
+/* Whether getopt, with optstring, finds option ch in argv[0..argc): a
+ * copy of argv is parsed, without messages, and getopt is then reset
+ * (optind 1) for the program's own parse. */
+int usage_has(int argc, char *const argv[], const char *optstring, int ch);
+
 /* The letters usage_option has taken, each once, in order. */
 const char *usage_given(void);
 

@@ -17,8 +17,8 @@ DOCLETTERS='A C F H I M T X e f l y D W d n s w z'
 declare -A LETTERS=(
 	[sh-dist]="J N R S V a h k p q t v x $DOCLETTERS"
 	[sh-fp]="B L P U V c h j t $DOCLETTERS"
-	[sh-index]="E O P S T V a b h k o r u"
-	[sh-near]="B J K L P R S V a g h i j k m r t u v $DOCLETTERS"
+	[sh-index]="E J O P S T V a b f h k o r t u v"
+	[sh-near]="B E J K L P R S V a g h i j k m r t u v $DOCLETTERS"
 	[sh-tokenize]="Q U V c h m $DOCLETTERS"
 )
 

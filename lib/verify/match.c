@@ -51,6 +51,19 @@ sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
 	return judged(mt, e, sim, m->id, m->len, which, col, &m->sim);
 }
 
+int
+sh_match_ids(struct sh_matcher *mt, const char *const id[2],
+    const size_t len[2], const sh_fpval fp[2], long *sim)
+{
+	uint32_t s;
+	size_t col;
+	int e, which;
+
+	*sim = -1;
+	e = sh_verify_ids(mt->vf, id, len, fp, &s, &which, &col);
+	return judged(mt, e, s, id, len, which, col, sim);
+}
+
 /* Pairs of a set read ahead of their verification, for the verifier to
  * cut their documents on its threads first (sh_verify_ahead). */
 #define AHEAD SH_MATCH_AHEAD

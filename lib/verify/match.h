@@ -121,6 +121,13 @@ int sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
 int sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
     uint32_t b, struct sh_match *m);
 
+/* The documents of IDs id[0], id[1] (lengths len[0], len[1]), checked
+ * to make fingerprints fp[0], fp[1] (sh_verify_ids), verified with mt->vf
+ * (not NULL), their similarity into *sim (-1 when not measured): 1 when
+ * they match, 0 when not (or when reported to mt->bad). */
+int sh_match_ids(struct sh_matcher *mt, const char *const id[2],
+    const size_t len[2], const sh_fpval fp[2], long *sim);
+
 /* Queue the documents of entries e[0..n) of s to be cut ahead by vf
  * (sh_verify_queue), and cut them (sh_verify_ahead). */
 void sh_match_ahead(struct sh_verify *vf, struct sh_fpset *s,
