@@ -53,7 +53,9 @@ enum {
 	SH_EIDTYPE = -43,	/* ID field of another JSON type */
 	SH_ETEXTTYPE = -44,	/* text field of another JSON type */
 	SH_EZ = -45,		/* the decompressor failed */
-	SH_ESEGMAX = -46	/* more segments than an index holds */
+	SH_ESEGMAX = -46,	/* more segments than an index holds */
+	SH_ESKFEATS = -47,	/* a sketch of features, characters needed */
+	SH_ESKCHARS = -48	/* a sketch of characters, features needed */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is
