@@ -9,7 +9,8 @@
 #    version 1); share of copies within 3, 6 and 9.
 # 2. The edit route on short posts, Chinese and English: the posts are
 #    (zh) the sentences of zhshort.txt and the fortunes of Debian's
-#    fortunes-zh (tang300, song100, chinese; of fortune.txt) of at most
+#    fortunes-zh (tang300, song100, chinese; in fortune.txt when that
+#    package is installed) of at most
 #    140 characters, (en) the other fortunes of fortune.txt of at most 140
 #    bytes; bench/shortgen adds to every other post a repost with random
 #    edits (1 to a third of its characters changed, inserted, deleted, or
