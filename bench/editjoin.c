@@ -148,5 +148,16 @@ main(int argc, char *argv[])
 		    p[i].sim / SH_SIM_ONE, p[i].sim % SH_SIM_ONE);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		fail("write error");
+	for (i = 0; i < n; i++) {
+		free(d[i].id);
+		free(d[i].c);
+	}
+	free(d);
+	free(p);
+	free(ids);
+	free(line);
+	sh_edit_free(ws);
+	if (in != stdin)
+		fclose(in);
 	return 0;
 }

@@ -163,5 +163,13 @@ main(int argc, char *argv[])
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		fail("write error");
+	for (k = 0; k < n; k++)
+		free(line[k]);
+	free(line);
+	free(l);
+	free(pool);
+	free(c);
+	if (in != stdin)
+		fclose(in);
 	return 0;
 }
