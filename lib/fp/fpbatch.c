@@ -126,7 +126,8 @@ doc_fp(const struct sh_fpbatch *b, struct sh_fp *fp, struct sh_fpdoc *d)
 	d->skind = 0;
 	if (b->sketch == 1 && d->err == 0)
 		sh_fp_sketch(fp, &d->sk);
-	/* A text of features has characters: kind 1 never shows. */
+	/* A text with features has characters: the empty sketch of kind 1
+	 * is for safety only. */
 	if (b->sketch == 2 && d->err == 0 &&
 	    !sh_fp_csketch(fp, &d->sk, &d->skind)) {
 		memset(&d->sk, 0, sizeof(d->sk));
