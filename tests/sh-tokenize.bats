@@ -871,3 +871,14 @@ q_round_trip() {
 	run -2 --separate-stderr sh -c 'printf "a\tb\n" | sh-tokenize -Q >/dev/full'
 	eq "$stderr" "sh-tokenize: stdout: No space left on device"
 }
+
+@test "-n 5x: sh-fp and sh-near -v agree on it; fingerprints of other options are caught" {
+	local d="$BATS_TEST_TMPDIR"
+	printf 'a\t今天北京的天气很好，适合出去散步。\nb\t今天北京的天气很好适合出去散步\nc\t今天北京的天气不好，适合出去散步。\n' >"$d/in"
+	sh-fp -n 5x "$d/in" >"$d/fp"
+	sh-tokenize -n 5x "$d/in" | sh-fp -t | cmp - "$d/fp"
+	run -0 --separate-stderr sh-near -v "$d/in" -n 5x -k 16 -a 0.9 "$d/fp"
+	eq "$output" $'a\tb\t0\t1.000000'
+	run -2 --separate-stderr sh-near -v "$d/in" -k 16 -a 0.9 "$d/fp"
+	[[ "$stderr" == *"fingerprint is not the document's under these options"* ]]
+}
