@@ -24,8 +24,8 @@ TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
 	lib/feat/toklist.h lib/feat/weight.h
-FP_HDR = lib/fp/edit.h lib/fp/fingerprint.h lib/fp/fpbatch.h lib/fp/minhash.h \
-	lib/fp/simhash.h lib/fp/similar.h
+FP_HDR = lib/fp/charsketch.h lib/fp/edit.h lib/fp/fingerprint.h \
+	lib/fp/fpbatch.h lib/fp/minhash.h lib/fp/simhash.h lib/fp/similar.h
 NEAR_HDR = lib/near/bands.h lib/near/classes.h lib/near/cluster.h lib/near/dedup.h lib/near/fpline.h \
 	lib/near/fplist.h lib/near/fpset.h lib/near/linestore.h lib/near/fpstore.h lib/near/join.h \
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
@@ -44,8 +44,8 @@ TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
 	lib/feat/stopset.o lib/feat/stopword.o lib/feat/tokenize.o \
 	lib/feat/toklist.o lib/feat/weight.o
-FP_OBJ = lib/fp/edit.o lib/fp/fingerprint.o lib/fp/fpbatch.o lib/fp/minhash.o \
-	lib/fp/simhash.o lib/fp/similar.o
+FP_OBJ = lib/fp/charsketch.o lib/fp/edit.o lib/fp/fingerprint.o \
+	lib/fp/fpbatch.o lib/fp/minhash.o lib/fp/simhash.o lib/fp/similar.o
 NEAR_OBJ = lib/near/bands.o lib/near/classes.o lib/near/cluster.o lib/near/dedup.o lib/near/fpline.o lib/near/fpload.o \
 	lib/near/fplist.o lib/near/fpset.o lib/near/fpstore.o lib/near/join.o \
 	lib/near/linestore.o \
@@ -80,7 +80,8 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests
 # Helpers of the bats tests, built with the unit tests.
 TESTBIN = tests/unit/forge
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
-	bench/jaccard bench/lev bench/prf bench/wrap
+	bench/jaccard bench/lev bench/prf bench/wrap bench/editjoin \
+	bench/shortgen
 
 all: $(BIN)
 
@@ -147,6 +148,8 @@ $(BENCH): lib/libsh.a
 bench/gen: bench/gen.c
 bench/genfp: bench/genfp.c
 bench/edit: bench/edit.c
+bench/editjoin: bench/editjoin.c
+bench/shortgen: bench/shortgen.c
 bench/evalstat: bench/evalstat.c
 bench/readrec: bench/readrec.c
 bench/jaccard: bench/jaccard.c
@@ -163,7 +166,8 @@ demo: $(BIN)
 bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec
 	bench/run.sh
 
-eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap
+eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap \
+	bench/editjoin bench/shortgen
 	bench/routes.sh
 	bench/eval.sh
 	bench/jieba-f1.sh

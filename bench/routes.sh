@@ -19,12 +19,15 @@
 # -W binary), version 1 (-n 2 -w 1 -W tf), and the defaults with one
 # option changed.  Seconds are the wall-clock time of the route, sh-fp included.
 #
+# With JFLAGS (bench/jaccard options, such as -S: shingles across
+# punctuation and the other script), the truth is that of those shingles.
+#
 # usage: bench/routes.sh [corpus.txt ...]
 # Without operands: en, api, zh, fortune and zhshort of bench/corpus.sh in
 # ${TMPDIR:-/tmp}/sh-eval, built first if missing.
 # environment: BIN (bin), BENCH (bench), TS ("0.8 0.9 0.95"), BTS ("0.5
 # 0.7 0.8 0.9 0.95"), KS ("3 6"), SETS (see below), ROUTES ("fp verify
-# bands").
+# bands"), JFLAGS (none).
 
 set -eu
 
@@ -35,6 +38,7 @@ ts=${TS:-0.8 0.9 0.95}
 bts=${BTS:-0.5 0.7 0.8 0.9 0.95}
 ks=${KS:-3 6}
 routes=${ROUTES:-fp verify bands}
+jflags=${JFLAGS:-}
 # The thresholds of the truth: those of every route, once each.
 allts=$(printf '%s\n' $ts $bts | sort -n -u | tr '\n' ' ')
 sets=${SETS:-default: v1:-n,2,-w,1,-W,tf w1:-w,1 w2:-w,2 n2:-n,2 n3:-n,3 \
@@ -92,9 +96,10 @@ for corpus; do
 	name=${name%.txt}
 	echo "== $name: $(wc -l <"$corpus" | tr -d ' ') documents," \
 	    "$(($(wc -c <"$corpus") / 1000000)) MB"
-	printf 'truth (pairs at or above t):'
+	printf 'truth%s (pairs at or above t):' "${jflags:+ $jflags}"
 	for t in $allts; do
-		"$bench/jaccard" -t "$t" "$corpus" >"$work/truth.$t" ||
+		# shellcheck disable=SC2086
+		"$bench/jaccard" $jflags -t "$t" "$corpus" >"$work/truth.$t" ||
 		    die "$corpus: jaccard failed"
 		printf ' %s: %s' "$t" "$(wc -l <"$work/truth.$t" | tr -d ' ')"
 	done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# short.sh: the measurements behind the short-text policy of sh-fp(1).
+# short.sh: the measurements behind the short-text route of sh-fp(1).
 #
 # 1. How far one changed character moves a fingerprint, by length: the
 #    first L ideographs of each Chinese page (zh.txt, everything else
@@ -7,30 +7,28 @@
 #    char-sub at 1 %: one edit below 150 characters), fingerprinted with
 #    -n 2 and -n 1 (with -w 1 -W tf, the features of fingerprint
 #    version 1); share of copies within 3, 6 and 9.
-# 2. The policy on short texts (zhshort.txt: sentences of 10 to 59
-#    characters cut from the Chinese pages): every source and a copy with
-#    one character substituted, fingerprinted with POLICY_FP (-n 1 -w 1
-#    -W tf), all
-#    pairs within POLICY_K (10) found by sh-near, then kept by sh-dist -v
-#    POLICY_VERIFY (-n 1 -w 1 -W tf -J weighted) when their exact similarity (by
-#    default the weighted Jaccard of the character counts) is at least
-#    POLICY_MIN (0.8) and, unless POLICY_VERIFY2 is empty, by a second
-#    sh-dist -v POLICY_VERIFY2 (-n 2 -w 1 -W tf -J weighted: pairs, which
-#    tell a reordered sentence from a copy) at least POLICY_MIN2 (0.6).
-#    Recall: share of copies paired with their source, before and after
-#    verification.  Precision: share of the kept pairs that are
-#    near-duplicates in truth, that is a source and its copy, or two
-#    texts whose edit distance is at most 20 % of the longer one, counting
-#    ideographs and other characters one by one but a run of ASCII
-#    letters and digits (a name, a number) as one: the pages repeat many
-#    sentences with one name changed, and such pairs are right, not
-#    errors.  Sources that share their features exactly are dropped
-#    first.
+# 2. The edit route on short posts, Chinese and English: the posts are
+#    (zh) the sentences of zhshort.txt and the fortunes of Debian's
+#    fortunes-zh (tang300, song100, chinese; in fortune.txt when that
+#    package is installed) of at most
+#    140 characters, (en) the other fortunes of fortune.txt of at most 140
+#    bytes; bench/shortgen adds to every other post a repost with random
+#    edits (1 to a third of its characters changed, inserted, deleted, or
+#    punctuation and spaces put in).  Truth: every pair at edit
+#    similarity at least EDIT_MIN (0.8), exactly (bench/editjoin, the
+#    measure of sh-dist -J edit).  Routes, scored by bench/prf:
+#      edit    sh-fp -BB POSTS | sh-near -v POSTS -J edit -a EDIT_MIN
+#      jaccard sh-fp -B POSTS | sh-near -v POSTS -a EDIT_MIN (the band
+#              route of the features, verified by their Jaccard
+#              similarity), for comparison;
+#    then the time of the edit route against sh-fp alone (and sh-fp -B,
+#    sh-fp -BB alone): medians of RUNS (5) runs in turn, wall clock and,
+#    with GNU time, CPU (user + system), the load average before and
+#    after, and the pairs sh-near verified.
 #
 # usage: bench/short.sh		(make eval builds what it needs)
-# environment: BIN (bin), BENCH (bench), POLICY_FP, POLICY_K, POLICY_MIN,
-# POLICY_VERIFY (sh-dist -v options), POLICY_MIN2, POLICY_VERIFY2, SEED
-# (1: of the edits);
+# environment: BIN (bin), BENCH (bench), SEED (1: of the edits), EDIT_MIN
+# (0.8), RUNS (5), SECTIONS ("1 2": the sections run);
 # corpora in ${TMPDIR:-/tmp}/sh-eval, built by bench/corpus.sh if missing.
 
 set -eu
@@ -38,13 +36,10 @@ set -eu
 prog=short.sh
 bin=${BIN:-bin}
 bench=${BENCH:-bench}
-pfp=${POLICY_FP:--n 1 -w 1 -W tf}
-pk=${POLICY_K:-10}
-pmin=${POLICY_MIN:-0.8}
-pv=${POLICY_VERIFY:--n 1 -w 1 -W tf -J weighted}
-pmin2=${POLICY_MIN2:-0.6}
-pv2=${POLICY_VERIFY2--n 2 -w 1 -W tf -J weighted}
 seed=${SEED:-1}
+emin=${EDIT_MIN:-0.8}
+runs=${RUNS:-5}
+sections=${SECTIONS:-1 2}
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
@@ -54,18 +49,21 @@ die() {
 for t in sh-fp sh-near sh-dist sh-tokenize; do
 	[ -x "$bin/$t" ] || die "$bin/$t not found: build it first"
 done
-for t in edit evalstat; do
+for t in edit evalstat editjoin shortgen prf; do
 	[ -x "$bench/$t" ] || die "$bench/$t not found: run make eval"
 done
 dir=${TMPDIR:-/tmp}/sh-eval
-if [ ! -s "$dir/zh.txt" ] || [ ! -s "$dir/zhshort.txt" ]; then
-	sh "$bench/corpus.sh" "$dir" >&2 || die "cannot build corpora"
+if [ ! -s "$dir/zh.txt" ] || [ ! -s "$dir/zhshort.txt" ] ||
+    [ ! -s "$dir/fortune.txt" ]; then
+	CORPORA="zh fortune" sh "$bench/corpus.sh" "$dir" >&2 ||
+	    die "cannot build corpora"
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/sh-short.XXXXXX") ||
     die "cannot create work directory"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 trap 'exit 2' HUP INT TERM
 
+case " $sections " in *" 1 "*)
 echo "== one substituted character, by length (Chinese pages, ideographs only)"
 printf '%-6s %-6s %6s %8s %8s %8s %6s\n' length flags docs 'd<=3' 'd<=6' \
     'd<=9' mean
@@ -97,103 +95,108 @@ for len in 20 40 60 80 120; do
 		}'
 	done
 done
-echo
+;; esac
 
-echo "== the policy on short Chinese texts: sh-fp $pfp, sh-near -k $pk," \
-    "sh-dist -v $pv >= $pmin${pv2:+, sh-dist -v $pv2 >= $pmin2}"
-# Sources numbered s1.., without exact feature duplicates; copies c1..
-# shellcheck disable=SC2086
-"$bin/sh-tokenize" $pfp -W binary "$dir/zhshort.txt" |
-    LC_ALL=C awk -F'\t' 'NR == FNR {
-	if (!($2 in seen))
-		keep[NR] = 1
-	seen[$2] = 1
-	next
-    }
-    FNR in keep { print "s" ++n "\t" substr($0, index($0, "\t") + 1) }' \
-    - "$dir/zhshort.txt" >"$work/src.txt"
-"$bench/edit" -s "$seed" <"$work/src.txt" | grep '^[0-9]*|char-sub|1|' |
-    sed 's/^\([0-9]*\)|[^	]*/c\1/' >"$work/copies.txt"
-cat "$work/src.txt" "$work/copies.txt" >"$work/docs.txt"
-# shellcheck disable=SC2086
-"$bin/sh-fp" $pfp "$work/docs.txt" >"$work/docs.fp" 2>/dev/null
-"$bin/sh-near" -k "$pk" "$work/docs.fp" >"$work/pairs" || [ $? -eq 1 ]
-# shellcheck disable=SC2086
-"$bin/sh-dist" -v "$work/docs.txt" $pv "$work/pairs" >"$work/scored" ||
-    [ $? -eq 1 ]
-if [ -n "$pv2" ]; then
-	# shellcheck disable=SC2086
-	"$bin/sh-dist" -v "$work/docs.txt" $pv2 "$work/scored" \
-	    >"$work/scored2" || [ $? -eq 1 ]
-	mv "$work/scored2" "$work/scored"
+case " $sections " in *" 2 "*)
+# median: the middle of the numbers on standard input.
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+# now: seconds since the epoch, with nanoseconds where date has them.
+now() {
+	date +%s.%N | sed 's/\.N$//; s/\.$//'
+}
+gtime=
+if /usr/bin/time -f %U true >/dev/null 2>&1; then
+	gtime=/usr/bin/time
 fi
-nsrc=$(($(wc -l <"$work/src.txt")))
-ncopy=$(($(wc -l <"$work/copies.txt")))
-# A true pair: s<N> and c<N>, or texts at most 20 % apart in edits.
-LC_ALL=C awk -F'\t' -v min="$pmin" -v min2="$pmin2" -v ncopy="$ncopy" \
-    -v nsrc="$nsrc" '
-# units(s, a): the units of s into a[1..n], return n: a run of ASCII
-# letters and digits is one (a name, a number), space is none, any other
-# UTF-8 character is one.
-function units(s, a,    n, c, l) {
-	n = 0
-	while (s != "") {
-		c = substr(s, 1, 1)
-		if (c ~ /[A-Za-z0-9]/) {
-			match(s, /^[A-Za-z0-9]+/)
-			l = RLENGTH
-		} else
-			l = c < "\200" ? 1 : c < "\340" ? 2 : c < "\360" ? 3 : 4
-		if (c != " ")
-			a[++n] = substr(s, 1, l)
-		s = substr(s, l + 1)
-	}
-	return n
+# timed NAME CMD: run sh -c CMD, output dropped; its wall and CPU
+# seconds appended to $work/NAME.wall and $work/NAME.cpu.
+timed() {
+	s=$(now)
+	if [ -n "$gtime" ]; then
+		"$gtime" -f '%U %S' -o "$work/cpu" sh -c "$2" >/dev/null 2>&1
+		awk '{ print $1 + $2 }' "$work/cpu" >>"$work/$1.cpu"
+	else
+		sh -c "$2" >/dev/null 2>&1
+		echo - >>"$work/$1.cpu"
+	fi
+	awk -v s="$s" -v e="$(now)" 'BEGIN { print e - s }' >>"$work/$1.wall"
 }
-# The edit distance of s and t, in units, over the length of the longer.
-function lev(s, t,    a, b, n, m, i, j, prev, cur, x, y) {
-	n = units(s, a)
-	m = units(t, b)
-	for (j = 0; j <= m; j++)
-		prev[j] = j
-	for (i = 1; i <= n; i++) {
-		cur[0] = i
-		for (j = 1; j <= m; j++) {
-			x = prev[j - 1] + (a[i] != b[j])
-			if ((y = prev[j] + 1) < x)
-				x = y
-			if ((y = cur[j - 1] + 1) < x)
-				x = y
-			cur[j] = x
-		}
-		for (j = 0; j <= m; j++)
-			prev[j] = cur[j]
-	}
-	return prev[m] / (n > m ? n : m)
-}
-NR == FNR {
-	text[$1] = $2
-	next
-}
-{
-	copy = substr($1, 2) == substr($2, 2) &&
-	    substr($1, 1, 1) != substr($2, 1, 1)
-	t = copy || lev(text[$1], text[$2]) <= 0.2
-	cand++
-	ccopy += copy
-	ctrue += t
-	if ($4 + 0 >= min && (NF < 5 || $5 + 0 >= min2)) {
-		kept++
-		kcopy += copy
-		ktrue += t
-	}
-}
-END {
-	printf "sources %d, copies %d; pairs within k: %d (%d copies, %d " \
-	    "near-duplicates in all)\n", nsrc, ncopy, cand, ccopy, ctrue
-	printf "recall before verification %.4f, after %.4f\n",
-	    ccopy / ncopy, kcopy / ncopy
-	printf "precision before verification %.4f, after %.4f (%d of %d " \
-	    "kept)\n", cand ? ctrue / cand : 1, kept ? ktrue / kept : 1,
-	    ktrue, kept
-}' "$work/docs.txt" "$work/scored"
+for lang in zh en; do
+	if [ "$lang" = zh ]; then
+		# The Chinese fortunes without their colour escapes (which
+		# corpus.sh left as text), and the sentences.
+		{
+			LC_ALL=C.UTF-8 awk -F'\t' '$1 ~ /^(tang300|song100|chinese)#/ {
+				t = $2
+				gsub(/\[[0-9;]*m/, "", t)
+				gsub(/ +/, " ", t)
+				sub(/^ /, "", t)
+				if (length(t) <= 140)
+					print $1 "\t" t
+			}' "$dir/fortune.txt"
+			cat "$dir/zhshort.txt"
+		} >"$work/src"
+	else
+		LC_ALL=C awk -F'\t' '$1 !~ /^(tang300|song100|chinese)#/ &&
+		    length($2) <= 140' "$dir/fortune.txt" >"$work/src"
+	fi
+	"$bench/shortgen" -s "$seed" "$work/src" >"$work/posts"
+	"$bench/editjoin" -t "$emin" "$work/posts" >"$work/truth"
+	p=$work/posts
+	echo "== the edit route on $lang posts: $(wc -l <"$p" | tr -d ' ')" \
+	    "posts ($(wc -l <"$work/src" | tr -d ' ') and reposts)," \
+	    "$(wc -c <"$p" | tr -d ' ') bytes; truth: $(wc -l \
+	    <"$work/truth" | tr -d ' ') pairs at edit similarity >= $emin"
+	printf '%-8s %8s %7s %7s %7s %9s\n' route pairs P R F1 verified
+	for route in edit jaccard; do
+		if [ "$route" = edit ]; then
+			b=-BB
+			j="-J edit"
+		else
+			b=-B
+			j=
+		fi
+		sh -c "'$bin/sh-fp' $b '$p' 2>/dev/null |
+		    '$bin/sh-near' -v '$p' $j -a $emin --progress" \
+		    >"$work/pairs" 2>"$work/err" || true
+		v=$(sed -n 's/.* \([0-9]*\) pairs verified.*/\1/p' \
+		    "$work/err" | tail -n 1)
+		printf '%-8s %8s %s %9s\n' "$route" \
+		    "$(wc -l <"$work/pairs" | tr -d ' ')" \
+		    "$("$bench/prf" "$work/truth" "$work/pairs" |
+		    awk '{ printf "%7.4f %7.4f %7.4f", $4, $5, $6 }')" \
+		    "${v:-0}"
+	done
+	rm -f "$work"/*.wall "$work"/*.cpu
+	load0=$(uptime | sed 's/.*load average[s]*: *//')
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		timed fp "'$bin/sh-fp' '$p'"
+		timed fpB "'$bin/sh-fp' -B '$p'"
+		timed fpBB "'$bin/sh-fp' -BB '$p'"
+		timed route "'$bin/sh-fp' -BB '$p' | '$bin/sh-near' -v '$p' -J edit -a $emin"
+		i=$((i + 1))
+	done
+	load1=$(uptime | sed 's/.*load average[s]*: *//')
+	printf '%-30s %9s %9s %7s\n' "medians of $runs runs" wall CPU \
+	    "x sh-fp"
+	fw=$(median <"$work/fp.wall")
+	fc=$(median <"$work/fp.cpu")
+	for n in fp:"sh-fp" fpB:"sh-fp -B" fpBB:"sh-fp -BB" \
+	    route:"sh-fp -BB | sh-near -J edit"; do
+		w=$(median <"$work/${n%%:*}.wall")
+		c=$(median <"$work/${n%%:*}.cpu")
+		printf '%-30s %9.3f %9s %7s\n' "${n#*:}" "$w" "$c" \
+		    "$(awk -v w="$w" -v f="$fw" -v c="$c" -v g="$fc" 'BEGIN {
+			r = sprintf("%.1f", w / f)
+			if (c != "-" && g > 0)
+				r = r "/" sprintf("%.1f", c / g)
+			print r
+		    }')"
+	done
+	echo "load average before: $load0; after: $load1"
+	echo
+done
+;; esac

@@ -51,8 +51,10 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 {
 	unsigned long long line;
 	const char **ns;
+	char num[8];
+	size_t n;
 	long long v;
-	int r = 0;
+	int r = 0, x;
 
 	if (strchr("Ffl", ch) != NULL) {
 		if (o->modech != 0 && o->modech != ch)
@@ -108,11 +110,18 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 		break;
 	case 'n':
 	case 'w':
-		if ((r = sh_strtonum(arg, 1, SH_TOK_MAX, &v)) != 0)
+		/* -n Nx: spanning runs (feat/tokenize.h). */
+		n = strlen(arg);
+		x = ch == 'n' && n > 1 && arg[n - 1] == 'x';
+		if (x && n < sizeof(num))
+			memcpy(num, arg, n - 1);
+		num[x && n < sizeof(num) ? n - 1 : 0] = '\0';
+		if ((r = sh_strtonum(x ? num : arg, 1, SH_TOK_MAX, &v)) != 0)
 			break;
-		if (ch == 'n')
+		if (ch == 'n') {
 			o->fp.tok.ngram = (int)v;
-		else
+			o->fp.tok.span = x;
+		} else
 			o->fp.tok.shingle = (int)v;
 		break;
 	case 'W':

@@ -3,6 +3,7 @@
 
 #include "base/errors.h"
 #include "base/grow.h"
+#include "fp/similar.h"
 #include "near/fpline.h"
 #include "diag.h"
 #include "progress.h"
@@ -19,12 +20,24 @@ fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join)
 		errx(2, "-k %d -r %d: %s", k, r, sh_strerror(e));
 }
 
+/* The edit route's plan, when its route is taken. */
+static struct sh_editplan edit;
+static int editroute;
+
 const struct sh_bandplan *
 fpjoin_route(struct sh_bandplan *p, int force, const char *threshold,
-    uint32_t t, int alone)
+    uint32_t t, int alone, int measure)
 {
 	if (force && threshold == NULL)
 		usage_only('B', "-a");
+	if (measure == SH_SIM_EDIT && threshold != NULL && (force || alone)) {
+		if (sh_editplan_init(&edit, t) != 0)
+			errx(2, "-a %s: no bands hold 0.99 of the pairs at this "
+			    "edit similarity", threshold);
+		editroute = 1;
+		*p = edit.all;
+		return p;
+	}
 	if (!force && (threshold == NULL || !alone || t >= SH_BANDS_BELOW))
 		return NULL;
 	if (sh_bandplan_init(p, t, SH_BANDS_RECALL) == 0)
@@ -122,10 +135,15 @@ band_line(void *ctx, const struct sh_fpline *f)
 	struct banding *bd = ctx;
 	struct sh_sketch sk;
 	uint64_t key[SH_SK_K];
-	int e;
+	int e, kind = 0;
 
 	if (bd->name == NULL) {
-		e = sh_fpline_sketch(f->line, f->len, f->id, f->idlen, &sk);
+		e = sh_fpline_sketch_kind(f->line, f->len, f->id, f->idlen,
+		    &sk, &kind);
+		/* A sketch of the other kind: every line is, as a rule. */
+		if (e == 0 && (kind > 0) != editroute)
+			errx(2, "%s:%llu: %s", f->name, f->lineno,
+			    sh_strerror(kind ? SH_ESKCHARS : SH_ESKFEATS));
 		if (e == SH_ENOSKETCH && bd->must)
 			errx(2, "%s:%llu: %s", f->name, f->lineno,
 			    sh_strerror(e));
@@ -137,7 +155,10 @@ band_line(void *ctx, const struct sh_fpline *f)
 			*bd->status = 2;
 			return;
 		} else {
-			sh_bands_keys(bd->p, &sk, key);
+			if (editroute)
+				sh_editplan_keys(&edit, kind, &sk, key);
+			else
+				sh_bands_keys(bd->p, &sk, key);
 			keep(bd, key);
 		}
 	}

@@ -34,10 +34,14 @@ void fpjoin_plan(struct sh_plan *p, int k, int r, uint64_t n, int join);
  * alone (alone: without -k, -i or -m) below SH_BANDS_BELOW: its
  * plan for threshold t (the text of -a, NULL when not given) into *p,
  * and p returned; else NULL.  -B without -a, or at a threshold that no
- * plan holds, ends the program with status 2.
+ * plan holds, ends the program with status 2.  With measure
+ * SH_SIM_EDIT, the edit route at any threshold (near/bands.h,
+ * sh_editplan): the sketches must then be of the characters (sh-fp
+ * -BB), and without it of the features; a line of the other kind ends
+ * the program with status 2.
  */
 const struct sh_bandplan *fpjoin_route(struct sh_bandplan *p, int force,
-    const char *threshold, uint32_t t, int alone);
+    const char *threshold, uint32_t t, int alone, int measure);
 
 /* What the classes take in memory, a line, at most. */
 #define FPJOIN_CLASSBYTES 48

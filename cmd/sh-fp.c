@@ -84,7 +84,7 @@ flush(struct run *rn, const char *shown, int *status)
 		rn->nshort += d->nfeat < (unsigned long long)rn->min;
 		sh_fpline_write(stdout, d->fp, sh_fpbatch_id(b, d), d->idlen);
 		if (b->sketch) {
-			sh_sketch_format(&d->sk, sk);
+			sh_sketch_format_kind(&d->sk, d->skind, sk);
 			putchar('\t');
 			fwrite(sk, 1, sizeof(sk), stdout);
 		}
@@ -189,7 +189,9 @@ main(int argc, char *argv[])
 			tokens = 1;
 			break;
 		case 'B':
-			o.fp.sketch = 1;
+			/* -BB: the sketch of the characters instead. */
+			o.fp.csketch = o.fp.sketch || o.fp.csketch;
+			o.fp.sketch = !o.fp.csketch;
 			break;
 		case 'c':
 			rn.count = 1;
@@ -211,6 +213,8 @@ main(int argc, char *argv[])
 	rn.ro = o.rec;
 	if (tokens && rn.ro.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
+	if (tokens && o.fp.csketch)
+		errx(2, "-BB: the characters of text, not of token lists (-t)");
 	docopt_load(&o);
 	if (sh_fpbatch_init(&rn.batch, &o.fp, (int)nthreads, tokens) != 0)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));

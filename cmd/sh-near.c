@@ -230,7 +230,7 @@ main(int argc, char *argv[])
 		ix = &index;
 	}
 	jo.bp = fpjoin_route(&bp, jo.must, aflag ? athreshold : NULL, minsim,
-	    k < 0 && (!ix || ix->bands) && !given);
+	    k < 0 && (!ix || ix->bands) && !given, measure);
 	if ((k = sh_match_distance((int)k, aflag, minsim, ix)) < 0)
 		errx(2, "%s: %s", ipath, sh_strerror((int)k));
 	if (tflag && o.rec.mode != SH_REC_TAB)

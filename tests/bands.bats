@@ -59,7 +59,7 @@ setup_file() {
 	run -2 sh-dist -k 3 "$a" "$b"
 	eq "$output" "sh-dist: -k: a distance between fingerprints, not sketches"
 	run -2 sh-dist "$a" "m2:${b#m1:}"
-	eq "$output" "sh-dist: m2:${b:3:17}...: sketch of another version (this one reads m1)"
+	eq "$output" "sh-dist: m2:${b:3:17}...: sketch of another version (this one reads m1 and e1 to e3)"
 	run -2 sh-dist "$a" "${b}0"
 	eq "$output" "sh-dist: ${b:0:20}...: not a sketch (m1: and 512 hex digits)"
 }
@@ -158,7 +158,7 @@ setup_file() {
 	    sed -n '5s/m1:/m7:/p' "$d/fpb"; tail -n +6 "$d/fpb"; } >"$d/bad"
 	run -2 --separate-stderr sh-near -v "$d/docs" $F -a 0.8 "$d/bad"
 	eq "$stderr" "sh-near: $d/bad:4: not a sketch (m1: and 512 hex digits)
-sh-near: $d/bad:5: sketch of another version (this one reads m1)"
+sh-near: $d/bad:5: sketch of another version (this one reads m1 and e1 to e3)"
 	[ -n "$output" ]
 }
 
@@ -217,4 +217,108 @@ other"
 		    -S 1M -v "$d/big" $F -a 0.7 "$d/big.fp"
 		eq "$stderr" "sh-near: $d/none: temporary file: No such file or directory"
 	done
+}
+
+# --- the edit route: sh-fp -BB, sh-near -v -J edit -a ---------------------
+
+# posts FILE: short texts, Chinese, English and mixed, each with a repost
+# of 1 to 8 random characters changed, inserted or deleted, or of commas
+# and spaces put in (awk may count bytes: the texts are made of units,
+# a character or a word, and edited unit by unit).
+posts() {
+	awk 'BEGIN {
+	    srand(7)
+	    nh = split("的 是 不 了 在 人 有 我 他 这 中 大 来 上 国 个 到 说 们 为 子 和 你 地 出 道 也 时 年 得 就 那 要 下 以 生 会 自 着 去 之 过 家 学 对 可 她 里 后 小 么 心", han, " ")
+	    nw = split("the of and to in is you that it he was for on are as with his they at be this have from or one had by word but not what all were we when", eng, " ")
+	    nl = split("a b c d e f g h i j k l m n o p q r s t u v w x y z", lat, " ")
+	    for (i = 1; i <= 150; i++) {
+		n = 8 + int(rand() * 50)
+		for (j = 1; j <= n; j++) {
+		    if (i % 3 == 0)
+			c[j] = lat[1 + int(rand() * nl)] (rand() < 0.2 ? " " : "")
+		    else if (i % 3 == 1)
+			c[j] = han[1 + int(rand() * nh)] (rand() < 0.1 ? "，" : "")
+		    else
+			c[j] = rand() < 0.3 ? " " eng[1 + int(rand() * nw)] " " : han[1 + int(rand() * nh)]
+		}
+		t = ""
+		for (j = 1; j <= n; j++)
+		    t = t c[j]
+		print "p" i "\t" t
+		e = 1 + int(rand() * 8)
+		for (j = 0; j < e; j++) {
+		    r = 1 + int(rand() * n)
+		    x = rand()
+		    if (x < 0.3) c[r] = i % 3 ? han[1 + int(rand() * nh)] : lat[1 + int(rand() * nl)]
+		    else if (x < 0.5) c[r] = c[r] "，"
+		    else if (x < 0.6) c[r] = c[r] " "
+		    else if (x < 0.8) c[r] = ""
+		    else c[r] = c[r] (i % 3 ? han[1 + int(rand() * nh)] : "x")
+		}
+		t = ""
+		for (j = 1; j <= n; j++)
+		    t = t c[j]
+		print "p" i "~\t" t
+	    }
+	}' >"$1"
+}
+
+@test "-BB: the sketch of the characters after the ID, e1: to e3: by the share of ideographs; the fingerprint as without it; not with -t" {
+	local d="$BATS_TEST_TMPDIR"
+	printf 'zh\t你妈妈喊你回家吃饭哦，回家罗回家罗\nen\tHello, world: how are you?\nmix\tls -l 列出文件\nnone\t!!! ...\n' >"$d/in"
+	run -0 --separate-stderr sh-fp -BB "$d/in"
+	eq "${#lines[@]}" 3
+	eq "$(printf '%s\n' "$output" | cut -f 2 | tr '\n' ' ')" "zh en mix "
+	eq "$(printf '%s\n' "$output" | cut -c 18- | sed 's/^[^	]*	\(...\).*/\1/' | tr '\n' ' ')" "e1: e3: e2: "
+	awk -F '\t' 'NF != 3 || $3 !~ /^e[123]:[0-9a-f]+$/ || length($3) != 515 {
+	    print "bad: " $0; bad = 1 } END { exit bad }' <<<"$output"
+	sh-fp "$d/in" 2>/dev/null | cmp - <(printf '%s\n' "$output" | cut -f 1,2)
+	# The characters of the edit measure: punctuation and case do not
+	# count; -BBB is -BB.
+	printf 'a\tHELLO world how are you\n' | sh-fp -BB | cut -f 3 >"$d/a"
+	printf 'a\thello, World! How are you?\n' | sh-fp -BBB | cut -f 3 | cmp - "$d/a"
+	run -2 --separate-stderr sh-fp -BB -t "$d/in"
+	eq "$stderr" "sh-fp: -BB: the characters of text, not of token lists (-t)"
+}
+
+@test "sh-near -v -J edit -a: the pairs at edit similarity t from the sketches of the characters, as brute force finds them, never one below t" {
+	local d="$BATS_TEST_TMPDIR" t n m
+	posts "$d/posts"
+	sh-fp -BB "$d/posts" >"$d/fp"
+	for t in 0.8 0.9; do
+		all_pairs "$d/posts" | sh-dist -v "$d/posts" -J edit -a $t >"$d/want"
+		n=$(wc -l <"$d/want")
+		[ "$n" -gt 90 ]
+		run -0 --separate-stderr sh-near -v "$d/posts" -J edit -a $t "$d/fp"
+		eq "$stderr" ""
+		# Each pair found is one of the truth, with its similarity.
+		printf '%s\n' "$output" | cut -f 1,2,4 | LC_ALL=C sort >"$d/got"
+		eq "$(LC_ALL=C sort "$d/want" | LC_ALL=C comm -13 - "$d/got")" ""
+		m=$(wc -l <"$d/got")
+		[ "$m" -ge $((n * 97 / 100)) ]
+	done
+	# Threads change no byte; -BB's sketches at 0.95 too (no search of
+	# the fingerprints by distance).
+	sh-near -v "$d/posts" -J edit -a 0.8 "$d/fp" >"$d/one"
+	sh-near -j 1 -v "$d/posts" -J edit -a 0.8 "$d/fp" | cmp - "$d/one"
+	run -0 --separate-stderr sh-near -v "$d/posts" -J edit -a 0.95 "$d/fp"
+	eq "$stderr" ""
+}
+
+@test "sh-near -v: a sketch of the other kind than the measure takes ends the run, exit 2" {
+	local d="$BATS_TEST_TMPDIR"
+	posts "$d/posts"
+	sh-fp -B "$d/posts" >"$d/fpb"
+	sh-fp -BB "$d/posts" >"$d/fpbb"
+	run -2 --separate-stderr sh-near -v "$d/posts" -J edit -a 0.8 "$d/fpb"
+	eq "$output" ""
+	eq "$stderr" "sh-near: $d/fpb:1: sketch of the features: -J edit takes that of the characters (sh-fp -BB)"
+	run -2 --separate-stderr sh-near -v "$d/posts" -a 0.8 "$d/fpbb"
+	eq "$output" ""
+	eq "$stderr" "sh-near: $d/fpbb:1: sketch of the characters (sh-fp -BB): only with -J edit"
+	run -2 --separate-stderr sh-near -v "$d/posts" -J edit -a 0.3 "$d/fpbb"
+	eq "$stderr" "sh-near: -a 0.3: no bands hold 0.99 of the pairs at this edit similarity"
+	# sh-index takes the sketches of the features only.
+	run -2 --separate-stderr sh-index build -a 0.8 "$d/ix" "$d/fpbb"
+	[[ "$stderr" == *"sketch of the characters (sh-fp -BB): only with -J edit"* ]]
 }

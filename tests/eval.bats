@@ -14,7 +14,8 @@ JUSAGE='usage: jaccard [-S] [-c n] [-w n] -t threshold [file ...]
 # make check builds bin/ only: build the bench tools here (a no-op when
 # make eval has).
 setup_file() {
-	make -s -C "$ROOT" bench/gen bench/jaccard bench/prf >&2
+	make -s -C "$ROOT" bench/gen bench/jaccard bench/prf bench/editjoin \
+	    bench/shortgen >&2
 }
 
 # brute [-S] W C T... <CORPUS: every pair of "ID<TAB>TEXT" lines of CORPUS
@@ -533,4 +534,38 @@ near_corpus() {
 	run -0 prf "$d/truth" "$d/high"
 	eq "$output" "$m 0 $((n - m)) 1.0000 $(awk -v m="$m" -v n="$n" \
 	    'BEGIN { r = m / n; printf "%.4f %.4f", r, 2 * r / (1 + r) }')"
+}
+
+# --- bench/editjoin, bench/shortgen: the truth of the edit route ----------
+
+@test "editjoin: every pair at edit similarity t, as sh-dist -v -J edit finds it over all pairs; shortgen: a repost after every other post, the same bytes again" {
+	local d="$BATS_TEST_TMPDIR" t
+	{
+		printf 'a\t你妈妈喊你回家吃饭哦，回家罗回家罗\n'
+		printf 'b\tThe cat sat on the mat, and the dog sat on the rug.\n'
+		printf 'c\t今天北京的天气很好，适合出去散步。\n'
+		printf 'd\tls -l 列出当前目录的文件\n'
+		printf 'e\t\n'
+		printf 'f\t!!!\n'
+	} >"$d/src"
+	shortgen -s 3 "$d/src" >"$d/posts"
+	eq "$(cut -f 1 "$d/posts" | tr '\n' ' ')" "a a~ b c c~ d e e~ f "
+	shortgen -s 3 "$d/src" | cmp - "$d/posts"
+	# More reposts of the same posts, and the posts again.
+	for t in 1 2 4 5 6; do
+		shortgen -s $t "$d/src" | sed "s/~/~$t/"
+	done | grep '~' >>"$d/posts"
+	for t in 0.5 0.8 0.9; do
+		all_pairs "$d/posts" | sh-dist -v "$d/posts" -J edit -a $t |
+		    cut -f 1-3 >"$d/want" || true
+		[ "$t" != 0.8 ] || [ "$(wc -l <"$d/want")" -gt 10 ]
+		# editjoin puts the earlier line first, as all_pairs does.
+		run -0 editjoin -t $t "$d/posts"
+		eq "$(printf '%s\n' "$output" | LC_ALL=C sort)" "$(LC_ALL=C sort "$d/want")"
+	done
+	run -2 editjoin -t 2 "$d/posts"
+	printf 'no tab\n' >"$d/bad"
+	run -2 --separate-stderr editjoin "$d/bad"
+	eq "$output" ""
+	eq "$stderr" "editjoin: a line without a TAB"
 }

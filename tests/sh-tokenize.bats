@@ -36,8 +36,73 @@ USAGE=$'usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f for
 	run -2 --separate-stderr sh-tokenize -n x </dev/null
 	eq "$output" ""
 	eq "$stderr" "sh-tokenize: -n x: invalid value"
-	run -2 --separate-stderr sh-tokenize -n 2x </dev/null
-	eq "$stderr" "sh-tokenize: -n 2x: invalid value"
+	run -2 --separate-stderr sh-tokenize -n 2y </dev/null
+	eq "$stderr" "sh-tokenize: -n 2y: invalid value"
+	run -2 --separate-stderr sh-tokenize -n x </dev/null
+	eq "$stderr" "sh-tokenize: -n x: invalid value"
+	run -2 --separate-stderr sh-tokenize -n 0x </dev/null
+	eq "$stderr" "sh-tokenize: -n 0x: number out of range"
+	run -2 --separate-stderr sh-tokenize -n 17x </dev/null
+	eq "$stderr" "sh-tokenize: -n 17x: number out of range"
+	run -2 --separate-stderr sh-tokenize -w 3x </dev/null
+	eq "$stderr" "sh-tokenize: -w 3x: invalid value"
+}
+
+# --- -n Nx: n-grams across punctuation, spaces and other scripts --------
+
+@test "-n 2x: CJK bigrams across punctuation, spaces, line breaks and Latin words, the words shingled across the CJK" {
+	local d="$BATS_TEST_TMPDIR"
+	printf '{"id":"a","text":"我用Linux系统，很好。\\n Hello, big world 再 见"}\n' >"$d/in"
+	run -0 --separate-stderr sh-tokenize -f jsonl -n 2x "$d/in"
+	eq "$output" $'a\t我用^1 用系^1 系统^1 统很^1 linux_hello_big^1 hello_big_world^1 很好^1 好再^1 再见^1'
+	eq "$stderr" ""
+	run -0 sh-tokenize -f jsonl -n 2x -w 1 "$d/in"
+	eq "$output" $'a\tlinux^1 我用^1 用系^1 系统^1 统很^1 hello^1 big^1 world^1 很好^1 好再^1 再见^1'
+	# Without x, each run and each stretch of words stands alone.
+	run -0 sh-tokenize -f jsonl -n 2 "$d/in"
+	eq "$output" $'a\t我用^1 linux^1 系统^1 很好^1 hello_big_world^1 再^1 见^1'
+}
+
+@test "-n 5x: fewer than 5 CJK characters in all make one feature; a mark after a separator joins no CJK character" {
+	printf 'a\t中，国\nb\t中国 ab 人。文 cd\nc\t中国人文字\nd\t中,\xcc\x81国\n' >"$BATS_TEST_TMPDIR/in"
+	run -0 --separate-stderr sh-tokenize -n 5x "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'a\t中国^1\nb\t中国人文^1 ab_cd^1\nc\t中国人文字^1\nd\t中国^1 \xcc\x81^1'
+	eq "$stderr" ""
+}
+
+@test "-n 5x: a comma, a line break or a space inserted moves a pair's similarity by no more than one changed character does; without x, each changes it" {
+	local d="$BATS_TEST_TMPDIR" s sub i n alt
+	# The seed's sentence, and one character of it changed.
+	s=你妈妈喊你回家吃饭哦回家罗回家罗
+	sub=你妈妈叫你回家吃饭哦回家罗回家罗
+	n=${#s}
+	{
+		printf '{"id":"s","text":"%s"}\n' "$s"
+		printf '{"id":"sub","text":"%s"}\n' "$sub"
+		for ((i = 1; i < n; i++)); do
+			printf '{"id":"comma%d","text":"%s，%s"}\n' $i "${s:0:i}" "${s:i}"
+			printf '{"id":"nl%d","text":"%s\\n%s"}\n' $i "${s:0:i}" "${s:i}"
+			printf '{"id":"sp%d","text":"%s %s"}\n' $i "${s:0:i}" "${s:i}"
+		done
+	} >"$d/docs"
+	for ((i = 1; i < n; i++)); do
+		printf 's\tcomma%d\ns\tnl%d\ns\tsp%d\n' $i $i $i
+	done >"$d/pairs"
+	printf 's\tsub\n' >"$d/subpair"
+	for alt in "-n 5x" "-n 5x -J weighted" "-n 2x" "-n 5x -J edit"; do
+		# shellcheck disable=SC2086
+		run -0 sh-dist -v "$d/docs" -f jsonl $alt "$d/subpair"
+		want=${output##*$'\t'}
+		# shellcheck disable=SC2086
+		run -0 sh-dist -v "$d/docs" -f jsonl $alt "$d/pairs"
+		eq "${#lines[@]}" $((3 * (n - 1)))
+		eq "$(printf '%s\n' "$output" | awk -F'\t' -v w="$want" '$3 < w' | head -n 3)" ""
+		eq "$(printf '%s\n' "$output" | cut -f 3 | sort -u)" "1.000000"
+	done
+	# Without x, the comma, the line break and the space each cut the
+	# run: every pair is below 1.
+	run -1 sh-dist -v "$d/docs" -f jsonl -a 1 "$d/pairs"
+	eq "$output" ""
 }
 
 @test "-w out of range or not a number" {
@@ -805,4 +870,15 @@ q_round_trip() {
 	eq "$stderr" "sh-tokenize: -m and -Q cannot be used together"
 	run -2 --separate-stderr sh -c 'printf "a\tb\n" | sh-tokenize -Q >/dev/full'
 	eq "$stderr" "sh-tokenize: stdout: No space left on device"
+}
+
+@test "-n 5x: sh-fp and sh-near -v agree on it; fingerprints of other options are caught" {
+	local d="$BATS_TEST_TMPDIR"
+	printf 'a\t今天北京的天气很好，适合出去散步。\nb\t今天北京的天气很好适合出去散步\nc\t今天北京的天气不好，适合出去散步。\n' >"$d/in"
+	sh-fp -n 5x "$d/in" >"$d/fp"
+	sh-tokenize -n 5x "$d/in" | sh-fp -t | cmp - "$d/fp"
+	run -0 --separate-stderr sh-near -v "$d/in" -n 5x -k 16 -a 0.9 "$d/fp"
+	eq "$output" $'a\tb\t0\t1.000000'
+	run -2 --separate-stderr sh-near -v "$d/in" -k 16 -a 0.9 "$d/fp"
+	[[ "$stderr" == *"fingerprint is not the document's under these options"* ]]
 }

@@ -43,7 +43,8 @@ sh_strerror(int e)
 		return "fingerprint is not the document's under these options";
 	case SH_ENODOC:		return "no such document";
 	case SH_ESKETCH:	return "not a sketch (m1: and 512 hex digits)";
-	case SH_ESKVERSION:	return "sketch of another version (this one reads m1)";
+	case SH_ESKVERSION:	return "sketch of another version (this one "
+				    "reads m1 and e1 to e3)";
 	case SH_ENOSKETCH:	return "no sketch after the ID (sh-fp -B makes them)";
 	case SH_EKIND:		return "index of the other kind (band tables "
 				    "answer sketches at -a, fingerprint tables "
@@ -56,6 +57,10 @@ sh_strerror(int e)
 				    "number";
 	case SH_ETEXTTYPE:	return "text field is not a string";
 	case SH_EZ:		return "the decompressor failed";
+	case SH_ESKFEATS:	return "sketch of the features: -J edit takes "
+				    "that of the characters (sh-fp -BB)";
+	case SH_ESKCHARS:	return "sketch of the characters (sh-fp -BB): "
+				    "only with -J edit";
 	case SH_ESEGMAX:	return "more segments than an index holds "
 				    "(64)";
 	case SH_EDECIDE:	return "not a line REP<TAB>ID, as sh-near -g "

@@ -54,7 +54,9 @@ enum {
 	SH_ETEXTTYPE = -44,	/* text field of another JSON type */
 	SH_EZ = -45,		/* the decompressor failed */
 	SH_ESEGMAX = -46,	/* more segments than an index holds */
-	SH_EDECIDE = -47	/* not a line REP<TAB>ID of sh-near -g */
+	SH_EDECIDE = -47,	/* not a line REP<TAB>ID of sh-near -g */
+	SH_ESKFEATS = -48,	/* a sketch of features, characters needed */
+	SH_ESKCHARS = -49	/* a sketch of characters, features needed */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is

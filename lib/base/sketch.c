@@ -7,7 +7,14 @@
 int
 sh_sketch_is(const char *p, size_t n)
 {
-	return n >= 2 && p[0] == 'm' && p[1] >= '0' && p[1] <= '9';
+	return n >= 2 && (p[0] == 'm' || p[0] == 'e') && p[1] >= '0' &&
+	    p[1] <= '9';
+}
+
+int
+sh_sketch_kind(const char *p, size_t n)
+{
+	return n >= 2 && p[0] == 'e' ? p[1] - '0' : 0;
 }
 
 int
@@ -19,7 +26,8 @@ sh_sketch_parse(const char *p, size_t n, struct sh_sketch *s)
 
 	if (!sh_sketch_is(p, n) || n < SH_SK_TAGLEN)
 		return SH_ESKETCH;
-	if (p[1] != SH_SK_TAG[1] || p[2] != ':')
+	if ((p[0] == 'm' ? p[1] != SH_SK_TAG[1] : p[1] == '0' ||
+	    p[1] > '0' + SH_SK_KINDS) || p[2] != ':')
 		return SH_ESKVERSION;
 	if (n != SH_SK_TEXT)
 		return SH_ESKETCH;
@@ -49,10 +57,21 @@ static const char pairs[] =
 void
 sh_sketch_format(const struct sh_sketch *s, char out[SH_SK_TEXT])
 {
+	sh_sketch_format_kind(s, 0, out);
+}
+
+void
+sh_sketch_format_kind(const struct sh_sketch *s, int kind,
+    char out[SH_SK_TEXT])
+{
 	size_t i;
 	unsigned v;
 
 	memcpy(out, SH_SK_TAG, SH_SK_TAGLEN);
+	if (kind > 0) {
+		out[0] = 'e';
+		out[1] = (char)('0' + kind);
+	}
 	out += SH_SK_TAGLEN;
 	for (i = 0; i < SH_SK_K; i++) {
 		v = s->v[i];

@@ -11,7 +11,11 @@
  *
  * Text form, version 1: "m1:" then the SH_SK_K values in order, each as
  * 4 lowercase hex digits, most significant first: SH_SK_TEXT bytes.
- * Input may be either case; any other version is refused.
+ * Input may be either case; any other version is refused.  The sketch
+ * of a document's characters (fp/charsketch.h, for the edit measure),
+ * version 1, has the same form but its tag, "e1:" to "e3:", the digit
+ * its kind, how much of the text is of ideographic scripts (1 most, 3
+ * little, 2 between); kind 0 is "m1:".
  */
 #ifndef SH_SKETCH_H
 #define SH_SKETCH_H
@@ -24,22 +28,30 @@
 #define SH_SK_TAG "m1:"
 #define SH_SK_TAGLEN 3
 #define SH_SK_TEXT (SH_SK_TAGLEN + 4 * SH_SK_K)
+#define SH_SK_KINDS 3		/* the kinds of the characters' sketch */
 
 struct sh_sketch {
 	uint16_t v[SH_SK_K];
 };
 
-/* Whether p[0..n) starts as a sketch does, of any version ("m" and a
- * digit): a field that is meant to be one. */
+/* Whether p[0..n) starts as a sketch does, of any version ("m" or "e"
+ * and a digit): a field that is meant to be one. */
 int sh_sketch_is(const char *p, size_t n);
 
 /* Parse p[0..n) into *s.  Return 0, SH_ESKVERSION (a sketch of
  * another version) or SH_ESKETCH. */
 int sh_sketch_parse(const char *p, size_t n, struct sh_sketch *s);
 
+/* The kind of the sketch p[0..n) that sh_sketch_parse took: 0 for
+ * "m1:", k for "ek:". */
+int sh_sketch_kind(const char *p, size_t n);
+
 /* Write s as its text form into out (SH_SK_TEXT bytes, not
- * NUL-terminated). */
+ * NUL-terminated); sh_sketch_format_kind with the tag of kind (0 to
+ * SH_SK_KINDS). */
 void sh_sketch_format(const struct sh_sketch *s, char out[SH_SK_TEXT]);
+void sh_sketch_format_kind(const struct sh_sketch *s, int kind,
+    char out[SH_SK_TEXT]);
 
 /* The values of a and b that are equal, 0..SH_SK_K. */
 int sh_sketch_equal(const struct sh_sketch *a, const struct sh_sketch *b);

@@ -47,6 +47,8 @@ struct sh_tok {
 	char g[2 * CLUSTER * (SH_TOK_MAX + 1) + SH_HASH_READ];
 	size_t gbeg, glen, gclen[SH_TOK_MAX + 1];
 	int gchars;
+	int gjoin;		/* the last character taken was the run's:
+				 * a mark joins it (spanning runs) */
 	uint32_t gprev;
 
 	/* With a dictionary, the run's code points instead: where its last
@@ -488,6 +490,19 @@ run_end(struct sh_tok *t)
 		dict_cut(t, 0);
 }
 
+/* A separator or a word after the characters of a run: the run ends,
+ * but with o.span an n-gram run goes on after it (only its last
+ * character takes no more marks). */
+static void
+run_break(struct sh_tok *t)
+{
+	if (t->o.span && t->o.dict == NULL) {
+		t->gjoin = 0;
+		return;
+	}
+	run_end(t);
+}
+
 /* Append cp to the dictionary run, first cutting the words that can be
  * cut when the run fills its buffer.  Return 0, or -1 out of memory. */
 static int
@@ -553,7 +568,9 @@ gram_char(struct sh_tok *t, uint32_t cp, const char *enc, size_t n)
 		return;
 	}
 	word_end(t);
-	seg_end(t);
+	if (!t->o.span)
+		seg_end(t);
+	t->gjoin = 1;
 	if (t->gchars == t->o.ngram) {
 		emit_gram(t);
 		/* Slide: drop the oldest character. */
@@ -613,7 +630,8 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 	if (t->o.dict == NULL && t->gchars == 0) {
 		/* A new run: its first n characters emit nothing. */
 		word_end(t);
-		seg_end(t);
+		if (!t->o.span)
+			seg_end(t);
 		i = m < n ? m : n;
 		if (t->gbeg + 3 * i > sizeof(t->g) - SH_HASH_READ) {
 			flush(t);
@@ -648,6 +666,7 @@ gram_han(struct sh_tok *t, const unsigned char *p, size_t m)
 		m -= k;
 	}
 	t->gprev = cp3(p - 3);
+	t->gjoin = 1;
 }
 
 /* Whether p starts a character of t->sep: put would end the word and
@@ -702,7 +721,7 @@ put(struct sh_tok *t, uint32_t cp)
 				t->rclen += n;
 			return;
 		}
-	} else if (t->gchars > 0) {
+	} else if (t->gchars > 0 && t->gjoin) {
 		switch (sh_fold_join(t->gprev, cp, &c)) {
 		case SH_FOLD_COMPOSE:
 			n = sh_utf8_encode(c, enc);
@@ -723,12 +742,12 @@ put(struct sh_tok *t, uint32_t cp)
 	cls = sh_uc_class(cp);
 	if (cls == SH_UC_SEP) {
 		word_end(t);
-		run_end(t);
+		run_break(t);
 		return;
 	}
 	n = sh_utf8_encode(cp, enc);
 	if (cls == SH_UC_WORD) {
-		run_end(t);
+		run_break(t);
 		t->wlast = t->s.len - t->wbeg;
 		t->wprev = cp;
 		word_put(t, enc, n);
@@ -981,7 +1000,7 @@ ascii_words(struct sh_tok *t, const unsigned char *p,
 	size_t base[PACKS], k, n = 0, used = 0;
 	int nb, inword;
 
-	run_end(t);
+	run_break(t);
 	inword = in_word(t);
 	while (p < end && used == n) {
 		if (s_room(t, 64 * PACKS) != 0)
@@ -1021,6 +1040,7 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 	/* A run cut short by SH_ENOMEM may have left words behind. */
 	t->s.len = t->wbeg = t->gbeg = t->glen = t->rlen = 0;
 	t->shead = t->swords = t->semitted = t->gchars = t->npend = 0;
+	t->gjoin = 0;
 	t->pstop = 0;
 	while (p < end) {
 		if (*p < 0x80) {
@@ -1036,7 +1056,7 @@ run(struct sh_tok *t, const char *text, size_t len, int *bad)
 		}
 		if (code_level >= 1 && sep_char(t, p, end)) {
 			word_end(t);
-			run_end(t);
+			run_break(t);
 			p += 3;
 			continue;
 		}

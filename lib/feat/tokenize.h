@@ -24,6 +24,17 @@
  * words between two n-gram runs (over all the words of the text with a
  * dictionary), and a stretch of fewer than w words gives one feature of
  * all of them.
+ * With span (spanning runs), the SH_UC_GRAM characters of the whole text
+ * are one run and its words one stretch: separators, words and n-gram
+ * characters between them end neither, so the n-grams run across
+ * punctuation, spaces, line breaks and words of other scripts (a word
+ * still ends at an n-gram character), and the shingles across n-gram
+ * characters; a text of fewer than n such characters gives one feature
+ * of them all, and one of fewer than w words one of those.  Inserting
+ * or removing a separator then changes no feature, and a word between
+ * two n-gram characters only the word's shingles.  A mark composes with,
+ * or stays with, the character just before it only.  With a dictionary,
+ * span changes nothing (its words already shingle across the text).
  * Features are UTF-8 strings without whitespace, '_' only between shingled
  * words, never empty.  The cut depends on the bytes and options only.
  * With a stop-word set (feat/stopset.h), a word in the set is dropped before
@@ -49,6 +60,7 @@ struct sh_tokopt {
 	const struct sh_dict *dict;	/* NULL: n-grams (not copied) */
 	int simplify;		/* 1: traditional to simplified Chinese;
 				   default 0 */
+	int span;		/* 1: spanning runs (above); default 0 */
 };
 
 /* Called once per feature, in text order, with its hash h, which is

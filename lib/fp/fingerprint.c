@@ -11,9 +11,11 @@
 #include "feat/stopword.h"
 #include "feat/toklist.h"
 #include "feat/weight.h"
+#include "fp/charsketch.h"
 #include "fp/fingerprint.h"
 #include "fp/minhash.h"
 #include "fp/simhash.h"
+#include "text/fold.h"
 
 struct sh_fp {
 	struct sh_fpopt o;
@@ -27,6 +29,14 @@ struct sh_fp {
 	uint64_t *hv;		/* -D: feature hashes of the document */
 	size_t nh, caph;
 	int nomem;
+	/* o.csketch: the characters and the sketch of the last text, its
+	 * kind (0: none), and the work space of sh_charsketch. */
+	uint32_t *ch;
+	size_t cap_ch;
+	uint64_t *cbuf;
+	size_t cap_cbuf;
+	struct sh_sketch csk;
+	int ckind;
 };
 
 int
@@ -115,6 +125,8 @@ sh_fp_free(struct sh_fp *f)
 	sh_bag_free(f->set);
 	sh_hset_free(&f->seen);
 	free(f->hv);
+	free(f->ch);
+	free(f->cbuf);
 	free(f);
 }
 
@@ -259,6 +271,23 @@ collect(struct sh_fp *f, struct sh_bag *bag, const char *p, size_t len,
 	return 0;
 }
 
+/* o.csketch: the sketch of the characters of text p[0..len). */
+static int
+csketch(struct sh_fp *f, const char *p, size_t len, int *bad)
+{
+	size_t n;
+	int r;
+
+	f->ckind = 0;
+	if (sh_fold_chars(p, len, f->o.tok.simplify, &f->ch, &f->cap_ch, &n,
+	    bad) != 0 || (r = sh_charsketch(f->ch, n, &f->cbuf, &f->cap_cbuf,
+	    &f->csk, &f->ckind)) < 0)
+		return SH_ENOMEM;
+	if (r == 0)
+		f->ckind = 0;
+	return 0;
+}
+
 int
 sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
     uint64_t *total, int *bad)
@@ -296,7 +325,7 @@ sh_fp_text(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 	}
 	*total = sh_simhash_total(&f->acc);
 	*fp = *total ? sh_simhash_final(&f->acc) : 0;
-	return 0;
+	return f->o.csketch ? csketch(f, p, len, bad) : 0;
 }
 
 static void
@@ -320,6 +349,7 @@ sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
 	if (f->o.sketch)
 		sh_minhash_init(&f->mh);
 	f->nfeat = 0;
+	f->ckind = 0;
 	if ((r = sh_toklist_parse(p, len, add_listed, f, col)) != 0)
 		return r;
 	*total = sh_simhash_total(&f->acc);
@@ -331,6 +361,16 @@ int
 sh_fp_sketch(const struct sh_fp *f, struct sh_sketch *s)
 {
 	return sh_minhash_final(&f->mh, s);
+}
+
+int
+sh_fp_csketch(const struct sh_fp *f, struct sh_sketch *s, int *kind)
+{
+	if (f->ckind == 0)
+		return 0;
+	*s = f->csk;
+	*kind = f->ckind;
+	return 1;
 }
 
 int

@@ -47,6 +47,8 @@ struct sh_fpopt {
 	struct sh_idf *idf;	/* NULL: none; owned */
 	struct sh_dict *dict;	/* NULL: none; owned; tok.dict is it */
 	int sketch;		/* make the MinHash sketch too (minhash.h) */
+	int csketch;		/* make the sketch of the characters
+				   instead (charsketch.h) */
 };
 
 /* Options of n-gram size n, shingle size w and weight scheme, nothing
@@ -121,6 +123,13 @@ int sh_fp_tokens(struct sh_fp *f, const char *p, size_t len, sh_fpval *fp,
  * 0.  Return 1, or 0 when it had none (as *total says).
  */
 int sh_fp_sketch(const struct sh_fp *f, struct sh_sketch *s);
+
+/*
+ * With o.csketch set instead, the sketch of the characters of the last
+ * text fingerprinted (fp/charsketch.h), and its kind into *kind; a
+ * token list has none.  Return 1, or 0 when it had none (no character).
+ */
+int sh_fp_csketch(const struct sh_fp *f, struct sh_sketch *s, int *kind);
 
 /* The number of features (with repeats) or tokens of the last document
  * fingerprinted or counted, for telling short documents apart. */

@@ -26,7 +26,7 @@ sh_fpbatch_init(struct sh_fpbatch *b, const struct sh_fpopt *o,
 		return SH_ENOMEM;
 	b->nthreads = nthreads;
 	b->tokens = tokens;
-	b->sketch = o->sketch;
+	b->sketch = o->csketch ? 2 : o->sketch;
 	for (t = 0; t < nthreads; t++)
 		if ((b->fp[t] = sh_fp_new(o)) == NULL) {
 			sh_fpbatch_free(b);
@@ -123,8 +123,16 @@ doc_fp(const struct sh_fpbatch *b, struct sh_fp *fp, struct sh_fpdoc *d)
 		d->err = sh_fp_text(fp, text, d->len, &d->fp, &d->total,
 		    &d->bad);
 	d->nfeat = sh_fp_count(fp);
-	if (b->sketch && d->err == 0)
+	d->skind = 0;
+	if (b->sketch == 1 && d->err == 0)
 		sh_fp_sketch(fp, &d->sk);
+	/* A text with features has characters: the empty sketch of kind 1
+	 * is for safety only. */
+	if (b->sketch == 2 && d->err == 0 &&
+	    !sh_fp_csketch(fp, &d->sk, &d->skind)) {
+		memset(&d->sk, 0, sizeof(d->sk));
+		d->skind = 1;
+	}
 }
 
 static void *

@@ -32,13 +32,16 @@ struct sh_fpdoc {
 	sh_fpval fp;
 	uint64_t total;		/* 0: no features */
 	unsigned long long nfeat;	/* sh_fp_count */
-	struct sh_sketch sk;	/* with the options' sketch: sh_fp_sketch */
+	struct sh_sketch sk;	/* with the options' sketch: sh_fp_sketch,
+				 * or sh_fp_csketch */
+	int skind;		/* the kind of sk (base/sketch.h) */
 };
 
 struct sh_fpbatch {
 	struct sh_fp **fp;	/* one per thread */
 	int nthreads, tokens;
-	int sketch;		/* the options' sketch */
+	int sketch;		/* the options' sketch: 1 of the features,
+				   2 of the characters */
 	struct sh_fpdoc *doc;
 	size_t n, cap;
 	char *buf;

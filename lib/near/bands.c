@@ -62,26 +62,80 @@ fold(uint64_t k, uint64_t w)
 	return k ^ k >> 31;
 }
 
+/* The key of the r values v[0..r) from seed k. */
+static uint64_t
+band_key(const uint16_t *v, int r, uint64_t k)
+{
+	uint64_t w;
+	int i, q;
+
+	for (i = 0; i + 4 <= r; i += 4)
+		k = fold(k, (uint64_t)v[i] | (uint64_t)v[i + 1] << 16 |
+		    (uint64_t)v[i + 2] << 32 | (uint64_t)v[i + 3] << 48);
+	if (i < r) {
+		for (w = 0, q = 0; i + q < r; q++)
+			w |= (uint64_t)v[i + q] << 16 * q;
+		k = fold(k, w);
+	}
+	return k;
+}
+
 void
 sh_bands_keys(const struct sh_bandplan *p, const struct sh_sketch *s,
     uint64_t *key)
 {
-	const uint16_t *v;
-	uint64_t k, w;
-	int j, i, q, r = p->r;
+	int j;
 
-	for (j = 0; j < p->b; j++) {
-		v = s->v + j * r;
-		k = (uint64_t)(j + 1) * 0x9e3779b97f4a7c15ULL;
-		for (i = 0; i + 4 <= r; i += 4)
-			k = fold(k, (uint64_t)v[i] | (uint64_t)v[i + 1] << 16 |
-			    (uint64_t)v[i + 2] << 32 | (uint64_t)v[i + 3] << 48);
-		if (i < r) {
-			for (w = 0, q = 0; i + q < r; q++)
-				w |= (uint64_t)v[i + q] << 16 * q;
-			k = fold(k, w);
+	for (j = 0; j < p->b; j++)
+		key[j] = band_key(s->v + j * p->r, p->r,
+		    (uint64_t)(j + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+/* The plan of all the bands of the most rows that give a pair at
+ * similarity j the recall: SH_ERANGE when none does. */
+static int
+edit_rows(struct sh_bandplan *p, double j)
+{
+	int r;
+
+	for (r = SH_SK_K; r >= 1; r--)
+		if (prob(SH_SK_K / r, r, j) >= SH_BANDS_RECALL / 1e6) {
+			*p = (struct sh_bandplan){ SH_SK_K / r, r };
+			return 0;
 		}
-		key[j] = k;
+	return SH_ERANGE;
+}
+
+int
+sh_editplan_init(struct sh_editplan *p, uint32_t t)
+{
+	if (edit_rows(&p->plan[0], t / 1e6 / (2 - t / 1e6)) != 0 ||
+	    edit_rows(&p->plan[1], power(t / 1e6, 3)) != 0)
+		return SH_ERANGE;
+	p->all.b = p->plan[0].b + p->plan[1].b;
+	p->all.r = p->plan[0].r;
+	return 0;
+}
+
+void
+sh_editplan_keys(const struct sh_editplan *p, int kind,
+    const struct sh_sketch *s, uint64_t *key)
+{
+	const struct sh_bandplan *pl;
+	uint64_t seed, all;
+	int i, j, n = 0;
+
+	/* Keys of the whole sketch where a kind has no band: two
+	 * sketches share them only where they share every band. */
+	all = band_key(s->v, SH_SK_K, 0x243f6a8885a308d3ULL);
+	for (i = 0; i < 2; i++) {
+		pl = &p->plan[i];
+		seed = 0x13198a2e03707344ULL * (uint64_t)(i + 1);
+		for (j = 0; j < pl->b; j++, n++)
+			key[n] = kind == 2 || kind == 1 + 2 * i ?
+			    band_key(s->v + j * pl->r, pl->r, seed ^
+			    (uint64_t)(j + 1) * 0x9e3779b97f4a7c15ULL) :
+			    fold(all, (uint64_t)n);
 	}
 }
 

@@ -57,6 +57,41 @@ int sh_bandplan_init(struct sh_bandplan *p, uint32_t t, uint32_t recall);
 double sh_bandplan_prob(const struct sh_bandplan *p, uint32_t sim);
 
 /*
+ * The edit route: pairs at a stated edit similarity t (fp/similar.h)
+ * from the sketches of the documents' characters (fp/charsketch.h),
+ * whose n-grams are one character of an ideographic script or three of
+ * an alphabet.  A share t^q of a text's n-grams of q characters survive
+ * when each character is changed with probability 1 - t, so there are
+ * two plans: for text of ideographs, that of Jaccard similarity t, and
+ * for text of letters, that of t^3; each the most rows r for which all
+ * the bands of r rows the sketch holds, b = SH_SK_K / r, make a pair at
+ * that similarity a candidate with probability SH_BANDS_RECALL: at
+ * t = 0.8, 21 bands of 6 rows and 42 of 3.  (Edits bunched together, a
+ * word changed or a clause added, leave more n-grams alike than spread
+ * ones; and a pair of texts of ideographs at t has a Jaccard similarity
+ * of at least t / (2 - t), 0.667 at 0.8.)  A sketch of kind 1 (mostly
+ * ideographs) is banded by the first plan, of kind 3 (mostly letters) by
+ * the second, of kind 2 (a mix) by both, so that two texts at t, whose
+ * shares of ideographs differ by at most about (1 - t) / t, always
+ * share a plan for t down to about 0.75.  The join's bands are those of
+ * both plans (all.b); a sketch fills those of the plan it has not with
+ * keys of its whole sketch.
+ */
+struct sh_editplan {
+	struct sh_bandplan all;		/* all.b: the join's bands */
+	struct sh_bandplan plan[2];	/* ideographs, letters */
+};
+
+/* The plans for edit similarity t (millionths) into *p.  Return 0 or
+ * SH_ERANGE (t below about 0.33: no plan reaches the recall). */
+int sh_editplan_init(struct sh_editplan *p, uint32_t t);
+
+/* The p->all.b keys of sketch s of kind 1, 2 or 3 (base/sketch.h) into
+ * key. */
+void sh_editplan_keys(const struct sh_editplan *p, int kind,
+    const struct sh_sketch *s, uint64_t *key);
+
+/*
  * The b keys of sketch s under plan p into key[0..b): key j a 64-bit
  * hash of band j's values and of j.  Two sketches with the same values
  * in band j have the same key j; others, with probability 2^-64.

@@ -26,8 +26,8 @@ sh_fpline_parse(const char *p, size_t len, sh_fpval *fp, const char **id,
 }
 
 int
-sh_fpline_sketch(const char *p, size_t len, const char *id, size_t idlen,
-    struct sh_sketch *s)
+sh_fpline_sketch_kind(const char *p, size_t len, const char *id,
+    size_t idlen, struct sh_sketch *s, int *kind)
 {
 	const char *f = id + idlen + 1, *end = p + len, *tab;
 
@@ -35,7 +35,19 @@ sh_fpline_sketch(const char *p, size_t len, const char *id, size_t idlen,
 		return SH_ENOSKETCH;
 	if ((tab = memchr(f, '\t', (size_t)(end - f))) != NULL)
 		end = tab;
+	*kind = sh_sketch_kind(f, (size_t)(end - f));
 	return sh_sketch_parse(f, (size_t)(end - f), s);
+}
+
+int
+sh_fpline_sketch(const char *p, size_t len, const char *id, size_t idlen,
+    struct sh_sketch *s)
+{
+	int e, kind;
+
+	if ((e = sh_fpline_sketch_kind(p, len, id, idlen, s, &kind)) != 0)
+		return e;
+	return kind > 0 ? SH_ESKCHARS : 0;
 }
 
 int

@@ -26,10 +26,14 @@ int sh_fpline_parse(const char *p, size_t len, sh_fpval *fp,
 
 /* The sketch of line p[0..len), whose ID sh_fpline_parse found at
  * id[0..idlen), into *s.  Return 0, SH_ENOSKETCH (the field after the ID
- * does not start as a sketch, or there is none), or an error of
- * sh_sketch_parse. */
+ * does not start as a sketch, or there is none), SH_ESKCHARS (a sketch
+ * of the characters, kind above 0), or an error of sh_sketch_parse.
+ * sh_fpline_sketch_kind takes a sketch of any kind and sets *kind to
+ * it (base/sketch.h). */
 int sh_fpline_sketch(const char *p, size_t len, const char *id,
     size_t idlen, struct sh_sketch *s);
+int sh_fpline_sketch_kind(const char *p, size_t len, const char *id,
+    size_t idlen, struct sh_sketch *s, int *kind);
 
 /* Write fp and the ID id[0..idlen) to out as a fingerprint line without
  * its end: the caller writes the '\n', after any further field (sh-fp

@@ -12,11 +12,13 @@
 #include "base/errors.h"
 #include "base/hash.h"
 #include "base/shard.h"
+#include "fp/charsketch.h"
 #include "fp/fingerprint.h"
 #include "fp/minhash.h"
 #include "fp/similar.h"
 #include "near/bands.h"
 #include "rng.h"
+#include "text/fold.h"
 #include "tap.h"
 
 /* The sketch of the n hashes h. */
@@ -367,9 +369,141 @@ join(void)
 	free(got.v);
 }
 
+/* The characters of UTF-8 text p as the edit measure counts them. */
+static size_t
+chars_of(const char *p, uint32_t **c, size_t *cap)
+{
+	size_t n = 0;
+	int bad = 0;
+
+	if (sh_fold_chars(p, strlen(p), 0, c, cap, &n, &bad) != 0)
+		exit(1);
+	return n;
+}
+
+/* The multiset Jaccard similarity of the n-grams of a and b, by the rule
+ * of fp/charsketch.h, computed the simple way: n-grams as strings. */
+static double
+gram_jaccard(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	static uint32_t g[2][512][4];
+	size_t ng[2], i, j, k, inter = 0, used[512] = { 0 };
+	const uint32_t *c;
+	size_t n;
+	int s, w;
+
+	for (s = 0; s < 2; s++) {
+		c = s ? b : a;
+		n = s ? nb : na;
+		for (ng[s] = i = 0; i < n; i++) {
+			memset(g[s][ng[s]], 0, sizeof(g[s][0]));
+			for (w = 0, j = i; j < n && w < 3; j++) {
+				w += sh_uc_class(c[j]) == SH_UC_GRAM ? 3 : 1;
+				g[s][ng[s]][j - i] = c[j];
+			}
+			if (w < 3 && i > 0)
+				break;
+			ng[s]++;
+		}
+	}
+	for (i = 0; i < ng[0]; i++)
+		for (k = 0; k < ng[1]; k++)
+			if (!used[k] && memcmp(g[0][i], g[1][k],
+			    sizeof(g[0][0])) == 0) {
+				used[k] = 1;
+				inter++;
+				break;
+			}
+	return (double)inter / (double)(ng[0] + ng[1] - inter);
+}
+
+/*
+ * The sketch of the characters (fp/charsketch.h): its kinds, a pinned
+ * vector, the folding it shares with the edit measure, and the
+ * estimate of the multiset Jaccard similarity of its n-grams, within
+ * the error of 128 values, on short texts Chinese, English and mixed,
+ * some with repeated n-grams; and the edit plans.
+ */
+static void
+chars(void)
+{
+	static const char *const text[] = {
+	    "\xe4\xbd\xa0\xe5\xa6\x88\xe5\xa6\x88\xe5\x96\x8a"
+	    "\xe4\xbd\xa0\xe5\x9b\x9e\xe5\xae\xb6\xe5\x90\x83"
+	    "\xe9\xa5\xad\xe5\x93\xa6",	/* 你妈妈喊你回家吃饭哦 */
+	    "The quick brown fox jumps over the lazy dog",
+	    "ls -l \xe5\x88\x97\xe5\x87\xba\xe6\x96\x87\xe4\xbb\xb6",
+	};
+	static const char alpha[] = "abcdefgh";
+	struct sh_sketch s, t;
+	struct sh_editplan ep;
+	uint32_t *a = NULL, *b = NULL;
+	size_t ca = 0, cb = 0, na, nb, i, j, cap = 0, bad = 0, tried = 0;
+	uint64_t *buf = NULL;
+	char x[128], y[128];
+	double jx, est;
+	int ka, kb, r;
+
+	na = chars_of(text[0], &a, &ca);
+	nb = chars_of(text[1], &b, &cb);
+	ok(sh_charsketch_kind(a, na) == 1 && sh_charsketch_kind(b, nb) == 3,
+	    "kinds: Chinese 1, English 3");
+	na = chars_of(text[2], &a, &ca);
+	ok(sh_charsketch_kind(a, na) == 2, "kind: 4 ideographs of 7 characters: 2");
+	na = chars_of(text[0], &a, &ca);
+	r = sh_charsketch(a, na, &buf, &cap, &s, &ka);
+	ok(r == 1 && ka == 1 && s.v[0] == 0x4549 && s.v[127] == 0xf761,
+	    "the seed's sentence: kind 1, values 0 and 127 pinned (%04x %04x)",
+	    s.v[0], s.v[127]);
+	nb = chars_of("\xe4\xbd\xa0\xe5\xa6\x88\xef\xbc\x8c "
+	    "\xe5\xa6\x88\xe5\x96\x8a\xe4\xbd\xa0\xe5\x9b\x9e"
+	    "\xe5\xae\xb6\xe5\x90\x83\xe9\xa5\xad\xe5\x93\xa6!",
+	    &b, &cb);
+	r = sh_charsketch(b, nb, &buf, &cap, &t, &kb);
+	ok(r == 1 && memcmp(&s, &t, sizeof(s)) == 0,
+	    "a comma, a space and a mark changes nothing");
+	ok(sh_charsketch(a, 0, &buf, &cap, &s, &ka) == 0, "no character: "
+	    "no sketch");
+	/* Random texts over few letters (repeated n-grams) and their
+	 * edited copies. */
+	for (i = 0; i < 400; i++) {
+		na = 5 + next() % 60;
+		for (j = 0; j < na; j++)
+			x[j] = alpha[next() % (i % 2 ? 8 : 3)];
+		memcpy(y, x, na);
+		nb = na;
+		for (j = next() % 8; j > 0; j--)
+			y[next() % nb] = alpha[next() % 8];
+		x[na] = y[nb] = '\0';
+		na = chars_of(x, &a, &ca);
+		nb = chars_of(y, &b, &cb);
+		jx = gram_jaccard(a, na, b, nb);
+		if (sh_charsketch(a, na, &buf, &cap, &s, &ka) != 1 ||
+		    sh_charsketch(b, nb, &buf, &cap, &t, &kb) != 1)
+			bad++;
+		est = sh_sketch_sim(sh_sketch_equal(&s, &t)) / 1e6;
+		tried++;
+		if (est < jx - 0.2 || est > jx + 0.2)
+			bad++;
+	}
+	ok(bad <= 2, "the estimate within 0.2 of the n-grams' multiset "
+	    "Jaccard similarity: %zu of %zu off", bad, tried);
+	ok(sh_editplan_init(&ep, 800000) == 0 && ep.plan[0].b == 32 &&
+	    ep.plan[0].r == 4 && ep.plan[1].b == 42 && ep.plan[1].r == 3 &&
+	    ep.all.b == 74, "edit plans at 0.8: 32 bands of 4, 42 of 3 "
+	    "(%d of %d, %d of %d)", ep.plan[0].b, ep.plan[0].r,
+	    ep.plan[1].b, ep.plan[1].r);
+	ok(sh_editplan_init(&ep, 300000) == SH_ERANGE,
+	    "edit plans at 0.3: none reaches 0.99");
+	free(a);
+	free(b);
+	free(buf);
+}
+
 int
 main(void)
 {
+	chars();
 	vectors();
 	same_set();
 	text();

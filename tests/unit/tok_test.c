@@ -259,6 +259,70 @@ punctuation_agrees(void)
 	return agree;
 }
 
+/*
+ * Spanning runs: a text of Han characters and words, and the same with
+ * separators (CJK and ASCII punctuation, spaces, line breaks) put at
+ * random between its pieces, give the same features in the same order,
+ * at every level, for n = 1, 2, 5 and w = 1, 3.
+ */
+static int
+span_agrees(void)
+{
+	static const char *const han[] = { "\xe4\xb8\xad", "\xe5\x9b\xbd",
+	    "\xe4\xba\xba", "\xe6\x96\x87" };
+	static const char *const word[] = { "ab", "Xyz", "9" };
+	static const char *const sep[] = { "\xef\xbc\x8c", " ", "\n",
+	    "\xe3\x80\x82", ", ", "\xe3\x80\x81", "\xef\xbc\x81 " };
+	static const int ns[] = { 1, 2, 5 };
+	char a[512], b[8192];
+	struct sh_tokopt o = { 0 };
+	struct sh_tok *t;
+	size_t na, nb;
+	int i, j, u, prev, lv, agree = 1, ni, wi;
+	const char *s, *q;
+
+	for (ni = 0; ni < 3; ni++)
+	for (wi = 1; wi <= 3; wi += 2) {
+		o.ngram = ns[ni];
+		o.shingle = wi;
+		o.span = 1;
+		if ((t = sh_tok_new(&o)) == NULL)
+			return 0;
+		for (i = 0; i < 300; i++) {
+			na = nb = 0;
+			for (prev = -1, j = 0; j < 1 + (int)(next() % 40);
+			    j++) {
+				u = (int)(next() % 3) == 0;
+				s = u ? word[next() % 3] : han[next() % 4];
+				if (prev == 1 && u) {
+					a[na++] = ' ';
+					b[nb++] = ' ';
+				}
+				while (next() % 2) {
+					q = sep[next() % 7];
+					memcpy(b + nb, q, strlen(q));
+					nb += strlen(q);
+				}
+				memcpy(a + na, s, strlen(s));
+				na += strlen(s);
+				memcpy(b + nb, s, strlen(s));
+				nb += strlen(s);
+				prev = u;
+			}
+			for (lv = 2; lv >= 0; lv--) {
+				sh_tok_vector(lv);
+				if (!run(t, a, na, &want) || !run(t, b, nb,
+				    &got) || got.len != want.len ||
+				    memcmp(got.buf, want.buf, got.len) != 0)
+					agree = 0;
+			}
+		}
+		sh_tok_free(t);
+	}
+	sh_tok_vector(2);
+	return agree;
+}
+
 int
 main(void)
 {
@@ -279,17 +343,19 @@ main(void)
 		if (sh_stop_put(stop, sh_hash64(stops[i], strlen(stops[i]),
 		    0)) != 0)
 			return 1;
-	/* Every shingle and n-gram size without stop words, and the
-	 * shingle sizes with n = 5 and stop words. */
-	for (st = 0; st < 2; st++)
+	/* Every shingle and n-gram size without stop words, the shingle
+	 * sizes with n = 5 and stop words, and every size with spanning
+	 * runs (st 2). */
+	for (st = 0; st < 3; st++)
 	for (si = 0; si < sizeof(shingles) / sizeof(shingles[0]); si++)
 		for (ni = 0; ni < sizeof(ngrams) / sizeof(ngrams[0]); ni++) {
-			if (st && ngrams[ni] != 5)
+			if (st == 1 && ngrams[ni] != 5)
 				continue;
 			o.shingle = shingles[si];
 			o.ngram = ngrams[ni];
 			o.simplify = (int)(si % 2);	/* ASCII alike */
-			o.stop = st ? stop : NULL;
+			o.stop = st == 1 ? stop : NULL;
+			o.span = st == 2;
 			if ((t = sh_tok_new(&o)) == NULL)
 				return 1;
 			agree = fits = batched = 1;
@@ -317,7 +383,7 @@ main(void)
 					agree = 0;
 				if (!same_hashes(t, text, len))
 					batched = 0;
-				if (ascii && st) {
+				if (ascii && st == 1) {
 					/* Count the texts where stop words
 					 * change something. */
 					model(text, len, o.shingle, 0, &want);
@@ -326,7 +392,8 @@ main(void)
 					met -= want.len;
 				}
 				if (ascii) {
-					model(text, len, o.shingle, st, &want);
+					model(text, len, o.shingle, st == 1,
+					    &want);
 					if (got.len != want.len ||
 					    memcmp(got.buf, want.buf, got.len))
 						fits = 0;
@@ -336,17 +403,20 @@ main(void)
 			sh_hash_vector(1);
 			ok(agree, "-w %d -n %d%s: AVX-512, AVX2 and portable "
 			    "code give the same features and hashes on 2000 "
-			    "texts", o.shingle, o.ngram, st ? " -s" : "");
+			    "texts", o.shingle, o.ngram,
+			    st == 1 ? " -s" : st ? " span" : "");
 			ok(fits, "-w %d -n %d%s: ASCII text gives the features "
 			    "of the contract", o.shingle, o.ngram,
-			    st ? " -s" : "");
+			    st == 1 ? " -s" : st ? " span" : "");
 			ok(batched, "-w %d -n %d%s: the hashes in batches are "
 			    "those one at a time", o.shingle, o.ngram,
-			    st ? " -s" : "");
+			    st == 1 ? " -s" : st ? " span" : "");
 			sh_tok_free(t);
 		}
 	ok(punctuation_agrees(), "CJK punctuation and fullwidth forms: each "
 	    "cut at every level as one character at a time cuts it");
+	ok(span_agrees(), "spanning runs: separators put between Han "
+	    "characters and words change no feature, at every level");
 	ok(met > 0, "stop words were met in the texts (%ld bytes of features "
 	    "fewer)", met);
 	sh_stop_free(stop);
