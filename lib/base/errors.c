@@ -9,7 +9,7 @@ sh_strerror(int e)
 	switch (e) {
 	case SH_OK:		return "success";
 	case SH_ENOMEM:		return "out of memory";
-	case SH_EIO:		return strerror(errno);
+	case SH_EIO:		return errno != 0 ? strerror(errno) : "read error";
 	case SH_ERANGE:		return "number out of range";
 	case SH_ETAB:		return "missing TAB after ID";
 	case SH_EHEX:		return "fingerprint is not 16 hex digits";

@@ -57,7 +57,9 @@ enum {
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is
- * strerror(errno), so call it before errno can change. */
+ * strerror(errno), so call it before errno can change; "read error" when
+ * errno is 0 (a stream's error flag, its read's errno lost: a failed
+ * write is told by the call, with its errno). */
 const char *sh_strerror(int e);
 
 #endif
