@@ -23,6 +23,7 @@
 #include "usage.h"
 
 static char where[SH_WHERE];
+static const char *ixpath;	/* the index, when where names no file */
 static struct sh_bandplan bp;	/* an index of band tables: its plan */
 
 static const char usage_text[] =
@@ -44,7 +45,7 @@ static const char usage_text[] =
 static void
 fail(int e)
 {
-	errx(2, "%s: %s", where, sh_strerror(e));
+	errx(2, "%s: %s", *where ? where : ixpath, sh_strerror(e));
 }
 
 static void
@@ -246,6 +247,7 @@ main(int argc, char *argv[])
 		    2) ? 'T' : 'S', "build or add");
 	if (argc != 1 && strcmp(verb, "delete") != 0)
 		usage();
+	ixpath = argv[0];
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
 	if (strcmp(verb, "delete") == 0 || strcmp(verb, "expire") == 0 ||
