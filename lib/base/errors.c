@@ -58,6 +58,8 @@ sh_strerror(int e)
 	case SH_EZ:		return "the decompressor failed";
 	case SH_ESEGMAX:	return "more segments than an index holds "
 				    "(64)";
+	case SH_EWARCLEN:	return "WARC record with two Content-Length "
+				    "headers";
 	case SH_EBELOW:		return "the index's band tables hold the pairs "
 				    "of a higher similarity only (sh-index info "
 				    "shows it)";
