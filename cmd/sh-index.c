@@ -3,6 +3,7 @@
  * fingerprint index (see sh-index(5) for the files).
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,13 +224,16 @@ main(int argc, char *argv[])
 			usage_conflict('a', o.lean ? 'E' : o.b ? 'b' : 'k');
 		/* An add goes to the index's kind of tables; the writer
 		 * checks it again under the lock. */
+		ixpath = argv[0];
 		if (!o.replace && a == NULL &&
-		    sh_index_open(&ix, argv[0], where) == 0) {
+		    (e = sh_index_open(&ix, argv[0], where)) == 0) {
 			o.t = ix.t;
 			bp.b = ix.bands;
 			bp.r = ix.rows;
 			sh_index_close(&ix);
-		}
+		} else if (!o.replace && a == NULL && (e == SH_ENOMEM ||
+		    (e == SH_EIO && errno == ENOMEM)))
+			fail(e);	/* its kind is not known */
 		o.bands = bp.b;
 		o.rows = bp.r;
 		ixadd_run(argv[0], &o, &bp, newonly, list, argc - 1,

@@ -12,7 +12,7 @@
 # -u and delete, exit 3 and one line saying the change is committed,
 # the index then the new one); an index must
 # then be whole, the old one or the new one, and no file may be left in
-# it or in TMPDIR.  Each test reports, as a TAP comment, the calls it
+# it or in TMPDIR (nor, by a first build that failed, the directory).  Each test reports, as a TAP comment, the calls it
 # counted and failed.  The tests skip themselves on a sanitizer build
 # (its binaries name __asan_init or __ubsan_handle).
 
@@ -233,6 +233,9 @@ check() {
 			why="$why; diagnostic not of the form ${CMD[0]}: ..."
 		elif [[ ${lines[0]} == "${CMD[0]}: : "* ]]; then
 			why="$why; a diagnostic of an empty name"
+		elif [ -n "$MEM" ] && [[ ${lines[0]} != *": out of memory" &&
+		    ${lines[0]} != *": Cannot allocate memory" ]]; then
+			why="$why; a want of memory not told as one"
 		fi
 	elif [ "$rc" -eq 3 ]; then
 		# add -u and delete: committed, then what came after failed
@@ -262,6 +265,10 @@ check() {
 		fi
 	elif [ -n "$IX" ] && { [ -n "$START" ] || [ "$rc" -eq 0 ]; }; then
 		why="$why; no MANIFEST"
+	elif [ -n "$IX" ] && [ -e "$IX" ]; then
+		# A first build that fails removes the directory it made.
+		why="$why; left by a failed build: $IX holding $(ls -A "$IX" |
+		    tr '\n' ' ')"
 	fi
 	if [ -n "$IX" ] && [ -d "$IX" ]; then
 		# Only LOCK, MANIFEST and the segments it names; and when the
@@ -296,6 +303,9 @@ check() {
 sweep() {
 	local name=$1 calls n rc swept=0
 	shift
+	# Allocations failed: a failure must say so.
+	MEM=
+	[[ " $* " != *" FAULT_CALLS=malloc "* ]] || MEM=1
 	op "$name"
 	prepare
 	"${CMD[@]}" >"$W/ref.out" 2>"$W/ref.err"
@@ -346,6 +356,10 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-index build: each allocation of the program fails" {
 	sweep build FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index build: memory runs out from each allocation on" {
+	sweep build FAULT_CALLS=malloc FAULT_STICKY=1
 }
 
 @test "sh-index build: each allocation in the C library fails" {
