@@ -286,8 +286,8 @@ main(void)
 	/* Numbered lines of 300 files, "NAME:N": each from its file,
 	 * through the map and a clone; a name of no file, no line. */
 	{
-		char names[300][sizeof(path) + 8], id[sizeof(path) + 32],
-		    line[32];
+		char names[300][sizeof(path) + 16], id[sizeof(path) + 32],
+		    line[64];
 		int bad = 0, k, l;
 
 		o.mode = SH_REC_LINE;
