@@ -54,7 +54,7 @@ enum {
 	SH_ETEXTTYPE = -44,	/* text field of another JSON type */
 	SH_EZ = -45,		/* the decompressor failed */
 	SH_ESEGMAX = -46,	/* more segments than an index holds */
-	SH_EWARCLEN = -47	/* WARC record of two Content-Length headers */
+	SH_EWARCLEN = -48	/* WARC record of two Content-Length headers */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is
