@@ -51,6 +51,9 @@ fpjoin_route(struct sh_bandplan *p, int force, const char *threshold,
 void
 fpjoin_fail(const struct sh_fpset *s, int e)
 {
+	/* A want of memory told already, when the input was read. */
+	if (e == SH_ENOMEM && input_nomem())
+		exit(2);
 	if (s->failed != NULL)
 		errx(2, "%s: %s", s->failed, sh_strerror(e));
 	errx(2, "%s%s%s", s->budget && e == SH_EIO ? input_tmpmsg() : "",
@@ -62,6 +65,15 @@ struct reading {
 	struct sh_linestore *lines;
 };
 
+/* Exit on error e of keeping line f: a want of memory names the line. */
+static void
+line_fail(const struct sh_fpset *s, const struct sh_fpline *f, int e)
+{
+	if (e == SH_ENOMEM)
+		errx(2, "%s:%llu: %s", f->name, f->lineno, sh_strerror(e));
+	fpjoin_fail(s, e);
+}
+
 /* A line into the set, and whole into the lines if kept. */
 static void
 collect(void *ctx, const struct sh_fpline *f)
@@ -72,7 +84,7 @@ collect(void *ctx, const struct sh_fpline *f)
 	if ((e = sh_fpset_add(rd->s, f->fp, f->id, f->idlen)) != 0 ||
 	    (rd->lines != NULL &&
 	    (e = sh_linestore_add(rd->lines, f->line, f->len)) != 0))
-		fpjoin_fail(rd->s, e);
+		line_fail(rd->s, f, e);
 }
 
 void
@@ -86,6 +98,8 @@ fpjoin_read(struct sh_fpset *s, struct sh_linestore *lines, int n,
 		    sh_fpset_files(s) : NULL, nthreads, status);
 	else
 		input_fps(n, name, collect, &rd, status);
+	if (input_nomem())
+		exit(2);
 }
 
 struct banding {
@@ -103,14 +117,14 @@ struct banding {
 /* The band keys of the next line: to the sort within a budget, else to
  * the arrays, which grow alike. */
 static void
-keep(struct banding *bd, const uint64_t *key)
+keep(struct banding *bd, const uint64_t *key, const struct sh_fpline *f)
 {
 	size_t cap;
 	int e, j;
 
 	if (bd->x != NULL) {
 		if ((e = sh_bandsort_add(bd->x, key)) != 0)
-			fpjoin_fail(bd->rd.s, e);
+			line_fail(bd->rd.s, f, e);
 		return;
 	}
 	if (bd->n == bd->cap) {
@@ -118,7 +132,7 @@ keep(struct banding *bd, const uint64_t *key)
 			cap = bd->cap;
 			if (sh_grow(&bd->keys[j], &cap, bd->n + 1,
 			    sizeof(*key)) != 0)
-				fpjoin_fail(bd->rd.s, SH_ENOMEM);
+				line_fail(bd->rd.s, f, SH_ENOMEM);
 		}
 		bd->cap = cap;
 	}
@@ -159,7 +173,7 @@ band_line(void *ctx, const struct sh_fpline *f)
 				sh_editplan_keys(&edit, kind, &sk, key);
 			else
 				sh_bands_keys(bd->p, &sk, key);
-			keep(bd, key);
+			keep(bd, key, f);
 		}
 	}
 	collect(&bd->rd, f);
@@ -187,6 +201,8 @@ bands(struct sh_fpset *s, struct sh_linestore *lines,
 	    s->budget / 2, s->tmpdir)) != 0)
 		fpjoin_fail(s, e);
 	input_fps(n, name, band_line, &bd, status);
+	if (input_nomem())
+		exit(2);
 	if (bd.name != NULL)
 		warnx("%s:%llu: %s: the fingerprints are searched instead, "
 		    "slower", bd.name, bd.line, sh_strerror(SH_ENOSKETCH));

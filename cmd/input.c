@@ -36,6 +36,23 @@ static struct zin {
 	int ended;
 } zin[NZIN];
 static int stdin_taken;
+static int nomem;	/* a read stopped for want of memory, reported */
+
+/* A read of shown stopped for want of memory (errno ENOMEM, or SH_ENOMEM
+ * of a reader): said once, in the one message of it, and no operand read
+ * after it (input_nomem). */
+static void
+say_nomem(const char *shown)
+{
+	warnx("%s: %s", shown, sh_strerror(SH_ENOMEM));
+	nomem = 1;
+}
+
+int
+input_nomem(void)
+{
+	return nomem;
+}
 
 /* The stream of the decoded bytes of f, of that kind, from z (r: how
  * starting it went; fed: a thread reads f now, and closes it); NULL on
@@ -90,7 +107,10 @@ input_open(const char *name, const char **shown)
 			return fopen("/dev/null", "r");
 		f = stdin;
 	} else if ((f = fopen(name, "r")) == NULL) {
-		warn("%s", name);
+		if (errno == ENOMEM)
+			say_nomem(name);
+		else
+			warn("%s", name);
 		return NULL;
 	}
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
@@ -185,7 +205,7 @@ input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 	unsigned long long lines = 0;
 	int i, r, stop = 0;
 
-	for (i = 0; (i == 0 || i < n) && !stop; i++) {
+	for (i = 0; (i == 0 || i < n) && !stop && !nomem; i++) {
 		if ((in = input_open(n ? name[i] : "-", &shown)) == NULL) {
 			*status = 2;
 			continue;
@@ -201,7 +221,10 @@ input_lines(int n, char *const name[], input_line_fn *fn, void *ctx,
 			r = stop = 0;	/* the next operand */
 		else if (!stop && input_end(in) != 0)
 			*status = 2;
-		else if (!stop && r < 0) {
+		else if (!stop && r == SH_ENOMEM) {
+			say_nomem(shown);
+			*status = 2;
+		} else if (!stop && r < 0) {
 			warnx("%s: %s", shown, sh_strerror(r));
 			*status = 2;
 		}
@@ -356,7 +379,7 @@ input_fplist(int n, char *const name[], struct sh_fplist *l,
 	b.status = status;
 	if (!regular(n, name))
 		files = NULL;
-	for (i = 0; i == 0 || i < n; i++) {
+	for (i = 0; (i == 0 || i < n) && !nomem; i++) {
 		if ((in = input_open(n ? name[i] : "-", &b.name)) == NULL) {
 			*status = 2;
 			continue;
@@ -375,7 +398,10 @@ input_fplist(int n, char *const name[], struct sh_fplist *l,
 		/* A decompressor's failure is the cause of what follows. */
 		if (input_end(in) != 0)
 			*status = 2;
-		else if (e != 0) {
+		else if (e == SH_ENOMEM) {
+			say_nomem(b.name);
+			*status = 2;
+		} else if (e != 0) {
 			warnx("%s: %s", b.name, sh_strerror(e));
 			*status = 2;
 		}

@@ -41,6 +41,12 @@ const char *input_compressed(FILE *f);
  * for by input_end is ended at once, and waited for. */
 void input_close(FILE *f);
 
+/* Whether a read of input_open, input_lines, input_fps or input_fplist
+ * stopped for want of memory: reported ("NAME: out of memory"), no
+ * operand read after it, and *status set to 2.  A caller stops then,
+ * exit 2, rather than tell the same want a second time. */
+int input_nomem(void);
+
 /* Where temporary files go: $TMPDIR, or /tmp; and "DIR: temporary
  * file", for messages about them. */
 const char *input_tmpdir(void);

@@ -38,6 +38,7 @@ static char tmp[SH_WHERE];	/* -l: the list, before the commit */
 static struct sh_vfilter vf;	/* -u -v on band tables: the lines
 				   verified */
 static struct ixdocs *docs;	/* and their documents */
+static const char *ixpath;	/* the index, when where names no file */
 
 /* The band keys of the batch for sh_ixw_add: never NULL for an index of
  * band tables, even when the batch is empty. */
@@ -57,8 +58,8 @@ fail(int e)
 {
 	char msg[SH_WHERE + 256];
 
-	snprintf(msg, sizeof(msg), "%s: %s%s", where, sh_strerror(e),
-	    e == SH_EEXIST ? " (use -O to replace it)" : "");
+	snprintf(msg, sizeof(msg), "%s: %s%s", *where ? where : ixpath,
+	    sh_strerror(e), e == SH_EEXIST ? " (use -O to replace it)" : "");
 	sh_ixw_close(w);
 	if (*tmp != '\0')
 		unlink(tmp);
@@ -297,6 +298,7 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	struct sh_plan p;
 	int e;
 
+	ixpath = path;
 	bp = b;
 	sh_fplist_init(&batch);
 	sh_fplist_init(&added);
@@ -401,6 +403,7 @@ ixdel_run(const char *path, const struct sh_ixopt *o, int verb,
 	unsigned char *found = NULL;
 	int e;
 
+	ixpath = path;
 	sh_fplist_init(&batch);
 	if (verb == 'd') {
 		input_lines(n, name, del_line, NULL, &status);

@@ -3,6 +3,7 @@
  * fingerprint index (see sh-index(5) for the files).
  */
 #include <err.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 
 static char where[SH_WHERE];
 static struct ixdocs docs;	/* add -u -v */
+static const char *ixpath;	/* the index, when where names no file */
 static struct sh_bandplan bp;	/* an index of band tables: its plan */
 
 static const char usage_text[] =
@@ -51,7 +53,7 @@ static const char usage_text[] =
 static void
 fail(int e)
 {
-	errx(2, "%s: %s", where, sh_strerror(e));
+	errx(2, "%s: %s", *where ? where : ixpath, sh_strerror(e));
 }
 
 static void
@@ -235,13 +237,16 @@ main(int argc, char *argv[])
 			usage_conflict('a', o.lean ? 'E' : o.b ? 'b' : 'k');
 		/* An add goes to the index's kind of tables; the writer
 		 * checks it again under the lock. */
+		ixpath = argv[0];
 		if (!o.replace && a == NULL &&
-		    sh_index_open(&ix, argv[0], where) == 0) {
+		    (e = sh_index_open(&ix, argv[0], where)) == 0) {
 			o.t = ix.t;
 			bp.b = ix.bands;
 			bp.r = ix.rows;
 			sh_index_close(&ix);
-		}
+		} else if (!o.replace && a == NULL && (e == SH_ENOMEM ||
+		    (e == SH_EIO && errno == ENOMEM)))
+			fail(e);	/* its kind is not known */
 		o.bands = bp.b;
 		o.rows = bp.r;
 		ixadd_run(argv[0], &o, &bp, newonly, list, hasdocs ? &docs :
@@ -259,6 +264,7 @@ main(int argc, char *argv[])
 		    2) ? 'T' : 'S', "build or add");
 	if (argc != 1 && strcmp(verb, "delete") != 0)
 		usage();
+	ixpath = argv[0];
 	if ((e = sh_index_open(&ix, argv[0], where)) != 0)
 		fail(e);
 	if (strcmp(verb, "delete") == 0 || strcmp(verb, "expire") == 0 ||

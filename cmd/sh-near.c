@@ -96,7 +96,7 @@ lookup(void *ctx, const struct sh_fpline *f)
 	int e;
 
 	if ((e = sh_ixqueue_add(ctx, f->fp, f->id, f->idlen, f->line, f->len,
-	    where)) != 0 && *where == '\0' && e != SH_ENOMEM)
+	    where)) != 0 && *where == '\0')
 		snprintf(where, sizeof(where), "%s:%llu", f->name, f->lineno);
 	if (e != 0)
 		ix_fail(e, where);
@@ -224,7 +224,7 @@ main(int argc, char *argv[])
 		progress_clock(&t0);
 		if ((e = sh_index_open(&index, ipath, where)) != 0 ||
 		    (load && (e = sh_index_load(&index, where)) != 0))
-			errx(2, "%s: %s", where, sh_strerror(e));
+			errx(2, "%s: %s", *where ? where : ipath, sh_strerror(e));
 		if (load)
 			progress_took("index loaded", &t0);
 		ix = &index;

@@ -6,12 +6,13 @@
 # feature spill, and sh-fp and sh-dist -v on a compressed file (the
 # decompressor's pipes, child and stream; the records -v keeps of it):
 # writes, syncs, renames, opens, maps, reads, allocations, stdio writes,
-# spawns.  Each run must succeed with the output of a run without
-# faults, or exit 2 with one line "PROGRAM: ..." on stderr (or, for add
+# spawns; memory that runs out for good.  Each run must succeed with the
+# output of a run without faults, or exit 2 with one line "PROGRAM: ..."
+# on stderr, naming something (or, for add
 # -u and delete, exit 3 and one line saying the change is committed,
 # the index then the new one); an index must
 # then be whole, the old one or the new one, and no file may be left in
-# it or in TMPDIR.  Each test reports, as a TAP comment, the calls it
+# it or in TMPDIR (nor, by a first build that failed, the directory).  Each test reports, as a TAP comment, the calls it
 # counted and failed.  The tests skip themselves on a sanitizer build
 # (its binaries name __asan_init or __ubsan_handle).
 
@@ -158,6 +159,7 @@ op() {
 	merge)	IX=$W/ix START=$F/ix2 CMD=(sh-index add "$W/ix" "$F/m2.fp") ;;
 	join)	CMD=(sh-near -j 1 -S 1M "$F/near.fp") ;;
 	query)	CMD=(sh-near -i "$F/ix1" -k 4 "$F/q.fp") ;;
+	verify)	CMD=(sh-index verify "$F/ix2") ;;
 	loaded)	CMD=(sh-near -i "$F/ix2" -K -k 4 "$F/q.fp") ;;
 	filter)	CMD=(sh-near -u -i "$F/ix1" "$F/q.fp") ;;
 	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
@@ -229,6 +231,11 @@ check() {
 			why="$why; ${#lines[@]} lines on stderr"
 		elif [[ ${lines[0]} != "${CMD[0]}: "?* ]]; then
 			why="$why; diagnostic not of the form ${CMD[0]}: ..."
+		elif [[ ${lines[0]} == "${CMD[0]}: : "* ]]; then
+			why="$why; a diagnostic of an empty name"
+		elif [ -n "$MEM" ] && [[ ${lines[0]} != *": out of memory" &&
+		    ${lines[0]} != *": Cannot allocate memory" ]]; then
+			why="$why; a want of memory not told as one"
 		fi
 	elif [ "$rc" -eq 3 ]; then
 		# add -u and delete: committed, then what came after failed
@@ -258,6 +265,10 @@ check() {
 		fi
 	elif [ -n "$IX" ] && { [ -n "$START" ] || [ "$rc" -eq 0 ]; }; then
 		why="$why; no MANIFEST"
+	elif [ -n "$IX" ] && [ -e "$IX" ]; then
+		# A first build that fails removes the directory it made.
+		why="$why; left by a failed build: $IX holding $(ls -A "$IX" |
+		    tr '\n' ' ')"
 	fi
 	if [ -n "$IX" ] && [ -d "$IX" ]; then
 		# Only LOCK, MANIFEST and the segments it names; and when the
@@ -292,6 +303,9 @@ check() {
 sweep() {
 	local name=$1 calls n rc swept=0
 	shift
+	# Allocations failed: a failure must say so.
+	MEM=
+	[[ " $* " != *" FAULT_CALLS=malloc "* ]] || MEM=1
 	op "$name"
 	prepare
 	"${CMD[@]}" >"$W/ref.out" 2>"$W/ref.err"
@@ -344,6 +358,10 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 	sweep build FAULT_CALLS=malloc FAULT_FROM=prog
 }
 
+@test "sh-index build: memory runs out from each allocation on" {
+	sweep build FAULT_CALLS=malloc FAULT_STICKY=1
+}
+
 @test "sh-index build: each allocation in the C library fails" {
 	sweep build FAULT_CALLS=malloc FAULT_FROM=lib
 }
@@ -394,6 +412,14 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-index add: each allocation of the program fails" {
 	sweep add FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index add: memory runs out from each allocation on" {
+	sweep add FAULT_CALLS=malloc FAULT_STICKY=1
+}
+
+@test "sh-index verify: memory runs out from each allocation on" {
+	sweep verify FAULT_CALLS=malloc FAULT_STICKY=1
 }
 
 @test "sh-index add: each allocation in the C library fails" {
@@ -550,6 +576,14 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-near -S 1M: each allocation in the C library fails" {
 	sweep join FAULT_CALLS=malloc FAULT_FROM=lib
+}
+
+@test "sh-near -S 1M: memory runs out from each allocation on" {
+	sweep join FAULT_CALLS=malloc FAULT_STICKY=1
+}
+
+@test "sh-near -i: memory runs out from each allocation on" {
+	sweep query FAULT_CALLS=malloc FAULT_STICKY=1
 }
 
 @test "sh-near -i: each allocation of the program fails" {

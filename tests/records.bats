@@ -210,6 +210,43 @@ http://x/text/xml"
 	printf 'not a warc file\n' | run -2 --separate-stderr sh-fp -f warc
 }
 
+@test "warc: a record with two Content-Length headers is a bad record, skipped by the last, of any type" {
+	{
+		warc_record conversion 'WARC-Target-URI: http://a/' 'first page'
+		# The first length is not the block's: the last frames it.
+		warc_record conversion $'WARC-Target-URI: http://two/\nContent-Length: 3' 'two lengths'
+		warc_record conversion 'WARC-Target-URI: http://b/' 'last page'
+		# Of a type not read, and both lengths alike: bad all the same.
+		warc_record request $'Content-Length: 11' 'GET / HTTP'
+		warc_record conversion 'WARC-Target-URI: http://c/' 'after it'
+	} >"$D/t.warc"
+	run -2 --separate-stderr sh-tokenize -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://a/\tfirst_page^1\nhttp://b/\tlast_page^1\nhttp://c/\tafter_it^1')"
+	eq "$stderr" "$(printf '%s\n' "sh-tokenize: $D/t.warc:8: WARC record with two Content-Length headers" \
+	    "sh-tokenize: $D/t.warc:23: WARC record with two Content-Length headers")"
+	run -0 --separate-stderr sh-tokenize -e -f warc "$D/t.warc"
+	eq "$output" "$(printf 'http://a/\tfirst_page^1\nhttp://b/\tlast_page^1\nhttp://c/\tafter_it^1')"
+	eq "$stderr" "sh-tokenize: skipped 2 bad record(s)"
+	sh-fp -e -f warc "$D/t.warc" >"$D/t.fp" 2>/dev/null
+	[ "$(wc -l <"$D/t.fp")" -eq 3 ]
+	run -2 --separate-stderr sh-fp -f warc "$D/t.warc"
+	eq "$output" "$(cat "$D/t.fp")"
+	eq "${stderr_lines[0]}" "sh-fp: $D/t.warc:8: WARC record with two Content-Length headers"
+	# The documents of -v read it alike.
+	run -2 --separate-stderr sh-near -v "$D/t.warc" -f warc "$D/t.fp"
+	eq "${stderr_lines[0]}" "sh-near: $D/t.warc:8: WARC record with two Content-Length headers"
+	# The last length wrong: the next record is not found.
+	{
+		warc_record conversion $'WARC-Target-URI: http://two/\nContent-Length: 3' 'two lengths' |
+		    sed 's/^Content-Length: 11/Content-Length: 4/'
+		warc_record conversion 'WARC-Target-URI: http://b/' 'last page'
+	} >"$D/bad.warc"
+	run -2 --separate-stderr sh-tokenize -f warc "$D/bad.warc"
+	eq "$output" ""
+	eq "$stderr" "$(printf '%s\n' "sh-tokenize: $D/bad.warc:1: WARC record with two Content-Length headers" \
+	    "sh-tokenize: $D/bad.warc:7: malformed WARC record")"
+}
+
 @test "warc: a response without an HTTP head, a status of four digits, another WARC version" {
 	{
 		warc_record response 'WARC-Target-URI: http://nohead/' \

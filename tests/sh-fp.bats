@@ -561,6 +561,52 @@ sh-fp: skipped 1 document(s) without features'
 	eq "$stderr" "sh-fp: dir: Is a directory"
 }
 
+# fail_read N FILE CMD...: run CMD with the Nth read(2) of FILE failing
+# once with EIO (strace's fault injection), the reads after it going on.
+# LeakSanitizer cannot run under ptrace: a sanitizer build leaves it out.
+fail_read() {
+	local n=$1 f=$2
+
+	shift 2
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	    strace -o /dev/null -P "$f" -e trace=read \
+	    -e inject=read:error=EIO:when="$n" "$@"
+}
+
+@test "a read that fails once, in a file or in -D, -d or -s: its error named, exit 2" {
+	command -v strace >/dev/null || skip "no strace"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	cd "$BATS_TEST_TMPDIR"
+	D=$PWD
+	# Each of them over 4096 bytes, so that a read fails after one did
+	# not: the lines before it are read, not the error's errno.
+	awk 'BEGIN { for (i = 1; i <= 800; i++)
+		printf "d%d\tword%d alpha beta gamma\n", i, i }' >docs
+	awk 'BEGIN { for (i = 1; i <= 800; i++) print "word" i, 1.5 }' >idf
+	awk 'BEGIN { for (i = 1; i <= 800; i++) print "word" i, 100 }' >dict
+	awk 'BEGIN { for (i = 1; i <= 800; i++) print "stop" i }' >stops
+	# The read at the end of the file, after one that read it all (it
+	# was "Success"), or one in the middle of it.
+	for n in 2 3; do
+		run -2 --separate-stderr fail_read "$n" "$D/docs" sh-fp "$D/docs"
+		eq "$stderr" "sh-fp: $D/docs: Input/output error"
+	done
+	# The count of the lines ahead, after which the file was read from
+	# its end ("no IDF entries"), and a line cut short by the failure
+	# ("not a WORD IDF line", "malformed dictionary line").
+	for n in 2 4; do
+		run -2 --separate-stderr fail_read "$n" "$D/idf" sh-fp -D "$D/idf" docs
+		eq "$stderr" "sh-fp: $D/idf: Input/output error"
+		eq "$output" ""
+	done
+	for n in 2 3; do
+		run -2 --separate-stderr fail_read "$n" "$D/dict" sh-fp -d "$D/dict" docs
+		eq "$stderr" "sh-fp: $D/dict: Input/output error"
+		run -2 --separate-stderr fail_read "$n" "$D/stops" sh-fp -s "$D/stops" docs
+		eq "$stderr" "sh-fp: $D/stops: Input/output error"
+	done
+}
+
 # --- size, pipes, write errors, determinism ------------------------------
 
 @test "a 100 MiB line" {

@@ -9,7 +9,15 @@ FORGE=$BATS_TEST_DIRNAME/unit/forge
 
 setup_file() {
 	local d=$BATS_FILE_TMPDIR
-	[ -x "$FORGE" ] || skip "tests/unit/forge is not built (make check)"
+	export FORGE_SKIP=
+	# make check builds it (TESTBIN); run alone, the file builds it as
+	# make would, over the library as it was built.  A skip in
+	# setup_file fails the file (bats 1.8): setup skips each test.
+	if [ ! -x "$FORGE" ] && ! make -s -C "$BATS_TEST_DIRNAME/.." \
+	    tests/unit/forge >"$d/make.log" 2>&1; then
+		FORGE_SKIP="tests/unit/forge is not built and make could not build it (make check does): $(tail -n 1 "$d/make.log")"
+		return 0
+	fi
 	near_copies "$d/docs" 20 11
 	sh-fp -B -w 3 -W binary "$d/docs" >"$d/fpb"
 	rand_fps "$d/base.fp" 50 3
@@ -18,7 +26,7 @@ setup_file() {
 setup() {
 	D=$BATS_TEST_TMPDIR
 	F=$BATS_FILE_TMPDIR
-	[ -x "$FORGE" ] || skip "tests/unit/forge is not built (make check)"
+	[ -z "$FORGE_SKIP" ] || skip "$FORGE_SKIP"
 }
 
 # same_dir A B: the two directories hold the same files, byte for byte.

@@ -9,7 +9,7 @@ sh_strerror(int e)
 	switch (e) {
 	case SH_OK:		return "success";
 	case SH_ENOMEM:		return "out of memory";
-	case SH_EIO:		return strerror(errno);
+	case SH_EIO:		return errno != 0 ? strerror(errno) : "read error";
 	case SH_ERANGE:		return "number out of range";
 	case SH_ETAB:		return "missing TAB after ID";
 	case SH_EHEX:		return "fingerprint is not 16 hex digits";
@@ -65,6 +65,8 @@ sh_strerror(int e)
 				    "(64)";
 	case SH_EDECIDE:	return "not a line REP<TAB>ID, as sh-near -g "
 				    "prints";
+	case SH_EWARCLEN:	return "WARC record with two Content-Length "
+				    "headers";
 	case SH_EBELOW:		return "the index's band tables hold the pairs "
 				    "of a higher similarity only (sh-index info "
 				    "shows it)";

@@ -56,11 +56,14 @@ enum {
 	SH_ESEGMAX = -46,	/* more segments than an index holds */
 	SH_EDECIDE = -47,	/* not a line REP<TAB>ID of sh-near -g */
 	SH_ESKFEATS = -48,	/* a sketch of features, characters needed */
-	SH_ESKCHARS = -49	/* a sketch of characters, features needed */
+	SH_ESKCHARS = -49,	/* a sketch of characters, features needed */
+	SH_EWARCLEN = -50	/* WARC record of two Content-Length headers */
 };
 
 /* Message for code e; never NULL.  Static storage.  For SH_EIO it is
- * strerror(errno), so call it before errno can change. */
+ * strerror(errno), so call it before errno can change; "read error" when
+ * errno is 0 (a stream's error flag, its read's errno lost: a failed
+ * write is told by the call, with its errno). */
 const char *sh_strerror(int e);
 
 #endif

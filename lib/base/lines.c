@@ -23,6 +23,24 @@ sh_lines_init(struct sh_lines *l, FILE *fp, int delim)
 	l->block = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* After a read of l->fp: the errno of its first failed read, kept.  The
+ * stream's error flag stays set, but the lines read before the failure
+ * are returned first, and errno is cleared before each line. */
+static void
+keep_error(struct sh_lines *l)
+{
+	if (ferror(l->fp) && l->rerr == 0)
+		l->rerr = errno;
+}
+
+/* SH_EIO, errno set back to the failed read's (0 when it was lost). */
+static int
+read_error(struct sh_lines *l)
+{
+	errno = l->rerr;
+	return SH_EIO;
+}
+
 /* The next line of a block-read stream, its delimiter included, at
  * buf + *at, *n bytes.  Return 1, 0 at the end, SH_EIO or SH_ENOMEM. */
 static int
@@ -60,10 +78,11 @@ next_block(struct sh_lines *l, size_t *at, size_t *n)
 		if (l->end >= 0 && left > 0 && (long long)want > left)
 			want = (size_t)left;
 		got = fread(l->buf + l->have, 1, want, l->fp);
+		keep_error(l);
 		l->have += got;
 		if (got == 0) {
 			if (ferror(l->fp))
-				return SH_EIO;
+				return read_error(l);
 			l->eof = 1;
 		}
 	}
@@ -96,9 +115,15 @@ sh_lines_next(struct sh_lines *l, const char **p, size_t *len)
 	if (l->block) {
 		if ((e = next_block(l, &at, &n)) <= 0)
 			return e;
-	} else if ((got = getdelim(&l->buf, &l->cap, l->delim, l->fp)) < 0)
-		return sh_lines_error(l->fp);
-	else
+	} else if ((got = getdelim(&l->buf, &l->cap, l->delim, l->fp)) < 0) {
+		if ((e = sh_lines_error(l->fp)) == SH_EIO && l->rerr != 0)
+			return read_error(l);
+		return e;
+	} else if (ferror(l->fp)) {
+		/* A line cut short by a failed read is no line. */
+		keep_error(l);
+		return read_error(l);
+	} else
 		n = (size_t)got;
 	s = l->buf + at;
 	if (l->off == 0 && sh_lines_gzip(s, n)) {

@@ -37,6 +37,7 @@ struct sh_lines {
 	char head[SH_LINES_HEAD];
 	size_t headlen;
 	int hashead;
+	int rerr;		/* the errno of the first read that failed */
 };
 
 /* Read fp by lines ending in delim. */
@@ -45,8 +46,10 @@ void sh_lines_init(struct sh_lines *l, FILE *fp, int delim);
 /*
  * The next line, without its delimiter, into *p and *len (valid until
  * the next call).  Return 1, 0 at the end (or at l->end), or SH_EIO
- * (errno set), SH_ENOMEM, or SH_EGZIP for a first line, at the start of
- * the stream, that starts with the gzip magic.
+ * (errno set to the failed read's, even when lines read before it were
+ * returned first; a line cut short by it is not returned), SH_ENOMEM, or
+ * SH_EGZIP for a first line, at the start of the stream, that starts
+ * with the gzip magic.
  */
 int sh_lines_next(struct sh_lines *l, const char **p, size_t *len);
 

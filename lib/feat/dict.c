@@ -211,7 +211,9 @@ sh_dict_load(FILE *fp, int simplify, struct sh_dict **dp,
 	}
 	d->score[0] = -1;
 	errno = 0;
-	while ((len = getline(&buf, &cap, fp)) != -1) {
+	/* A line cut short by a failed read is not parsed (the failure
+	 * is told, while errno is its read's). */
+	while ((len = getline(&buf, &cap, fp)) != -1 && !ferror(fp)) {
 		++*line;
 		if ((r = parse_line(buf, (size_t)len, &word, &wlen, &f)) < 0)
 			break;

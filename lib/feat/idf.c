@@ -161,25 +161,26 @@ enum { F_UNKNOWN, F_DF, F_JIEBA };
 #define PEND 16		/* entries whose slots are being fetched */
 
 /* The lines of f if it is a regular file, counted ahead and f rewound,
- * else 0: a hint, so that the map is sized once. */
-static size_t
-count_lines(FILE *f)
+ * into *n, else 0: a hint, so that the map is sized once.  Return 0 or
+ * SH_EIO (errno set): a file that fails to be read or rewound is not
+ * read from where the count stopped. */
+static int
+count_lines(FILE *f, size_t *n)
 {
 	struct stat st;
 	char buf[1 << 16], *p, *end;
-	size_t n = 0, got;
+	size_t got;
 
+	*n = 0;
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
 		for (p = buf, end = buf + got;
 		    (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-			n++;
-	if (ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
-		clearerr(f);
-		return 0;
-	}
-	return n;
+			++*n;
+	if (ferror(f) || fseek(f, 0, SEEK_SET) != 0)
+		return SH_EIO;
+	return 0;
 }
 
 static int
@@ -195,9 +196,13 @@ load(struct sh_idf *d, FILE *f, unsigned long long *line)
 	ssize_t n;
 	int r = 0, fmt = F_UNKNOWN;
 
-	if (sh_hmap_reserve(&d->map, count_lines(f)) != 0)
+	if ((r = count_lines(f, &i)) != 0)
+		return r;
+	if (sh_hmap_reserve(&d->map, i) != 0)
 		return SH_ENOMEM;
-	while ((n = getline(&buf, &cap, f)) != -1) {
+	/* A line cut short by a failed read is not parsed: the failure is
+	 * told, while errno is its read's. */
+	while ((n = getline(&buf, &cap, f)) != -1 && !ferror(f)) {
 		++*line;
 		len = (size_t)n;
 		if (len > 0 && buf[len - 1] == '\n')

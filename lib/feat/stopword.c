@@ -45,7 +45,9 @@ load_file(struct load *l, FILE *f, unsigned long long *line)
 	ssize_t n;
 	int r = 0, bad;
 
-	while ((n = getline(&buf, &cap, f)) != -1) {
+	/* A line cut short by a failed read is not taken (the failure is
+	 * told, while errno is its read's). */
+	while ((n = getline(&buf, &cap, f)) != -1 && !ferror(f)) {
 		++*line;
 		if ((hash = memchr(buf, '#', (size_t)n)) != NULL)
 			n = hash - buf;

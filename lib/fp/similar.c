@@ -625,8 +625,18 @@ sh_sim_edit(struct sh_edit *ws, const struct sh_fset *a,
 	if ((d = sh_edit_dist(ws, a->c, a->nc, b->c, b->nc, max)) < 0)
 		return (int)d;
 	if ((uint64_t)d <= max)
-		*sim = round_ratio(n - (uint64_t)d, n);
+		*sim = sh_sim_edits(d, a->nc, b->nc);
 	return 0;
+}
+
+uint32_t
+sh_sim_edits(long long d, size_t na, size_t nb)
+{
+	uint64_t n = na > nb ? na : nb;
+
+	if (na == 0 || nb == 0)
+		return 0;
+	return round_ratio(n - (uint64_t)d, n);
 }
 
 uint32_t

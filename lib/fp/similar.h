@@ -153,6 +153,11 @@ uint32_t sh_sim_min(int m, const struct sh_fset *a, const struct sh_fset *b,
 int sh_sim_edit(struct sh_edit *ws, const struct sh_fset *a,
     const struct sh_fset *b, uint32_t min, uint32_t *sim);
 
+/* The edit similarity of texts of na and nb characters at edit distance
+ * d (sh_edit_dist, d at most the larger count): 1 - d / max(na, nb) in
+ * millionths, rounded half up; 0 when either text is empty. */
+uint32_t sh_sim_edits(long long d, size_t na, size_t nb);
+
 /* Whether sh_sim_set uses the vector instructions the CPU has (on != 0,
  * the default) or portable C only; results do not depend on it.  Not
  * thread-safe. */

@@ -1501,8 +1501,9 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 	sh_ixfile_join(lock, dir, "LOCK", NULL);
 	/* A directory that holds anything else is not an index, and is
 	 * left alone; LOCK is no link, FIFO or device. */
-	if (tidy(dir, &w->ix, 1) != 0) {
-		e = sh_ixfile_fail(where, dir, NULL, SH_EMAGIC);
+	if ((e = tidy(dir, &w->ix, 1)) != 0) {
+		/* Or it cannot be listed (errno tells why: no memory). */
+		e = sh_ixfile_fail(where, dir, NULL, e);
 		goto out;
 	}
 	if ((e = sh_ixfile_open(lock, O_RDWR | O_CREAT, &w->lock)) != 0) {
@@ -1558,9 +1559,12 @@ sh_ixw_open(struct sh_ixwriter **wp, const char *dir,
 		w->dirty = 1;
 	}
 out:
-	if (e != 0)
+	if (e != 0) {
+		/* Removing what it made keeps the errno a message quotes. */
+		i = errno;
 		sh_ixw_close(w);
-	else
+		errno = i;
+	} else
 		*wp = w;
 	return e;
 }

@@ -350,38 +350,3 @@ sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist)
 	*dist = (int)r.b;
 	return 1;
 }
-
-int
-sh_fpset_first(struct sh_fpset *s, uint8_t *kept, sh_fpset_fn *near,
-    sh_fpset_ahead_fn *ahead, void *ctx)
-{
-	struct sh_pairs later = { NULL, 0, 0 };
-	uint32_t a, b;
-	size_t i, j, next = 0;
-	int e, dist;
-
-	/* The pairs by their later entry: b << 32 | a, sorted. */
-	while ((e = sh_fpset_next(s, &a, &b, &dist)) > 0)
-		if ((e = sh_pairs_add(&later, (uint64_t)b << 32 | a)) != 0)
-			break;
-	if (e < 0) {
-		free(later.v);
-		return e;
-	}
-	sh_pairs_sort(&later);
-	for (i = 0; i < later.n; i = j) {
-		b = (uint32_t)(later.v[i] >> 32);
-		for (j = i; j < later.n && later.v[j] >> 32 == b; j++) {
-			if (ahead != NULL && j == next) {
-				next = j + (later.n - j < SH_FPSET_LOOKAHEAD ?
-				    later.n - j : SH_FPSET_LOOKAHEAD);
-				ahead(ctx, later.v + j, next - j, kept);
-			}
-			a = (uint32_t)later.v[j];
-			if (kept[b] && kept[a] && near(ctx, a, b, -1))
-				kept[b] = 0;
-		}
-	}
-	free(later.v);
-	return 0;
-}

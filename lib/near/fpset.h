@@ -130,26 +130,4 @@ int sh_fpset_given_line(struct sh_fpset *s, const char *p, size_t len);
  */
 int sh_fpset_next(struct sh_fpset *s, uint32_t *a, uint32_t *b, int *dist);
 
-/* Whether the pair a, b (at distance dist, -1 unknown) counts. */
-typedef int sh_fpset_fn(void *ctx, uint32_t a, uint32_t b, int dist);
-
-/*
- * The streaming filter over the pairs, "keep the first copy": entries in
- * order, entry b is kept unless a pair (a, b), a < b, has a kept and
- * near(ctx, a, b, dist) returning other than 0 (near is asked only until
- * one says yes).  On entry kept[i] is 0 for the entries to leave out from
- * the start, else 1; on return, 1 for the entries kept.  It keeps what
- * sh_dedup keeps for the pairs within plan->k when near says yes to all
- * of them, but from a join: all the pairs are taken at once, 8 bytes each.
- * Every SH_FPSET_LOOKAHEAD pairs, before near is asked about the first of
- * them, ahead (when not NULL) is told them, p[0..n) (each b << 32 | a),
- * and kept as it stands: near may be asked about those whose entries are
- * both kept.  Return 0, SH_ENOMEM or an error of sh_fpset_next.
- */
-#define SH_FPSET_LOOKAHEAD 4096
-typedef void sh_fpset_ahead_fn(void *ctx, const uint64_t *p, size_t n,
-    const uint8_t *kept);
-int sh_fpset_first(struct sh_fpset *s, uint8_t *kept, sh_fpset_fn *near,
-    sh_fpset_ahead_fn *ahead, void *ctx);
-
 #endif

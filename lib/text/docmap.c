@@ -57,6 +57,12 @@ struct sh_docmap {
 	size_t n, cap;
 	struct src *src;
 	size_t nsrc, srccap;
+	/* With numbered keys and prefix: the files by their names, for the
+	 * "NAME:N" of an ID.  Open addressing by the hash of the name, of
+	 * 1 + the file's index (0: empty), nslots a power of 2 at least
+	 * twice nsrc; of files of one name, the first comes first. */
+	uint32_t *byname;
+	size_t nslots;
 	FILE *tmp;		/* the streams' records; NULL: none yet */
 	long long tmpoff;	/* its size */
 	int numbered;		/* keys are line numbers */
@@ -111,6 +117,40 @@ end_scan(struct sh_docmap *m)
 	m->scanning = 0;
 }
 
+/* File i into m->byname. */
+static void
+name_put(struct sh_docmap *m, size_t i)
+{
+	const char *p = m->src[i].path;
+	size_t j = (size_t)sh_hash64(p, strlen(p), 0) & (m->nslots - 1);
+
+	while (m->byname[j] != 0)
+		j = (j + 1) & (m->nslots - 1);
+	m->byname[j] = (uint32_t)i + 1;
+}
+
+/* File i, the last, into m->byname, which grows (the files before
+ * put again in their order); return 0 or SH_ENOMEM. */
+static int
+name_add(struct sh_docmap *m, size_t i)
+{
+	uint32_t *t;
+	size_t k, n;
+
+	if (2 * (i + 1) > m->nslots) {
+		n = m->nslots ? 2 * m->nslots : 64;
+		if ((t = calloc(n, sizeof(*t))) == NULL)
+			return SH_ENOMEM;
+		free(m->byname);
+		m->byname = t;
+		m->nslots = n;
+		for (k = 0; k < i; k++)
+			name_put(m, k);
+	}
+	name_put(m, i);
+	return 0;
+}
+
 /* A new source into m->src, path (copied); return it or NULL (*e the
  * error). */
 static struct src *
@@ -129,6 +169,10 @@ new_src(struct sh_docmap *m, const char *path, int *e)
 	memset(s, 0, sizeof(*s));
 	if ((s->path = strdup(path)) == NULL)
 		return NULL;
+	if (m->numbered && m->prefix && name_add(m, m->nsrc) != 0) {
+		free(s->path);
+		return NULL;
+	}
 	m->nsrc++;
 	return s;
 }
@@ -219,6 +263,7 @@ sh_docmap_free(struct sh_docmap *m)
 		for (i = 0; i < m->nsrc; i++)
 			free(m->src[i].path);
 		free(m->src);
+		free(m->byname);
 		if (m->tmp != NULL)
 			fclose(m->tmp);
 	}
@@ -367,26 +412,30 @@ line_key(const char *id, size_t len)
 	return v;
 }
 
-/* The key of a numbered ID: "N", or "NAME:N" of the file named so. */
+/* The key of a numbered ID: "N", or "NAME:N" of the first file named
+ * so, found by its name's hash whatever the number of files. */
 static uint64_t
 numbered_key(const struct sh_docmap *m, const char *id, size_t len)
 {
-	const char *colon;
+	const char *colon, *p;
 	size_t i, n;
+	uint32_t k;
 
 	if (!m->prefix)
 		return line_key(id, len);
 	for (colon = NULL, i = len; i > 0 && colon == NULL; i--)
 		if (id[i - 1] == ':')
 			colon = id + i - 1;
-	if (colon == NULL)
+	if (colon == NULL || m->nslots == 0)
 		return 0;
 	n = (size_t)(colon - id);
-	for (i = 0; i < m->nsrc; i++)
-		if (strlen(m->src[i].path) == n &&
-		    memcmp(m->src[i].path, id, n) == 0)
-			return (uint64_t)PLACE(i, line_key(colon + 1,
+	for (i = (size_t)sh_hash64(id, n, 0) & (m->nslots - 1);
+	    (k = m->byname[i]) != 0; i = (i + 1) & (m->nslots - 1)) {
+		p = m->src[k - 1].path;
+		if (strlen(p) == n && memcmp(p, id, n) == 0)
+			return (uint64_t)PLACE(k - 1, line_key(colon + 1,
 			    len - n - 1));
+	}
 	return 0;
 }
 

@@ -8,13 +8,17 @@
  * records' IDs and texts (after charset conversion and HTML reduction)
  * go to an unnamed temporary file, from which a lookup reads them.
  *
- * The key is the record's line number in the framings whose IDs are line
- * numbers (line, para) of one file, else the 64-bit hash of its ID;
- * records whose IDs share a hash are read in the order of the files and
- * of their records and their IDs compared, so of several records with
- * one ID the first is found.
+ * The key is, in the framings whose IDs are line numbers (line, para),
+ * the record's line number, with prefix ("NAME:N") the number of its
+ * file (in the order added; of files of one name, the first) above it:
+ * without prefix the files' lines of one number share a key, and the
+ * first file's is found.  In the other framings the key is the 64-bit
+ * hash of the ID; records whose IDs share a hash are read in the order
+ * of the files and of their records and their IDs compared, so of
+ * several records with one ID the first is found.
  * Memory: 24 bytes per record (the table grows by doubling: up to 48
- * while it is built), and the reader's buffers for the largest record,
+ * while it is built), with prefix up to 24 bytes per file (the files by
+ * name, a hash table), and the reader's buffers for the largest record,
  * for the map and for each clone.  Up to 2^20 files of up to 2^44 bytes
  * each.
  */
@@ -85,7 +89,8 @@ const struct sh_reader *sh_docmap_reader(const struct sh_docmap *m);
  * next call.  Call after the last scan.  Return 1, 0 when there is none,
  * SH_EIO (errno set), SH_ENOMEM or SH_ECHANGED (the file no longer
  * holds that record where pass one found it) or, with the file framing,
- * SH_EZ (its decompressor failed).  Cost: a binary search and
+ * SH_EZ (its decompressor failed).  Cost: a binary search (and for
+ * "NAME:N" a hash lookup of NAME, whatever the number of files) and
  * reading the record (and opening its file, when the record before was
  * of another).  The table is sorted once, O(n log n), by the first call
  * after a scan (or by sh_docmap_dups).

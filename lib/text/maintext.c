@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/utf8.h"
+#include "text/fold.h"
 #include "text/html.h"
 #include "text/maintext.h"
 #include "text/stoplist.h"
@@ -67,8 +68,6 @@ enum {
 	T_BLOCK = 1,		/* starts and ends a block */
 	T_BOX = 2,		/* may say boilerplate by class, id or role */
 	T_BOILER = 4,		/* says boilerplate itself */
-	T_SCOPE = 8,		/* article or main: header and footer in it
-				 * belong to the text */
 	T_UNLINK = 16,		/* its end tag ends a link left open */
 	T_CONT = 32		/* a container: may hold a whole article */
 };
@@ -85,7 +84,7 @@ static const struct tag {
 } tags[] = {
 	{ "a", K_A, 0 },
 	{ "address", K_OTHER, T_BLOCK },
-	{ "article", K_ARTICLE, T_BLOCK | T_SCOPE | T_CONT },
+	{ "article", K_ARTICLE, T_BLOCK | T_CONT },
 	{ "aside", K_ASIDE, T_BLOCK | T_BOX | T_BOILER | T_CONT },
 	{ "blockquote", K_OTHER, T_BLOCK | T_CONT },
 	{ "body", K_BODY, T_BLOCK },
@@ -115,7 +114,7 @@ static const struct tag {
 	{ "iframe", K_OTHER, T_BLOCK },
 	{ "legend", K_OTHER, T_BLOCK },
 	{ "li", K_OTHER, T_UNLINK },
-	{ "main", K_MAIN, T_BLOCK | T_SCOPE | T_CONT },
+	{ "main", K_MAIN, T_BLOCK | T_CONT },
 	{ "menu", K_MENU, T_BLOCK | T_BOX | T_BOILER | T_CONT },
 	{ "nav", K_NAV, T_BLOCK | T_BOX | T_BOILER | T_CONT },
 	{ "noscript", K_OTHER, T_BLOCK },
@@ -166,8 +165,6 @@ static const struct str boilersuf[] = {
 #define EN_SLOTS 512		/* the English hash table, a power of 2 */
 #define EN_WORD 16		/* longer words are no stop words */
 #define TAG_SLOTS 256		/* the tag names' hash table, a power of 2 */
-#define ZH_FIRST 0x4E00		/* the function characters' bitmap */
-#define ZH_LAST 0x9FFF
 #define BOXES 16		/* boilerplate elements open at once */
 
 /* Classes of bytes, for the scan of the text. */
@@ -187,7 +184,8 @@ struct sh_maintext {
 		uint64_t lo, hi;
 	} en[EN_SLOTS];
 	size_t enmax;		/* the longest stop word */
-	unsigned char zh[(ZH_LAST - ZH_FIRST + 1) / 8];
+	/* The function characters among the Han of text/fold.h. */
+	unsigned char zh[(SH_FOLD_HAN_LAST - SH_FOLD_HAN_FIRST + 1) / 8];
 	unsigned char ctab[256];	/* the class of each byte */
 	unsigned char tagtab[TAG_SLOTS];	/* 1 + index in tags[], or 0 */
 	/* The scan. */
@@ -296,8 +294,10 @@ sh_maintext_new(void)
 		for (k = 0, w = p; p + k < e && p[k] != ' '; k++)
 			;
 		used = sh_utf8_decode((const unsigned char *)w, k, &cp, &bad);
-		if (k > 0 && used == k && cp >= ZH_FIRST && cp <= ZH_LAST)
-			m->zh[(cp - ZH_FIRST) / 8] |= 1u << (cp - ZH_FIRST) % 8;
+		if (k > 0 && used == k && cp >= SH_FOLD_HAN_FIRST &&
+		    cp <= SH_FOLD_HAN_LAST)
+			m->zh[(cp - SH_FOLD_HAN_FIRST) / 8] |=
+			    1u << (cp - SH_FOLD_HAN_FIRST) % 8;
 		k += p + k < e;
 	}
 	for (c = 0; c < 256; c++)
@@ -416,7 +416,7 @@ take(struct sh_maintext *m, size_t to)
 		    (p[i + 1] & 0xC0) == 0x80 && (p[i + 2] & 0xC0) == 0x80 &&
 		    (cp = (uint32_t)(p[i] & 0x0F) << 12 |
 		    (uint32_t)(p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)) >=
-		    ZH_FIRST) {
+		    SH_FOLD_HAN_FIRST) {
 			i += 3;
 			uc = SH_UC_GRAM;
 		} else {
@@ -448,8 +448,9 @@ take(struct sh_maintext *m, size_t to)
 		}
 		if (uc == SH_UC_GRAM) {
 			grams++;
-			if (cp >= ZH_FIRST && cp <= ZH_LAST &&
-			    m->zh[(cp - ZH_FIRST) / 8] >> (cp - ZH_FIRST) % 8 & 1)
+			if (cp >= SH_FOLD_HAN_FIRST && cp <= SH_FOLD_HAN_LAST &&
+			    m->zh[(cp - SH_FOLD_HAN_FIRST) / 8] >>
+			    (cp - SH_FOLD_HAN_FIRST) % 8 & 1)
 				gstops++;
 			len += 3 + (space && len > 0);
 		} else
@@ -878,12 +879,11 @@ within(const struct elem *e, const struct block *b, uint32_t c)
 	    e[b->cont - 1].open < e[c - 1].close;
 }
 
-/* The classes of the blocks in their context, as jusText revises them;
- * return the number of good ones. */
-static size_t
+/* The classes of the blocks in their context, as jusText revises them. */
+static void
 revise(struct block *b, size_t nb, const struct elem *e)
 {
-	size_t i, last, ngood = 0;
+	size_t i, last;
 	int p1, p2, n1, n2, c;
 	uint32_t art;
 
@@ -976,9 +976,6 @@ revise(struct block *b, size_t nb, const struct elem *e)
 		if (!(b[i].flags & F_MARKUP) && (!(b[i].flags & F_HARD) ||
 		    b[i].linklen * 100 <= b[i].len * LINK_MAX))
 			b[i].cls = GOOD;
-	for (i = 0; i < nb; i++)
-		ngood += b[i].cls == GOOD;
-	return ngood;
 }
 
 int

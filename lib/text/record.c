@@ -44,7 +44,7 @@ sh_rec_skippable(int e)
 {
 	return e == SH_ETAB || e == SH_EJSON || e == SH_ENOID ||
 	    e == SH_ENOTEXT || e == SH_EHTTP || e == SH_EIDTYPE ||
-	    e == SH_ETEXTTYPE;
+	    e == SH_ETEXTTYPE || e == SH_EWARCLEN;
 }
 
 void
@@ -464,7 +464,7 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 	char type[32], num[24], *body;
 	size_t len, vlen, tlen = 0, got, i, head;
 	long long clen;
-	int ret, hasid, hastype, response;
+	int ret, hasid, hastype, response, nclen;
 
 	for (;;) {
 		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && len == 0)
@@ -490,10 +490,11 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 			break;
 		}
 		clen = -1;
-		hasid = hastype = 0;
+		hasid = hastype = nclen = 0;
 		while ((ret = sh_lines_next(&r->in, &p, &len)) > 0 && len > 0) {
 			if (sh_rec_header(p, len, "Content-Length", &v,
 			    &vlen)) {
+				nclen++;
 				clen = -2;
 				if (vlen < sizeof(num) &&
 				    memchr(v, '\0', vlen) == NULL) {
@@ -544,6 +545,17 @@ warc(struct sh_reader *r, struct sh_rec *rec)
 		/* Another shard's record, framed but not counted. */
 		if (rec->off < r->shstart)
 			continue;
+		/* Two lengths, of any type of record: which frames it is
+		 * not known.  Skipped by the last, as the records written
+		 * again are cut (text/recwrite.h). */
+		if (nclen > 1) {
+			rec->id = r->idbuf;
+			rec->idlen = hasid ? rec->idlen : 0;
+			rec->text = r->tbuf;
+			rec->len = 0;
+			ret = SH_EWARCLEN;
+			break;
+		}
 		if (!hastype || unlisted(types, type, tlen))
 			continue;
 		ret = hasid ? 1 : SH_ENOID;

@@ -166,7 +166,9 @@ void sh_reader_open(struct sh_reader *r, FILE *fp, const struct sh_recopt *o,
  * for SH_ETAB and the JSON errors rec->text holds the line):
  * SH_ETAB (no TAB), SH_EJSON, SH_ENOID, SH_ENOTEXT, SH_EIDTYPE and
  * SH_ETEXTTYPE (a JSON ID or text of another type), SH_EHTTP (a WARC
- * response without an HTTP head); or one that ends the stream: SH_EWARC
+ * response without an HTTP head), SH_EWARCLEN (a WARC record of any type
+ * with two Content-Length headers, skipped by the last); or one that
+ * ends the stream: SH_EWARC
  * (framing lost), SH_EWARCVER (another WARC version), SH_EGZIP (the
  * stream is gzip data), SH_EIO (errno set) or SH_ENOMEM.
  */

@@ -121,10 +121,11 @@ sh_explain(const struct sh_fvec *a, const struct sh_fvec *b, size_t n,
 	x->nc[0] = a->nc;
 	x->nc[1] = b->nc;
 	x->top = NULL;
-	if (sh_sim_edit(NULL, &a->set, &b->set, 0, &x->sim[SH_SIM_EDIT]) != 0 ||
-	    (x->edits = sh_edit_dist(NULL, a->c, a->nc, b->c, b->nc,
+	/* The distance once: the similarity is of it. */
+	if ((x->edits = sh_edit_dist(NULL, a->c, a->nc, b->c, b->nc,
 	    (size_t)-1)) < 0)
 		return SH_ENOMEM;
+	x->sim[SH_SIM_EDIT] = sh_sim_edits(x->edits, a->nc, b->nc);
 	if ((k = pull(a, b, x->fp[0], x->fp[1], &x->top)) < 0)
 		return SH_ENOMEM;
 	x->ntop = (size_t)k < n ? (size_t)k : n;

@@ -117,129 +117,22 @@ sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 	return e;
 }
 
-/* The groups of each entry: entry x is at the positions (in g->e)
- * pos[off[x] .. off[x + 1]), in the order of the groups. */
-static int
-positions(const struct sh_bandgroups *g, size_t n, size_t **off,
-    size_t **pos)
-{
-	size_t i, *o, *p;
-
-	if ((o = calloc(n + 1, sizeof(*o))) == NULL ||
-	    (p = malloc((g->n + 1) * sizeof(*p))) == NULL) {
-		free(o);
-		return SH_ENOMEM;
-	}
-	for (i = 0; i < g->n; i++)
-		o[g->e[i] + 1]++;
-	for (i = 0; i < n; i++)
-		o[i + 1] += o[i];
-	for (i = 0; i < g->n; i++)
-		p[o[g->e[i]]++] = i;
-	for (i = n; i > 0; i--)
-		o[i] = o[i - 1];
-	o[0] = 0;
-	*off = o;
-	*pos = p;
-	return 0;
-}
-
-int
-sh_groups_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_bandgroups *g, uint8_t *kept)
-{
-	size_t n = sh_fpset_n(s), *off = NULL, *pos = NULL, *head, *tail,
-	    *next = NULL, x, y, i, p, q;
-	uint32_t *grp = NULL, *want = NULL, w;
-	int e, r = 0;
-
-	if (g->ng >= 0xFFFFFFFF)
-		return SH_ERANGE;
-	head = tail = NULL;
-	if ((e = positions(g, n, &off, &pos)) != 0 ||
-	    (grp = malloc((g->n + 1) * sizeof(*grp))) == NULL ||
-	    (next = malloc((g->n + 1) * sizeof(*next))) == NULL ||
-	    (head = malloc((g->ng + 1) * sizeof(*head))) == NULL ||
-	    (tail = malloc((g->ng + 1) * sizeof(*tail))) == NULL ||
-	    (want = malloc(2 * AHEAD * sizeof(*want))) == NULL) {
-		e = SH_ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < g->ng; i++) {
-		head[i] = NONE;
-		for (p = g->at[i]; p < g->at[i + 1]; p++)
-			grp[p] = (uint32_t)i;
-	}
-	for (x = 0; x < n && e == 0; x++) {
-		if (x % AHEAD == 0 && mt->vf != NULL) {
-			/* These entries and the first kept of their groups. */
-			for (w = 0, y = x; y < n && y < x + AHEAD; y++) {
-				want[w++] = (uint32_t)y;
-				for (i = off[y]; i < off[y + 1] && w < 2 * AHEAD;
-				    i++)
-					if (head[grp[pos[i]]] != NONE)
-						want[w++] = g->e[head[grp[pos[i]]]];
-				if (w > AHEAD)
-					break;
-			}
-			sh_match_ahead(mt->vf, s, want, w);
-		}
-		for (i = off[x]; i < off[x + 1] && kept[x] && e == 0; i++)
-			for (q = head[grp[pos[i]]]; q != NONE; q = next[q]) {
-				if ((r = verified(mt, s, g->e[q],
-				    (uint32_t)x)) < 0) {
-					e = r;
-					break;
-				}
-				if (r > 0) {
-					kept[x] = 0;
-					break;
-				}
-			}
-		for (i = off[x]; i < off[x + 1] && kept[x]; i++) {
-			p = pos[i];
-			next[p] = NONE;
-			if (head[grp[p]] == NONE)
-				head[grp[p]] = p;
-			else
-				next[tail[grp[p]]] = p;
-			tail[grp[p]] = p;
-		}
-	}
-out:
-	free(off);
-	free(pos);
-	free(grp);
-	free(next);
-	free(head);
-	free(tail);
-	free(want);
-	return e;
-}
-
 int
 sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_bandgroups *g, int clusters,
     const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out)
 {
-	size_t n = sh_fpset_n(s);
-	uint32_t *rep = NULL;
-	uint8_t *kept = NULL;
+	uint32_t *rep;
 	int e;
 
-	if (clusters) {
-		if ((rep = malloc(n * sizeof(*rep) + 1)) == NULL)
-			return SH_ENOMEM;
-		if ((e = sh_groups_clusters(mt, s, g, rep)) == 0)
-			e = sh_match_write_clusters(s, rep, out);
-	} else {
-		if ((kept = malloc(n + 1)) == NULL)
-			return SH_ENOMEM;
-		if ((e = sh_match_unindexed(mt, s, lk, lines, kept)) == 0 &&
-		    (e = sh_groups_firsts(mt, s, g, kept)) == 0)
-			e = sh_match_write_kept(lines, kept, out);
-	}
+	(void)lk;
+	(void)lines;
+	if (!clusters)
+		return SH_EINVAL;
+	if ((rep = malloc(sh_fpset_n(s) * sizeof(*rep) + 1)) == NULL)
+		return SH_ENOMEM;
+	if ((e = sh_groups_clusters(mt, s, g, rep)) == 0)
+		e = sh_match_write_clusters(s, rep, out);
 	free(rep);
-	free(kept);
 	return e;
 }

@@ -126,31 +126,6 @@ batch_new(void)
 	return q;
 }
 
-struct asking {
-	struct sh_matcher *mt;
-	struct sh_fpset *s;
-	int err;		/* an error met in a callback */
-};
-
-/* The callback of the set: whether a, b match; an error is kept and the
- * pair taken as no match. */
-static int
-matches(void *ctx, uint32_t a, uint32_t b, int dist)
-{
-	struct asking *q = ctx;
-	struct sh_match m;
-	int r;
-
-	(void)dist;
-	if (q->err != 0)
-		return 0;
-	if ((r = sh_match_pair(q->mt, q->s, a, b, &m)) < 0) {
-		q->err = r;
-		return 0;
-	}
-	return r;
-}
-
 int
 sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s, uint32_t *rep)
 {
@@ -169,26 +144,6 @@ sh_match_clusters(struct sh_matcher *mt, struct sh_fpset *s, uint32_t *rep)
 	sh_cluster_finish(sh_fpset_n(s), rep);
 	free(q);
 	return r < 0 ? r : e;
-}
-
-/* sh_fpset_first's look ahead: the documents of the pairs it may verify
- * cut first. */
-static void
-ahead_first(void *ctx, const uint64_t *p, size_t n, const uint8_t *kept)
-{
-	struct asking *q = ctx;
-	uint32_t a, b;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		a = (uint32_t)p[i];
-		b = (uint32_t)(p[i] >> 32);
-		if (kept[a] && kept[b]) {
-			sh_verify_queue_entry(q->mt->vf, q->s, a);
-			sh_verify_queue_entry(q->mt->vf, q->s, b);
-		}
-	}
-	sh_verify_ahead(q->mt->vf);
 }
 
 /* The band keys of ix from the sketch of line p[0..len). */
@@ -233,17 +188,6 @@ sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
 		kept[i] = e == 0;
 	}
 	return 0;
-}
-
-int
-sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s, uint8_t *kept)
-{
-	struct asking q = { mt, s, 0 };
-	int e;
-
-	e = sh_fpset_first(s, kept, matches, mt->vf != NULL ? ahead_first :
-	    NULL, &q);
-	return e != 0 ? e : q.err;
 }
 
 long long
@@ -313,23 +257,6 @@ sh_match_write_kept(struct sh_linestore *lines, const uint8_t *kept,
 				return SH_EIO;
 		}
 	return 0;
-}
-
-int
-sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out)
-{
-	uint8_t *keep;
-	int e;
-
-	*lk->where = '\0';
-	if ((keep = malloc(sh_fpset_n(s) + 1)) == NULL)
-		return SH_ENOMEM;
-	if ((e = sh_match_unindexed(mt, s, lk, lines, keep)) == 0 &&
-	    (e = sh_match_firsts(mt, s, keep)) == 0)
-		e = sh_match_write_kept(lines, keep, out);
-	free(keep);
-	return e;
 }
 
 void

@@ -85,16 +85,6 @@ int sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
     uint8_t *kept);
 
 /*
- * sh_fpset_first over the matches of s: kept[i] (i below sh_fpset_n) as
- * it says, for the entries kept on entry (sh_match_unindexed).  The
- * documents of the pairs it may verify are cut first on the verifier's
- * threads, SH_FPSET_LOOKAHEAD pairs at a time.  Return 0 or an error of
- * the set.
- */
-int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    uint8_t *kept);
-
-/*
  * Write to out, as pair lines (near/pairline.h), the matches of s in the
  * set's order, verified as sh_match_clusters does; with clusters, a line
  * for each entry instead, in input order: the first entry of its cluster
@@ -104,16 +94,6 @@ int sh_match_firsts(struct sh_matcher *mt, struct sh_fpset *s,
  */
 long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
     int clusters, FILE *out);
-
-/*
- * Write to out, each with a '\n', the lines of lines (entry i the whole
- * line of entry i of s) that sh_match_firsts keeps of those
- * sh_match_unindexed keeps.  Return 0, SH_ENOMEM, SH_EIO on a write error
- * (out's error flag set), or an error of those functions (lk->where
- * names the file of an index error).
- */
-int sh_match_write_firsts(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out);
 
 /* Entries a and b (a < b) of s, verified with mt->vf, into *m: 1 when
  * they match, 0 when not (or when reported to mt->bad), or an error of

@@ -320,6 +320,45 @@ main(void)
 	    "warc: records after records of other types, kept from a stream");
 	free(buf);
 
+	/* Numbered lines of 300 files, "NAME:N": each from its file,
+	 * through the map and a clone; a name of no file, no line. */
+	{
+		char names[300][sizeof(path) + 16], id[sizeof(path) + 32],
+		    line[64];
+		int bad = 0, k, l;
+
+		o.mode = SH_REC_LINE;
+		if (sh_docmap_new(&m, &o, 1, NULL) != 0)
+			bad++;
+		for (k = 0; k < 300 && bad == 0; k++) {
+			snprintf(names[k], sizeof(names[k]), "%s.%d", path, k);
+			put2(names[k], line, (size_t)sprintf(line,
+			    "file %d one\nfile %d two\n", k, k));
+			bad += sh_docmap_add(m, names[k]) != 0;
+			while ((l = sh_docmap_scan(m, &rec)) == 1)
+				;
+		}
+		bad += bad != 0 || sh_docmap_clone(m, &c) != 0;
+		for (k = 0; k < 300 && bad == 0; k++)
+			for (l = 1; l <= 2; l++) {
+				n = (size_t)snprintf(id, sizeof(id), "%s:%d",
+				    names[k], l);
+				j = (size_t)sprintf(line, "file %d %s", k,
+				    l == 1 ? "one" : "two");
+				bad += sh_docmap_get(k % 2 ? c : m, id, n,
+				    &rec) != 1 || rec.len != j ||
+				    memcmp(rec.text, line, j) != 0;
+			}
+		n = (size_t)snprintf(id, sizeof(id), "%s.x:1", path);
+		bad += bad != 0 || sh_docmap_get(m, id, n, &rec) != 0;
+		ok(bad == 0, "line, 300 files: NAME:N from file NAME, through "
+		    "the map and a clone; another name is none");
+		sh_docmap_free(c);
+		sh_docmap_free(m);
+		for (k = 0; k < 300; k++)
+			remove(names[k]);
+	}
+
 	unlink(path);
 	return tap_done();
 }

@@ -2,8 +2,12 @@
  * base/lines: a regular file, read in blocks, gives the lines a pipe
  * gives, read by getdelim, and both the lines that were written: lines
  * across block boundaries, longer than a block, empty, CRLF, with NULs,
- * a last line without its delimiter, a byte range.
+ * a last line without its delimiter, a byte range; a read that fails
+ * once, told with its errno after the lines read before it.
  */
+#define _GNU_SOURCE	/* fopencookie: a stream whose read fails once */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,6 +98,68 @@ check(FILE *f, int delim, size_t first, long long end)
 	}
 	sh_lines_free(&l);
 	return e == 0 ? (long)(i - first) : -1;
+}
+
+/* A stream of "line 0\n" to "line 99\n", read 50 bytes a time, whose
+ * read number fail fails with EIO; the reads after it go on. */
+struct flaky {
+	char text[1000];
+	size_t len, at;
+	int reads, fail;
+};
+
+static ssize_t
+flaky_read(void *c, char *buf, size_t n)
+{
+	struct flaky *k = c;
+
+	if (++k->reads == k->fail) {
+		errno = EIO;
+		return -1;
+	}
+	if (n > 50)
+		n = 50;
+	if (n > k->len - k->at)
+		n = k->len - k->at;
+	memcpy(buf, k->text + k->at, n);
+	k->at += n;
+	return (ssize_t)n;
+}
+
+/* Lines of a flaky stream read as a file in blocks (block) or as a pipe
+ * by getdelim: the lines, in order, up to the failure (blocks: the
+ * lines after it too, read again), then SH_EIO, errno EIO and
+ * its message (not errno 0's "Success").  Return 0 when so. */
+static int
+flaky_check(int block, int fail)
+{
+	cookie_io_functions_t io = { flaky_read, NULL, NULL, NULL };
+	struct flaky k;
+	struct sh_lines l;
+	const char *p;
+	char want[16];
+	size_t len, i = 0, n;
+	int r, bad = 0;
+	FILE *f;
+
+	memset(&k, 0, sizeof(k));
+	for (k.len = 0; i < 100; i++)
+		k.len += (size_t)sprintf(k.text + k.len, "line %zu\n", i);
+	k.fail = fail;
+	if ((f = fopencookie(&k, "r", io)) == NULL)
+		return -1;
+	setvbuf(f, NULL, _IOFBF, 64);
+	sh_lines_init(&l, f, '\n');
+	l.block = block;
+	for (i = 0; (r = sh_lines_next(&l, &p, &len)) == 1; i++) {
+		n = (size_t)sprintf(want, "line %zu", i);
+		bad += len != n || memcmp(p, want, n) != 0;
+	}
+	bad += r != SH_EIO || errno != EIO ||
+	    strcmp(sh_strerror(r), strerror(EIO)) != 0 || i == 0 || i > 100;
+	sh_lines_free(&l);
+	fclose(f);
+	return bad;
 }
 
 int
@@ -204,6 +270,20 @@ main(void)
 		ok(check(f, '\n', 0, -1) == 0, "an empty file has no line");
 		fclose(f);
 	}
+	/* A read that fails once, in the middle: told at once (getdelim)
+	 * or after the lines of the block it cut short, with its errno. */
+	for (round = 0; round < 2; round++) {
+		int bad = 0, fail;
+
+		for (fail = 3; fail < 12; fail++)
+			bad += flaky_check(round, fail) != 0;
+		ok(bad == 0, "%s: a read failing once in the middle gives the "
+		    "lines before it, then SH_EIO, errno EIO", round ?
+		    "blocks" : "getdelim");
+	}
+	errno = 0;
+	ok(strcmp(sh_strerror(SH_EIO), "read error") == 0, "SH_EIO of errno 0 "
+	    "is a read error, not \"Success\"");
 	close(fd);
 	unlink(full);
 	free(full);
