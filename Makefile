@@ -13,7 +13,7 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
-BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
+BASE_HDR = lib/base/crc32.h lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
 	lib/base/num.h lib/base/progress.h lib/base/radix.h lib/base/shard.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
@@ -33,7 +33,7 @@ INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/times.h lib/index/ix
 	lib/index/writer.h
 VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/keep.h lib/verify/match.h \
 	lib/verify/verify.h
-BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
+BASE_OBJ = lib/base/crc32.o lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
 	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zpipe.o
@@ -72,7 +72,7 @@ MAN5 = man/sh-index.5
 # The sample files of the man pages' examples, installed in DATADIR.
 EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
-UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
+UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/crc32_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/edit_test tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
@@ -116,6 +116,7 @@ $(UNIT) $(TESTBIN): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		$(SH_LIBS)
 tests/unit/bandix_test: tests/unit/bandix_test.c
 tests/unit/charset_test: tests/unit/charset_test.c
+tests/unit/crc32_test: tests/unit/crc32_test.c
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
 tests/unit/edit_test: tests/unit/edit_test.c
