@@ -17,7 +17,7 @@ BASE_HDR = lib/base/crc32.h lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
 	lib/base/num.h lib/base/progress.h lib/base/radix.h lib/base/shard.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
-	lib/base/zpipe.h
+	lib/base/zmap.h lib/base/zpipe.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
 	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h lib/text/recwrite.h \
 	lib/text/stoplist.h lib/text/unicode.h
@@ -36,7 +36,8 @@ VERIFY_HDR = lib/verify/explain.h lib/verify/groups.h lib/verify/keep.h lib/veri
 BASE_OBJ = lib/base/crc32.o lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
-	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zpipe.o
+	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zmap.o \
+	lib/base/zpipe.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
 	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o lib/text/recwrite.o \
 	lib/text/stoplist.o lib/text/t2s.o \
@@ -76,7 +77,7 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/crc32_test test
 	tests/unit/edit_test tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
 	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
-	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
+	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test tests/unit/zmap_test
 # Helpers of the bats tests, built with the unit tests.
 TESTBIN = tests/unit/forge
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
@@ -139,6 +140,7 @@ tests/unit/t2s_test: tests/unit/t2s_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
 tests/unit/weight_test: tests/unit/weight_test.c
 tests/unit/xsort_test: tests/unit/xsort_test.c
+tests/unit/zmap_test: tests/unit/zmap_test.c
 tests/unit/forge: tests/unit/forge.c
 
 $(BENCH): lib/libsh.a
