@@ -19,7 +19,7 @@ BASE_HDR = lib/base/crc32.h lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
 	lib/base/zmap.h lib/base/zpipe.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
-	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h lib/text/recwrite.h \
+	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/recloc.h lib/text/record.h lib/text/recwrite.h \
 	lib/text/stoplist.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
@@ -39,7 +39,7 @@ BASE_OBJ = lib/base/crc32.o lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zmap.o \
 	lib/base/zpipe.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
-	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o lib/text/recwrite.o \
+	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/recloc.o lib/text/record.o lib/text/recwrite.o \
 	lib/text/stoplist.o lib/text/t2s.o \
 	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
@@ -75,7 +75,7 @@ EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/crc32_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/edit_test tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
-	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test tests/unit/recloc_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test tests/unit/zmap_test
 # Helpers of the bats tests, built with the unit tests.
@@ -132,6 +132,7 @@ tests/unit/maintext_test: tests/unit/maintext_test.c
 tests/unit/manifest_test: tests/unit/manifest_test.c
 tests/unit/minhash_test: tests/unit/minhash_test.c
 tests/unit/near_test: tests/unit/near_test.c
+tests/unit/recloc_test: tests/unit/recloc_test.c
 tests/unit/similar_test: tests/unit/similar_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c

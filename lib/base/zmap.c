@@ -54,8 +54,11 @@ struct feed {
 	uint32_t isize;		/* the length in the trailer before stop */
 	uint64_t seg;		/* where feeding began */
 	int cut;		/* reads of FIRST bytes, growing by SHARE */
-	unsigned char *buf;	/* tl bytes read before, then the block */
-	size_t tl, len, sent;	/* buf[TAIL..TAIL + len) read, sent fed */
+	unsigned char *buf;	/* up to TAIL bytes read before, then the
+				 * block: the window w = buf + TAIL - tl */
+	size_t tl, wlen;	/* the window's bytes, of file offset base */
+	uint64_t base;
+	uint64_t fed, avail;	/* fed up to fed; may be fed up to avail */
 	int eof;		/* the file read to its end */
 	unsigned char *obuf;	/* what the decompressor writes */
 	void *ctx;
@@ -76,7 +79,7 @@ feed_init(struct feed *f, int fd, uint64_t from, int cut)
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
 	f->to = -1;
-	f->pos = f->seg = from;
+	f->pos = f->seg = f->fed = f->avail = from;
 	f->stop = NONE;
 	f->cut = cut;
 	if ((f->buf = malloc(TAIL + BLOCK)) == NULL ||
@@ -94,21 +97,27 @@ feed_free(struct feed *f)
 	free(f->obuf);
 }
 
-/* Read the next block, the last TAIL bytes before it kept in front, and
- * tell found of the headers whose flag byte it holds; a block is cut at
- * stop.  Return 0, SH_EIO (errno set) or found's error. */
+/*
+ * Read the next block, the last TAIL bytes before it kept in front, and
+ * tell found of the headers whose flag byte it holds.  The last 3 bytes
+ * of a block wait for the next to be fed, so that no byte of a header
+ * is fed before the header is told; feeding ends at stop.  Return 0,
+ * SH_EIO (errno set) or found's error.
+ */
 static int
 fill(struct feed *f)
 {
 	const unsigned char *w, *q, *end;
-	uint64_t base, p;
+	uint64_t p;
 	size_t keep, want;
 	ssize_t n;
 	int r;
 
-	keep = f->tl + f->len < TAIL ? f->tl + f->len : TAIL;
-	memmove(f->buf + TAIL - keep, f->buf + TAIL + f->len - keep, keep);
+	keep = f->wlen < TAIL ? f->wlen : TAIL;
+	memmove(f->buf + TAIL - keep, f->buf + TAIL - f->tl + f->wlen - keep,
+	    keep);
 	f->tl = keep;
+	f->base = f->pos - keep;
 	want = BLOCK;
 	if (f->cut) {
 		want = (size_t)((f->pos - f->seg) / SHARE);
@@ -117,28 +126,27 @@ fill(struct feed *f)
 	while ((n = pread(f->fd, f->buf + TAIL, want, (off_t)f->pos)) < 0)
 		if (errno != EINTR)
 			return SH_EIO;
-	f->len = (size_t)n;
-	f->sent = 0;
+	f->wlen = keep + (size_t)n;
 	if (n == 0) {
 		f->eof = 1;
+		f->avail = f->pos;
 		return 0;
 	}
 	/* Headers p whose bytes p - 8 .. p + 3 are here now, the last of
 	 * them new. */
 	w = f->buf + TAIL - f->tl;
-	base = f->pos - f->tl;
-	end = f->buf + TAIL + f->len - 3;
+	end = w + f->wlen - 3;
 	for (q = w + 8; q < end && f->stop == NONE &&
 	    (q = memchr(q, 0x1f, (size_t)(end - q))) != NULL; q++) {
 		if (q[1] != 0x8b || q[2] != 8 || (q[3] & 0xe0) != 0)
 			continue;
-		p = base + (uint64_t)(q - w);
+		p = f->base + (uint64_t)(q - w);
 		if ((r = f->found(f, p, le32(q - 8), le32(q - 4))) != 0)
 			return r;
 	}
-	if (f->stop != NONE && f->stop < f->pos + f->len)
-		f->len = (size_t)(f->stop - f->pos);
-	f->pos += f->len;
+	f->pos += (uint64_t)n;
+	f->avail = f->stop != NONE ? f->stop : f->pos - 3 > f->fed ?
+	    f->pos - 3 : f->fed;
 	return 0;
 }
 
@@ -193,8 +201,8 @@ pump(struct feed *f, int kind, char *msg, size_t cap)
 	f->to = sv[0];
 	for (r = 0;;) {
 		/* A block fed: the next read, or the end of the input. */
-		if (f->to >= 0 && f->sent == f->len) {
-			if (f->eof || f->pos >= f->stop) {
+		if (f->to >= 0 && f->fed == f->avail) {
+			if (f->eof || f->fed >= f->stop) {
 				close(f->to);
 				f->to = -1;
 			} else if ((r = fill(f)) != 0)
@@ -216,10 +224,11 @@ pump(struct feed *f, int kind, char *msg, size_t cap)
 			break;
 		}
 		if (np == 2 && (pf[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			k = send(f->to, f->buf + TAIL + f->sent,
-			    f->len - f->sent, MSG_NOSIGNAL);
+			k = send(f->to, f->buf + TAIL - f->tl +
+			    (f->fed - f->base), (size_t)(f->avail - f->fed),
+			    MSG_NOSIGNAL);
 			if (k > 0)
-				f->sent += (size_t)k;
+				f->fed += (uint64_t)k;
 			else if (errno == EPIPE || errno == ECONNRESET) {
 				/* It ended: what it wrote, and how, tell. */
 				close(f->to);
