@@ -183,7 +183,7 @@ main(void)
 	struct sh_recbuf b;
 	struct sh_recloc l;
 	struct sh_rec rec;
-	int i, v, n, r;
+	int i, v, n = 0, r;
 
 	if (mkdtemp(dir) == NULL)
 		return 1;
