@@ -81,7 +81,7 @@ UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/crc32_test test
 # Helpers of the bats tests, built with the unit tests.
 TESTBIN = tests/unit/forge
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
-	bench/jaccard bench/lev bench/prf bench/wrap
+	bench/jaccard bench/lev bench/prf bench/wrap bench/zmap
 
 all: $(BIN)
 
@@ -156,6 +156,7 @@ bench/jaccard: bench/jaccard.c
 bench/lev: bench/lev.c
 bench/prf: bench/prf.c
 bench/wrap: bench/wrap.c
+bench/zmap: bench/zmap.c
 
 check: $(BIN) $(UNIT) $(TESTBIN)
 	tests/run

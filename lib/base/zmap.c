@@ -26,8 +26,8 @@
 #define BLOCK 65536
 /* The first read of a member fed to its end alone, and the share of
  * what was read that each next read may be. */
-#define FIRST 512
-#define SHARE 8
+#define FIRST 256
+#define SHARE 16
 #define NONE UINT64_MAX
 
 struct start {
@@ -514,6 +514,14 @@ size_t
 sh_zmap_count(const struct sh_zmap *m)
 {
 	return m->n;
+}
+
+void
+sh_zmap_start(const struct sh_zmap *m, size_t i, unsigned long long *coff,
+    unsigned long long *doff)
+{
+	*coff = m->s[i].coff;
+	*doff = m->s[i].doff;
 }
 
 void

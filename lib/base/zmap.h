@@ -47,6 +47,11 @@ int sh_zmap_build(struct sh_zmap **m, int fd, char *msg, size_t cap);
 int sh_zmap_kind(const struct sh_zmap *m);
 size_t sh_zmap_count(const struct sh_zmap *m);
 
+/* Member start i (i < sh_zmap_count): its compressed and its decoded
+ * offset, in the order of the file. */
+void sh_zmap_start(const struct sh_zmap *m, size_t i,
+    unsigned long long *coff, unsigned long long *doff);
+
 /*
  * Where to start decoding to read decoded byte off: the last member
  * start at or before off (of members starting at one decoded offset,
@@ -66,18 +71,21 @@ void sh_zmap_free(struct sh_zmap *m);
  * them.  Not compressed (SH_Z_NONE): pread(2) of n bytes at coff + skip.
  * Else the decompressor, run as a child, is fed by pread(2) from coff
  * (fd's offset is not used), the first skip bytes it writes are dropped
- * and the n after them kept; it is ended as soon as they are read, and
- * waited for: no child is left behind.  A gzip file is fed only to the
- * next member start after coff (a header whose member gzip then finds
- * whole) at a time, so that the compressed bytes read are those of the
- * members the range lies in and at most about an eighth more (and 512
- * bytes); were that start false (header bytes inside deflate data,
- * where gzip fails at the cut), the member is decoded again fed to the
- * end of the file.  Return 0; SH_ECHANGED when the file holds fewer
- * than skip + n decoded bytes after coff; SH_EIO (errno set: reading fd,
- * or starting the decompressor); SH_ENOMEM; or SH_EZ, the decompressor
- * failed before the range was read (the file corrupt, or coff no member
- * start), with msg[0..cap) (cap > 0) its message.
+ * and the n after them kept; it is waited for: no child is left behind.
+ * A gzip file is fed one member at a time, to the next member header
+ * after coff, where the input ends: gzip decodes the member whole and
+ * checks its CRC, so that the compressed bytes read are those of the
+ * members the range lies in and at most a sixteenth more (and 256
+ * bytes).  Were that header inside deflate data (a stored .gz), gzip
+ * fails at the cut having written less than the trailer there says, and
+ * the member is decoded again, fed on to the end of the file; so is a
+ * file of another kind: then the decompressor is ended as soon as the
+ * range is read, before it checks what follows.  Return 0; SH_ECHANGED
+ * when the file holds fewer than skip + n decoded bytes after coff;
+ * SH_EIO (errno set: reading fd, or starting the decompressor);
+ * SH_ENOMEM; or SH_EZ, the decompressor failed where the range lies
+ * (the file corrupt or cut short there, or coff no member start), with
+ * msg[0..cap) (cap > 0) its message.
  */
 int sh_zrange_read(int fd, int kind, unsigned long long coff,
     unsigned long long skip, void *buf, size_t n, char *msg, size_t cap);

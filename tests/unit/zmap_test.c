@@ -320,8 +320,8 @@ main(void)
 
 	/*
 	 * Members whose next header begins in the last 3 bytes of the first
-	 * block read (512 bytes): random bytes stored by gzip -1 -n, 23
-	 * bytes more than they are, 505 to 512 bytes long.
+	 * block read (256 bytes): random bytes stored by gzip -1 -n, 23
+	 * bytes more than they are, 249 to 256 bytes long.
 	 */
 	{
 		static unsigned char rb[500];
@@ -331,7 +331,7 @@ main(void)
 		for (same = 1, j = 0; j < 8 && same; j++) {
 			for (i = 0; i < sizeof(rb); i++)
 				rb[i] = (unsigned char)next();
-			len = 482 + (size_t)j;
+			len = 226 + (size_t)j;
 			snprintf(msg, sizeof(msg), "%s", path(1, "edge.gz"));
 			if (put(path(0, "rec"), rb, len) != 0 ||
 			    run("gzip -1 -n -c '%s' >'%s'", path(0, "rec"),
