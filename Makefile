@@ -164,7 +164,7 @@ check: $(BIN) $(UNIT) $(TESTBIN)
 demo: $(BIN)
 	@tools/demo
 
-bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec
+bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec bench/zmap
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap

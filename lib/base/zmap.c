@@ -264,11 +264,11 @@ pump(struct feed *f, int kind, char *msg, size_t cap)
 }
 
 /* A header seen while the map is built: at compressed offset pos, its
- * trailer's CRC and length; e, the decoded offset where the member
- * before it would end (the length mod 2^32 met again past it, for a
- * member of 4 GiB or more). */
+ * trailer's CRC and length; len, the decoded length since the member
+ * start ds where the member before it would end (isize, or past it by
+ * a multiple of 2^32 once passed: a member of 4 GiB or more). */
 struct cand {
-	uint64_t pos, e;
+	uint64_t pos, len;
 	uint32_t crc, isize;
 };
 
@@ -280,19 +280,64 @@ struct build {
 	uint64_t hl;		/* the length of its header */
 	uint64_t x;		/* decoded bytes so far */
 	uint32_t crc;		/* theirs since ds */
-	struct cand *c;		/* headers after cs, by offset */
+	/* The headers, a heap by len and then offset: those before cs are
+	 * dropped as they come to the top. */
+	struct cand *c;
 	size_t nc, ccap;
+	size_t nwrap;		/* of them with len past isize */
 };
 
-/* The first decoded offset at or past x where the member started at ds
- * is isize long, mod 2^32. */
-static uint64_t
-end_at(uint64_t ds, uint32_t isize, uint64_t x)
+static int
+cand_before(const struct cand *a, const struct cand *b)
 {
-	uint64_t e = ds + isize;
+	return a->len != b->len ? a->len < b->len : a->pos < b->pos;
+}
 
-	if (e < x)
-		e += (x - e + 0xffffffffULL) >> 32 << 32;
+static void
+sift_down(struct build *b, size_t i)
+{
+	struct cand t;
+	size_t k;
+
+	for (; (k = 2 * i + 1) < b->nc; i = k) {
+		if (k + 1 < b->nc && cand_before(&b->c[k + 1], &b->c[k]))
+			k++;
+		if (!cand_before(&b->c[k], &b->c[i]))
+			break;
+		t = b->c[i];
+		b->c[i] = b->c[k];
+		b->c[k] = t;
+	}
+}
+
+static void
+sift_up(struct build *b, size_t i)
+{
+	struct cand t;
+
+	for (; i > 0 && cand_before(&b->c[i], &b->c[(i - 1) / 2]);
+	    i = (i - 1) / 2) {
+		t = b->c[i];
+		b->c[i] = b->c[(i - 1) / 2];
+		b->c[(i - 1) / 2] = t;
+	}
+}
+
+static void
+pop_top(struct build *b)
+{
+	b->c[0] = b->c[--b->nc];
+	sift_down(b, 0);
+}
+
+/* The length at or past rel where a member isize long mod 2^32 ends. */
+static uint64_t
+len_at(uint32_t isize, uint64_t rel)
+{
+	uint64_t e = isize;
+
+	if (e < rel)
+		e += (rel - e + 0xffffffffULL) >> 32 << 32;
 	return e;
 }
 
@@ -384,33 +429,43 @@ static int
 settle(struct build *b)
 {
 	struct sh_zmap *m = b->m;
-	size_t i, j;
+	struct cand *t;
+	size_t i;
 
-	for (i = 0; i < b->nc; i++) {
-		if (b->c[i].e != b->x)
+	while (b->nc > 0) {
+		t = &b->c[0];
+		if (t->pos < b->cs + MIN_MEMBER) {
+			pop_top(b);
 			continue;
-		if (b->c[i].crc != b->crc || b->c[i].pos < b->cs + MIN_MEMBER ||
-		    b->c[i].pos - b->cs > b->hl + (b->x - b->ds) +
-		    (b->x - b->ds) / 4 + 72 ||
-		    (b->x == b->ds && !empty_member(b->fd, b->cs,
-		    b->c[i].pos))) {
-			b->c[i].e += (uint64_t)1 << 32;
+		}
+		if (t->len != b->x - b->ds)
+			return 0;
+		if (t->crc != b->crc || t->pos - b->cs > b->hl + (b->x -
+		    b->ds) + (b->x - b->ds) / 4 + 72 ||
+		    (b->x == b->ds && !empty_member(b->fd, b->cs, t->pos))) {
+			t->len += (uint64_t)1 << 32;
+			b->nwrap++;
+			sift_down(b, 0);
 			continue;
 		}
 		if (m->n == m->cap && sh_grow(&m->s, &m->cap, m->n + 1,
 		    sizeof(*m->s)) != 0)
 			return SH_ENOMEM;
-		m->s[m->n].coff = b->cs = b->c[i].pos;
+		m->s[m->n].coff = b->cs = t->pos;
 		m->s[m->n].doff = b->ds = b->x;
 		m->n++;
 		b->crc = 0;
 		start_header(b);
-		for (j = i + 1; j < b->nc; j++) {
-			b->c[j - i - 1] = b->c[j];
-			b->c[j - i - 1].e = end_at(b->ds, b->c[j].isize, b->x);
+		pop_top(b);
+		/* Lengths run from the new start: those passed before, from
+		 * their trailers again. */
+		if (b->nwrap > 0) {
+			for (i = 0; i < b->nc; i++)
+				b->c[i].len = b->c[i].isize;
+			for (i = b->nc / 2; i > 0; i--)
+				sift_down(b, i - 1);
+			b->nwrap = 0;
 		}
-		b->nc -= i + 1;
-		i = (size_t)-1;
 	}
 	return 0;
 }
@@ -419,35 +474,36 @@ static int
 build_found(struct feed *f, uint64_t p, uint32_t crc, uint32_t isize)
 {
 	struct build *b = f->ctx;
+	struct cand *c;
 
 	if (b->nc == b->ccap && sh_grow(&b->c, &b->ccap, b->nc + 1,
 	    sizeof(*b->c)) != 0)
 		return SH_ENOMEM;
-	b->c[b->nc].pos = p;
-	b->c[b->nc].crc = crc;
-	b->c[b->nc].isize = isize;
-	b->c[b->nc].e = end_at(b->ds, isize, b->x);
-	b->nc++;
+	c = &b->c[b->nc];
+	c->pos = p;
+	c->crc = crc;
+	c->isize = isize;
+	if ((c->len = len_at(isize, b->x - b->ds)) != isize)
+		b->nwrap++;
+	sift_up(b, b->nc++);
 	return settle(b);
 }
 
-/* Decoded bytes: their CRC, stopping at each offset where a header's
+/* Decoded bytes: their CRC, stopping at each length where a header's
  * member before would end. */
 static int
 build_out(struct feed *f, const unsigned char *d, size_t k)
 {
 	struct build *b = f->ctx;
 	uint64_t step;
-	size_t i;
 	int r;
 
 	while (k > 0) {
 		if ((r = settle(b)) != 0)
 			return r;
 		step = k;
-		for (i = 0; i < b->nc; i++)
-			if (b->c[i].e - b->x < step)
-				step = b->c[i].e - b->x;
+		if (b->nc > 0 && b->c[0].len - (b->x - b->ds) < step)
+			step = b->c[0].len - (b->x - b->ds);
 		b->crc = sh_crc32(b->crc, d, (size_t)step);
 		b->x += step;
 		d += step;
