@@ -17,8 +17,15 @@
  * gzip(1) checks them: the compressed bytes are scanned for headers as
  * they are fed, the decoded ones checked as they come, in one pass over
  * each, so that header bytes inside deflate data (a stored .gz, say)
- * are no start.  A file of one member, of another kind (bzip2, xz,
- * zstd) or not compressed has the one start (0, 0).
+ * are no start.  A trailer of zeros (an empty member's) is taken only
+ * where the compressed bytes show the empty member whole, and a member
+ * only when it is no longer than its decoded bytes stored (its header,
+ * a quarter more and 72 bytes: gzip and zlib write none longer), so
+ * that a later member of the same few bytes ends none before it.  A
+ * member not told so (from another encoder) leaves the map without its
+ * start and those after it: reading from the start before costs more,
+ * and reads the same bytes.  A file of one member, of another kind
+ * (bzip2, xz, zstd) or not compressed has the one start (0, 0).
  */
 #ifndef SH_ZMAP_H
 #define SH_ZMAP_H
@@ -38,7 +45,10 @@ struct sh_zmap;
  * on error.  Cost: the file decoded once by its decompressor, its
  * decoded bytes' CRC-32 computed (a gzip file only), and 16 bytes of
  * memory a member (up to 32 while the map is built: the array grows by
- * doubling); a file of another kind is read for its first bytes alone.
+ * doubling), and while it is built 24 bytes for each header read ahead
+ * of the decoded bytes that end its member (about 300 KiB of the file:
+ * the decompressor's buffers) and 192 KiB of buffers; a file of another
+ * kind is read for its first bytes alone.
  */
 int sh_zmap_build(struct sh_zmap **m, int fd, char *msg, size_t cap);
 
