@@ -47,7 +47,7 @@ struct sh_zmap;
  * memory a member (up to 32 while the map is built: the array grows by
  * doubling), and while it is built 24 bytes for each header read ahead
  * of the decoded bytes that end its member (about 300 KiB of the file:
- * the decompressor's buffers) and 192 KiB of buffers; a file of another
+ * the decompressor's buffers) and 128 KiB of buffers; a file of another
  * kind is read for its first bytes alone.
  */
 int sh_zmap_build(struct sh_zmap **m, int fd, char *msg, size_t cap);
