@@ -13,13 +13,13 @@ SH_CFLAGS = -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -pedantic -Ilib
 SH_LIBS = -lm -lpthread
 
 # The library, layer by layer (lib/README).
-BASE_HDR = lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
+BASE_HDR = lib/base/crc32.h lib/base/errors.h lib/base/fpval.h lib/base/grow.h \
 	lib/base/hash.h lib/base/hmap.h lib/base/io.h lib/base/lines.h \
 	lib/base/num.h lib/base/progress.h lib/base/radix.h lib/base/shard.h \
 	lib/base/sketch.h lib/base/utf8.h lib/base/version.h lib/base/xsort.h \
-	lib/base/zpipe.h
+	lib/base/zmap.h lib/base/zpipe.h
 TEXT_HDR = lib/text/charset.h lib/text/detect.h lib/text/docmap.h lib/text/fold.h \
-	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/record.h lib/text/recfield.h lib/text/recwrite.h \
+	lib/text/html.h lib/text/json.h lib/text/maintext.h lib/text/recloc.h lib/text/record.h lib/text/recfield.h lib/text/recwrite.h \
 	lib/text/stoplist.h lib/text/unicode.h
 FEAT_HDR = lib/feat/bag.h lib/feat/df.h lib/feat/dict.h lib/feat/idf.h \
 	lib/feat/stopset.h lib/feat/stopword.h lib/feat/tokenize.h \
@@ -33,12 +33,13 @@ INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/times.h lib/index/ix
 	lib/index/writer.h
 VERIFY_HDR = lib/verify/decisions.h lib/verify/explain.h lib/verify/figures.h lib/verify/groups.h lib/verify/keep.h lib/verify/match.h \
 	lib/verify/verify.h lib/verify/vfilter.h
-BASE_OBJ = lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
+BASE_OBJ = lib/base/crc32.o lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
 	lib/base/num.o lib/base/radix.o lib/base/shard.o lib/base/sketch.o \
-	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zpipe.o
+	lib/base/threads.o lib/base/utf8.o lib/base/xsort.o lib/base/zmap.o \
+	lib/base/zpipe.o
 TEXT_OBJ = lib/text/charset.o lib/text/detect.o lib/text/docmap.o lib/text/fold.o \
-	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/record.o lib/text/recfield.o lib/text/recwrite.o \
+	lib/text/html.o lib/text/json.o lib/text/maintext.o lib/text/recloc.o lib/text/record.o lib/text/recfield.o lib/text/recwrite.o \
 	lib/text/stoplist.o lib/text/t2s.o \
 	lib/text/unitab.o
 FEAT_OBJ = lib/feat/bag.o lib/feat/df.o lib/feat/dict.o lib/feat/idf.o \
@@ -72,16 +73,16 @@ MAN5 = man/sh-index.5
 # The sample files of the man pages' examples, installed in DATADIR.
 EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures/sample.wet.gz \
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
-UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/dict_test tests/unit/docmap_test \
+UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/crc32_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/edit_test tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
-	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test tests/unit/recfield_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test tests/unit/recfield_test tests/unit/recloc_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
-	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test
+	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test tests/unit/zmap_test
 # Helpers of the bats tests, built with the unit tests.
 TESTBIN = tests/unit/forge
 BENCH = bench/gen bench/genfp bench/edit bench/evalstat bench/readrec \
 	bench/jaccard bench/lev bench/prf bench/wrap bench/editjoin \
-	bench/shortgen
+	bench/shortgen bench/zmap
 
 all: $(BIN)
 
@@ -117,6 +118,7 @@ $(UNIT) $(TESTBIN): lib/libsh.a $(HDR) tests/unit/tap.h tests/unit/rng.h \
 		$(SH_LIBS)
 tests/unit/bandix_test: tests/unit/bandix_test.c
 tests/unit/charset_test: tests/unit/charset_test.c
+tests/unit/crc32_test: tests/unit/crc32_test.c
 tests/unit/dict_test: tests/unit/dict_test.c
 tests/unit/docmap_test: tests/unit/docmap_test.c
 tests/unit/edit_test: tests/unit/edit_test.c
@@ -132,6 +134,7 @@ tests/unit/manifest_test: tests/unit/manifest_test.c
 tests/unit/minhash_test: tests/unit/minhash_test.c
 tests/unit/near_test: tests/unit/near_test.c
 tests/unit/recfield_test: tests/unit/recfield_test.c
+tests/unit/recloc_test: tests/unit/recloc_test.c
 tests/unit/similar_test: tests/unit/similar_test.c
 tests/unit/simhash_test: tests/unit/simhash_test.c
 tests/unit/fp_test: tests/unit/fp_test.c
@@ -140,6 +143,7 @@ tests/unit/t2s_test: tests/unit/t2s_test.c
 tests/unit/unicode_test: tests/unit/unicode_test.c
 tests/unit/weight_test: tests/unit/weight_test.c
 tests/unit/xsort_test: tests/unit/xsort_test.c
+tests/unit/zmap_test: tests/unit/zmap_test.c
 tests/unit/forge: tests/unit/forge.c
 
 $(BENCH): lib/libsh.a
@@ -156,6 +160,7 @@ bench/jaccard: bench/jaccard.c
 bench/lev: bench/lev.c
 bench/prf: bench/prf.c
 bench/wrap: bench/wrap.c
+bench/zmap: bench/zmap.c
 
 check: $(BIN) $(UNIT) $(TESTBIN)
 	tests/run
@@ -163,7 +168,7 @@ check: $(BIN) $(UNIT) $(TESTBIN)
 demo: $(BIN)
 	@tools/demo
 
-bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec
+bench: $(BIN) bench/gen bench/genfp bench/lev bench/readrec bench/zmap
 	bench/run.sh
 
 eval: $(BIN) bench/edit bench/evalstat bench/jaccard bench/prf bench/wrap \

@@ -29,13 +29,14 @@
 # default 1100000; their length, default 300 bytes; sh-near's -S,
 # default 2G), ZFILE (the compressed section: a .warc.gz of one's own,
 # such as a crawl by wget; default: DOCS generated pages as HTML
-# responses, one gzip member a record), FAMILY_SIZES (the family
+# responses, one gzip member a record; the zmap section too),
+# FAMILY_SIZES (the family
 # section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
 # section: comparisons a case, default 1000000), FIG_DOCS (the figures
 # section: documents before the copies, default 200000), VADD_DOCS (the
 # vadd section: documents a night, default DOCS).
 
-sections='fp records compressed dict near family index bandindex vadd deletes parallel verify editdist route bandjoin resume figures'
+sections='fp records compressed zmap dict near family index bandindex vadd deletes parallel verify editdist route bandjoin resume figures'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -75,6 +76,7 @@ RESUME_DOCS=${RESUME_DOCS:-100000}
 RESUME_FILES=${RESUME_FILES:-100}
 FIG_DOCS=${FIG_DOCS:-200000}
 ZFILE=${ZFILE:-}
+ZMAP=$root/bench/zmap
 DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
@@ -568,6 +570,65 @@ zrow()
 			printf "%-46s %9.3f\n", l, s
 		else
 			printf "%-46s %9.3f %7.2f\n", l, s, s / b
+	}'
+}
+
+# Records read back where they lie in a .warc.gz (base/zmap.h): the map
+# of its gzip members against gzip -dc alone, in turns, unpinned (the
+# decompressor is a child of both); then every record read by its
+# location, the milliseconds a record, and (under strace, where it is
+# installed) the compressed bytes read for each against those of the
+# members it lies in.  ZFILE, or DOCS generated pages, one member a
+# record as wget writes them.
+bench_zmap()
+{
+	[ -x "$ZMAP" ] || die "$ZMAP: not found; run make bench"
+	if [ -n "$ZFILE" ]; then
+		[ -s "$ZFILE" ] || die "ZFILE $ZFILE: missing or empty"
+		z=$ZFILE
+	else
+		z=$tmp/zm.warc.gz
+		data en
+		: >"$z"
+		awk -F '\t' -v z="$z" '{
+			body = "<html><head><title>" $1 "</title></head><body><nav>" \
+			    "home news sport</nav><p>" $2 "</p></body></html>"
+			http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; " \
+			    "charset=utf-8\r\n\r\n" body
+			printf "WARC/1.0\r\nWARC-Type: response\r\n" \
+			    "WARC-Target-URI: http://example.org/%s\r\n" \
+			    "Content-Type: application/http; msgtype=response\r\n" \
+			    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, \
+			    length(http), http | ("gzip -6 >>" z)
+			close("gzip -6 >>" z)
+		}' "$data" || die "cannot write $z"
+	fi
+	export Z="$z" ZMAP
+	out=$("$ZMAP" build "$z" 1) || die "$ZMAP build $z failed"
+	echo
+	echo "zmap: $(echo "$out" | sed 's/.*, //') in $(awk -v c="$(wc -c \
+	    <"$z")" 'BEGIN { printf "%.1f MB", c / 1e6 }') gzip, median of" \
+	    "$RUNS runs, unpinned"
+	printf '%-46s %9s %7s\n' run 'median s' ratio
+	set -- $(pin= alternate 'gzip -dc "$Z"' '"$ZMAP" build "$Z" 1') ||
+	    exit 2
+	zrow 'gzip -dc FILE.gz' "$1" ''
+	zrow 'the map of FILE.gz (sh_zmap_build)' "$2" "$1"
+	out=$("$ZMAP" read "$z") || die "$ZMAP read $z failed"
+	echo "records read back (sh_zrange_read): $(echo "$out" |
+	    sed 's/^read //')"
+	command -v strace >/dev/null 2>&1 || return 0
+	ZMAP_EACH=1 strace -e trace=pread64,write -e signal=none \
+	    -o "$tmp/zm.trace" "$ZMAP" read "$z" >/dev/null 2>"$tmp/zm.each" ||
+	    die "strace $ZMAP read $z failed"
+	awk '/^pread64\(100,/ { n += $NF } /^write\(101,/ { print n; n = 0 }' \
+	    "$tmp/zm.trace" | paste - "$tmp/zm.each" |
+	    awk '{ printf "%.6f %d %d\n", $1 / $2, $1, $2 }' | sort -n | awk '{
+		r[NR] = $1; a += $2; b += $3 }
+	END {
+		printf "compressed bytes read / those of the record'"'"'s members:" \
+		    " %.3f in all, median %.3f, 99th percentile %.3f, max %.3f\n",
+		    a / b, r[int((NR + 1) / 2)], r[int(NR * 0.99)], r[NR]
 	}'
 }
 
