@@ -303,3 +303,26 @@ sh_json_string(const struct sh_jval *v, char **buf, size_t *cap, size_t *n)
 	*n = (size_t)(o - *buf);
 	return 0;
 }
+
+size_t
+sh_json_escape(const char *p, size_t len, char *dst)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, n = 0;
+	unsigned char c;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)p[i];
+		if (c == '"' || c == '\\') {
+			dst[n++] = '\\';
+			dst[n++] = (char)c;
+		} else if (c < 0x20 || c == 0x7f) {
+			memcpy(dst + n, "\\u00", 4);
+			dst[n + 4] = hex[c >> 4];
+			dst[n + 5] = hex[c & 15];
+			n += 6;
+		} else
+			dst[n++] = (char)c;
+	}
+	return n;
+}

@@ -39,4 +39,15 @@ int sh_json_find(const char *p, size_t len, const char *const *paths,
 int sh_json_string(const struct sh_jval *v, char **buf, size_t *cap,
     size_t *n);
 
+/* Bytes that sh_json_escape may write for len bytes. */
+#define SH_JSON_ESCAPED(len) (6 * (len))
+
+/*
+ * The body of a JSON string of the bytes p[0..len), without its quotes,
+ * into dst (SH_JSON_ESCAPED(len) bytes): '"' and '\\' escaped with a
+ * backslash, control bytes and DEL as \u00XX, every other byte as it is
+ * (valid UTF-8 stays so).  Return the bytes written.
+ */
+size_t sh_json_escape(const char *p, size_t len, char *dst);
+
 #endif

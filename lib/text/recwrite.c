@@ -7,6 +7,7 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "base/num.h"
+#include "text/json.h"
 #include "text/record.h"
 #include "text/recwrite.h"
 
@@ -197,33 +198,15 @@ nadd(struct sh_recwrite *w, const char *p, size_t n)
 static int
 json_id(struct sh_recwrite *w, const struct note *nt)
 {
-	char esc[8];
-	size_t i, from, n;
-	unsigned char c;
+	size_t n, q;
 	int r;
 
-	if (sh_grow(&w->ubuf, &w->ucap, nt->len + 1, 1) != 0)
+	if (sh_grow(&w->ubuf, &w->ucap, nt->len + SH_JSON_ESCAPED(nt->len) +
+	    1, 1) != 0)
 		return SH_ENOMEM;
 	n = sh_rec_unescape(nt->id, nt->len, w->ubuf);
-	if ((r = nadd(w, "\"", 1)) != 0)
-		return r;
-	for (i = from = 0; i < n; i++) {
-		c = (unsigned char)w->ubuf[i];
-		if (c != '"' && c != '\\' && c >= 0x20)
-			continue;
-		if (c < 0x20)
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-		else {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			esc[2] = '\0';
-		}
-		if ((r = nadd(w, w->ubuf + from, i - from)) != 0 ||
-		    (r = nadd(w, esc, strlen(esc))) != 0)
-			return r;
-		from = i + 1;
-	}
-	if ((r = nadd(w, w->ubuf + from, n - from)) != 0)
+	q = sh_json_escape(w->ubuf, n, w->ubuf + n);
+	if ((r = nadd(w, "\"", 1)) != 0 || (r = nadd(w, w->ubuf + n, q)) != 0)
 		return r;
 	return nadd(w, "\"", 1);
 }

@@ -6,6 +6,7 @@
 #include "base/grow.h"
 #include "base/hash.h"
 #include "base/hmap.h"
+#include "text/json.h"
 #include "verify/figures.h"
 #include "verify/keep.h"
 
@@ -420,22 +421,17 @@ sh_figures_new(struct sh_figures **fp, struct sh_fpset *s,
 	return 0;
 }
 
-/* A string in JSON: '"' and '\\' escaped, control bytes as \u00XX. */
+/* A string in JSON (text/json.h), in pieces. */
 static void
 put_str(FILE *out, const char *p, size_t len)
 {
-	size_t i;
-	unsigned char c;
+	char buf[SH_JSON_ESCAPED(256)];
+	size_t n;
 
 	putc('"', out);
-	for (i = 0; i < len; i++) {
-		c = (unsigned char)p[i];
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
+	for (; len > 0; p += n, len -= n) {
+		n = len < 256 ? len : 256;
+		fwrite(buf, 1, sh_json_escape(p, n, buf), out);
 	}
 	putc('"', out);
 }
