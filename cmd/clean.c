@@ -198,15 +198,12 @@ note(const struct clean *c, struct sh_fpset *s, const uint32_t *rep,
 	return sh_recwrite_note(w, id, len, c->all ? rep[i] != i : -1);
 }
 
-static int
-walk_doc(void *ctx, size_t src, uint64_t key, long long off, long long size)
+/* The first fate of k whose key is not below key. */
+static size_t
+first_fate(const struct walk *k, uint64_t key)
 {
-	struct walk *k = ctx;
 	size_t lo = 0, hi = k->nf, mid;
-	int e, out = 0;
 
-	if (k->in == NULL || src != k->cur)
-		next_file(k, src);
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (k->f[mid].key < key)
@@ -214,7 +211,19 @@ walk_doc(void *ctx, size_t src, uint64_t key, long long off, long long size)
 		else
 			hi = mid;
 	}
-	if (lo < k->nf && k->f[lo].key == key) {
+	return lo;
+}
+
+static int
+walk_doc(void *ctx, size_t src, uint64_t key, long long off, long long size)
+{
+	struct walk *k = ctx;
+	size_t lo;
+	int e, out = 0;
+
+	if (k->in == NULL || src != k->cur)
+		next_file(k, src);
+	if ((lo = first_fate(k, key)) < k->nf && k->f[lo].key == key) {
 		out = (int)k->f[lo].out;
 		if ((e = note(k->c, k->s, k->rep, k->f[lo].i, k->w)) != 0)
 			fail(k, e);
@@ -319,7 +328,7 @@ walk_rank(void *ctx, size_t src, uint64_t key, long long off,
 	struct fate *f = (struct fate *)k->f;
 	struct sh_jval v;
 	const char *p;
-	size_t lo = 0, hi = k->nf, mid, len;
+	size_t lo, len;
 	double x = NAN;
 	int e, r;
 
@@ -327,13 +336,7 @@ walk_rank(void *ctx, size_t src, uint64_t key, long long off,
 		next_file(k, src);
 	if ((e = sh_recwrite_doc(k->w, off, size, 0)) != 0)
 		fail(k, e);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (f[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = first_fate(k, key);
 	if (lo == k->nf || f[lo].key != key || f[lo].out)
 		return 0;
 	sh_recwrite_last(k->w, &p, &len);

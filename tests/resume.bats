@@ -69,9 +69,8 @@ one() {
 	mkdir "$d"
 	crawl "$d" 6
 	(cd "$d" && recipe)
-	one "$d"
+	same_as_one "$d"
 	same_files "$d/one.groups" "$d/groups"
-	(cd "$d" && sed 's/\.gz$//; s|^|clean/|' files | xargs cat) | same_files "$d/one" -
 	# Copies went (a page and its copies lie in other files), and the
 	# clean files hold the responses of the others.
 	gone=$(awk -F '\t' '$1 != $2' "$d/groups" | wc -l)
@@ -111,22 +110,32 @@ SHIM
 	chmod +x "$1/shim/$2"
 }
 
+# shimmed DIR: the recipe in DIR with the shims first in PATH.
+shimmed() {
+	PATH="$BATS_TEST_TMPDIR/shim:$PATH" sh -c "cd '$1' && $(declare -f recipe); recipe"
+}
+
+# same_as_one DIR: DIR's clean files, in order, are the one process's.
+same_as_one() {
+	one "$1"
+	(cd "$1" && sed 's/\.gz$//; s|^|clean/|' files | xargs cat) | same_files "$1/one" -
+}
+
 @test "-E: a fingerprint job killed halfway: the rerun redoes that job only, and the result is the same" {
 	local d="$BATS_TEST_TMPDIR/c"
 	mkdir "$d"
 	crawl "$d" 6
 	shim "$BATS_TEST_TMPDIR" sh-fp part-3.warc.gz
-	run env PATH="$BATS_TEST_TMPDIR/shim:$PATH" sh -c "cd '$d' && $(declare -f recipe); recipe"
+	run shimmed "$d"
 	[ "$status" -ne 0 ]
 	[ ! -e "$d/part-3.warc.gz.fpb" ]
 	[ ! -e "$d/groups" ]
 	eq "$(wc -l <"$BATS_TEST_TMPDIR/runs.sh-fp")" 6
-	PATH="$BATS_TEST_TMPDIR/shim:$PATH" sh -c "cd '$d' && $(declare -f recipe); recipe"
+	shimmed "$d"
 	# The rerun ran the killed job alone.
 	eq "$(tail -n +7 "$BATS_TEST_TMPDIR/runs.sh-fp")" "-B -f warc part-3.warc.gz"
-	one "$d"
+	same_as_one "$d"
 	same_files "$d/one.groups" "$d/groups"
-	(cd "$d" && sed 's/\.gz$//; s|^|clean/|' files | xargs cat) | same_files "$d/one" -
 }
 
 @test "-E: a clean-copy job killed halfway: the rerun redoes that job only, and the result is the same" {
@@ -134,15 +143,14 @@ SHIM
 	mkdir "$d"
 	crawl "$d" 6
 	shim "$BATS_TEST_TMPDIR" sh-near part-5.warc.gz
-	run env PATH="$BATS_TEST_TMPDIR/shim:$PATH" sh -c "cd '$d' && $(declare -f recipe); recipe"
+	run shimmed "$d"
 	[ "$status" -ne 0 ]
 	[ ! -e "$d/clean/part-5.warc" ]
-	PATH="$BATS_TEST_TMPDIR/shim:$PATH" sh -c "cd '$d' && $(declare -f recipe); recipe"
+	shimmed "$d"
 	# One global step, 6 jobs, then the killed one again.
 	eq "$(wc -l <"$BATS_TEST_TMPDIR/runs.sh-near")" 8
 	tail -n 1 "$BATS_TEST_TMPDIR/runs.sh-near" | grep -q -- '-E -v part-5.warc.gz'
-	one "$d"
-	(cd "$d" && sed 's/\.gz$//; s|^|clean/|' files | xargs cat) | same_files "$d/one" -
+	same_as_one "$d"
 }
 
 @test "-E: decisions that cannot be followed stop the run, one line, exit 2" {
