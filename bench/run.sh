@@ -485,6 +485,28 @@ bench_records()
 		n, b / 1e6, b / 1e6 / s, b / 1e6 / t }'
 }
 
+# html_warc FILE LEVEL EVERY: the DOCS English pages as HTML responses
+# of a WARC, gzip -LEVEL, a gzip member every EVERY records.
+html_warc()
+{
+	data en
+	: >"$1"
+	awk -F '\t' -v z="$1" -v level="$2" -v every="$3" '{
+		body = "<html><head><title>" $1 "</title></head><body><nav>" \
+		    "home news sport</nav><p>" $2 "</p></body></html>"
+		http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; " \
+		    "charset=utf-8\r\n\r\n" body
+		gz = "gzip -" level " >>" z
+		printf "WARC/1.0\r\nWARC-Type: response\r\n" \
+		    "WARC-Target-URI: http://example.org/%s\r\n" \
+		    "Content-Type: application/http; msgtype=response\r\n" \
+		    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, \
+		    length(http), http | gz
+		if (NR % every == 0)
+			close(gz)
+	}' "$data" || die "cannot write $1"
+}
+
 # The clean crawl as a job over many files (sh-near -E; the README's
 # recipe without GNU parallel, each job timed on its own): RESUME_DOCS
 # generated pages, each once more as a near copy in another file, dealt
@@ -588,20 +610,7 @@ bench_zmap()
 		z=$ZFILE
 	else
 		z=$tmp/zm.warc.gz
-		data en
-		: >"$z"
-		awk -F '\t' -v z="$z" '{
-			body = "<html><head><title>" $1 "</title></head><body><nav>" \
-			    "home news sport</nav><p>" $2 "</p></body></html>"
-			http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; " \
-			    "charset=utf-8\r\n\r\n" body
-			printf "WARC/1.0\r\nWARC-Type: response\r\n" \
-			    "WARC-Target-URI: http://example.org/%s\r\n" \
-			    "Content-Type: application/http; msgtype=response\r\n" \
-			    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, \
-			    length(http), http | ("gzip -6 >>" z)
-			close("gzip -6 >>" z)
-		}' "$data" || die "cannot write $z"
+		html_warc "$z" 6 1
 	fi
 	export Z="$z" ZMAP
 	out=$("$ZMAP" build "$z" 1) || die "$ZMAP build $z failed"
@@ -643,23 +652,9 @@ bench_compressed()
 		z=$ZFILE
 	else
 		z=$tmp/z.warc.gz
-		data en
 		# Many gzip members, as wget and Heritrix write (one a
 		# record there; one every 100 records here).
-		: >"$z"
-		awk -F '\t' -v z="$z" '{
-			body = "<html><head><title>" $1 "</title></head><body><nav>" \
-			    "home news sport</nav><p>" $2 "</p></body></html>"
-			http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; " \
-			    "charset=utf-8\r\n\r\n" body
-			printf "WARC/1.0\r\nWARC-Type: response\r\n" \
-			    "WARC-Target-URI: http://example.org/%s\r\n" \
-			    "Content-Type: application/http; msgtype=response\r\n" \
-			    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, \
-			    length(http), http | ("gzip -1 >>" z)
-			if (NR % 100 == 0)
-				close("gzip -1 >>" z)
-		}' "$data" || die "cannot write $z"
+		html_warc "$z" 1 100
 	fi
 	gzip -dc "$z" >"$tmp/z.warc" || die "gzip -dc $z failed"
 	b=$(wc -c <"$tmp/z.warc")
