@@ -234,8 +234,8 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 		return e;
 	}
 	if (ko->components) {
-		e = route == 1 ? sh_groups_write(mt, s, &groups, 1, lk, lines,
-		    stdout) : (int)sh_match_write(mt, s, 1, stdout);
+		e = route == 1 ? sh_groups_write(mt, s, &groups, stdout) :
+		    (int)sh_match_write(mt, s, 1, stdout);
 		sh_bandgroups_free(&groups);
 		return e < 0 ? e : 0;
 	}

@@ -119,16 +119,11 @@ sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 
 int
 sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_bandgroups *g, int clusters,
-    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out)
+    const struct sh_bandgroups *g, FILE *out)
 {
 	uint32_t *rep;
 	int e;
 
-	(void)lk;
-	(void)lines;
-	if (!clusters)
-		return SH_EINVAL;
 	if ((rep = malloc(sh_fpset_n(s) * sizeof(*rep) + 1)) == NULL)
 		return SH_ENOMEM;
 	if ((e = sh_groups_clusters(mt, s, g, rep)) == 0)

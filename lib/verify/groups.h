@@ -24,7 +24,6 @@
 #include <stdio.h>
 
 #include "near/bands.h"
-#include "near/linestore.h"
 #include "near/fpset.h"
 #include "verify/match.h"
 
@@ -39,13 +38,10 @@ int sh_groups_clusters(struct sh_matcher *mt, struct sh_fpset *s,
 
 /*
  * Write to out the clusters of the groups g of s (sh_groups_clusters),
- * as sh_match_write writes them: clusters must be nonzero, else
- * SH_EINVAL (the copies kept are keep.h's); lk and lines are not read.
- * Return 0, SH_ENOMEM, SH_EIO (out's error flag set) or an error of the
- * set.
+ * as sh_match_write writes them (the copies kept are keep.h's).  Return
+ * 0, SH_ENOMEM, SH_EIO (out's error flag set) or an error of the set.
  */
 int sh_groups_write(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_bandgroups *g, int clusters,
-    const struct sh_ixlook *lk, struct sh_linestore *lines, FILE *out);
+    const struct sh_bandgroups *g, FILE *out);
 
 #endif
