@@ -75,7 +75,7 @@ EXAMPLES = tests/fixtures/crawl.warc.gz tests/fixtures/sample.tsv tests/fixtures
 	tests/fixtures/short-zh.tsv tests/fixtures/zdump-zh.tsv
 UNIT = tests/unit/bandix_test tests/unit/charset_test tests/unit/crc32_test tests/unit/dict_test tests/unit/docmap_test \
 	tests/unit/edit_test tests/unit/fp_test tests/unit/fpload_test tests/unit/grow_test tests/unit/hash_test tests/unit/hmap_test \
-	tests/unit/idf_test tests/unit/index_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test tests/unit/recfield_test tests/unit/recloc_test \
+	tests/unit/idf_test tests/unit/index_test tests/unit/ixlocs_test tests/unit/lines_test tests/unit/maintext_test tests/unit/manifest_test tests/unit/minhash_test tests/unit/near_test tests/unit/recfield_test tests/unit/recloc_test \
 	tests/unit/similar_test tests/unit/simhash_test tests/unit/t2s_test tests/unit/tok_test \
 	tests/unit/unicode_test tests/unit/weight_test tests/unit/xsort_test tests/unit/zmap_test
 # Helpers of the bats tests, built with the unit tests.
@@ -128,6 +128,7 @@ tests/unit/hash_test: tests/unit/hash_test.c
 tests/unit/hmap_test: tests/unit/hmap_test.c
 tests/unit/idf_test: tests/unit/idf_test.c
 tests/unit/index_test: tests/unit/index_test.c
+tests/unit/ixlocs_test: tests/unit/ixlocs_test.c
 tests/unit/lines_test: tests/unit/lines_test.c
 tests/unit/maintext_test: tests/unit/maintext_test.c
 tests/unit/manifest_test: tests/unit/manifest_test.c

@@ -231,7 +231,7 @@ keep(sh_fpval fp, const char *id, size_t idlen, const struct sh_sketch *sk)
 	}
 	if (w != NULL && status == 0 && sh_ixw_full(w, &batch)) {
 		/* None once the input had an error: nothing will be kept. */
-		if ((r = sh_ixw_add(w, &batch, batch_keys(), where)) != 0)
+		if ((r = sh_ixw_add(w, &batch, batch_keys(), NULL, where)) != 0)
 			fail(r);
 		sh_fplist_clear(&batch);
 	}
@@ -349,7 +349,7 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		errx(2, "%s: not written: the input has errors", path);
 	}
 	if ((w == NULL && (e = sh_ixw_open(&w, path, o, where)) != 0) ||
-	    (e = sh_ixw_add(w, &batch, batch_keys(), where)) != 0)
+	    (e = sh_ixw_add(w, &batch, batch_keys(), NULL, where)) != 0)
 		fail(e);
 	/* What was added, once it is the index's. */
 	commit_list(path, list, newonly ? &added : NULL, NULL);

@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/hash.h"
+#include "base/hmap.h"
 #include "index/segint.h"
 #include "index/segment.h"
 
@@ -18,15 +19,20 @@
 #define BANDS_MAX 128		/* SH_SK_K: at most one row a band */
 
 /* Section offsets in the body: fingerprints, keys, entries of the keys,
- * directories, ID offsets, IDs; the body's length, 0 when the counts
- * overflow any file. */
+ * directories, ID offsets, IDs, and in version 4 the locations (LOC
+ * bytes an entry) and the file table (filebytes); the body's length, 0
+ * when the counts overflow any file. */
+#define LOC 48
+#define NOFILE 0xffffffffu
+
 static uint64_t
-layout(uint64_t b, int d, uint64_t n, uint64_t idbytes, uint64_t off[6])
+layout(uint64_t b, int d, uint64_t n, uint64_t idbytes, int locs,
+    uint64_t filebytes, uint64_t off[8])
 {
 	uint64_t dirs = b * (((uint64_t)1 << d) + 1) * 4;
 
 	if (n >= (uint64_t)1 << 32 || idbytes >= (uint64_t)1 << 56 ||
-	    b < 1 || b > BANDS_MAX)
+	    filebytes >= (uint64_t)1 << 40 || b < 1 || b > BANDS_MAX)
 		return 0;
 	off[0] = 0;
 	off[1] = n * 8;
@@ -34,7 +40,76 @@ layout(uint64_t b, int d, uint64_t n, uint64_t idbytes, uint64_t off[6])
 	off[3] = off[2] + (b * n * 4 + 7) / 8 * 8;
 	off[4] = off[3] + (dirs + 7) / 8 * 8;
 	off[5] = off[4] + (n + 1) * 8;
-	return (off[5] + idbytes + 7) / 8 * 8;
+	off[6] = (off[5] + idbytes + 7) / 8 * 8;
+	if (!locs)
+		return off[7] = off[6];
+	off[7] = off[6] + n * LOC;
+	return (off[7] + filebytes + 7) / 8 * 8;
+}
+
+/* The distinct paths of the locations written, numbered in order of
+ * first sight: the file table. */
+struct paths {
+	struct sh_hmap byhash;	/* hash of a path: 1 + its number */
+	char *pool;		/* the paths, each ending in NUL */
+	size_t len, cap;
+	uint64_t *at;		/* where path i starts in pool */
+	size_t n, atcap;
+	uint32_t last;		/* the number of the path asked last */
+};
+
+static uint64_t
+path_hash(const char *p)
+{
+	uint64_t h = sh_hash64(p, strlen(p), 0);
+
+	return h ? h : 1;
+}
+
+/* The number of path p in t, added when new. */
+static int
+path_num(struct paths *t, const char *p, uint32_t *num)
+{
+	size_t len = strlen(p), i;
+	uint64_t h;
+	uint32_t v;
+
+	if (len == 0 || len > SH_SEGLOC_PATH)
+		return SH_EINVAL;
+	if (t->n > 0 && strcmp(t->pool + t->at[t->last], p) == 0) {
+		*num = t->last;
+		return 0;
+	}
+	h = path_hash(p);
+	if (sh_hmap_get(&t->byhash, h, &v) && strcmp(t->pool +
+	    t->at[v - 1], p) == 0) {
+		*num = t->last = v - 1;
+		return 0;
+	}
+	/* Another path of that hash (never seen): looked for in turn. */
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->pool + t->at[i], p) == 0) {
+			*num = t->last = (uint32_t)i;
+			return 0;
+		}
+	if (t->n >= NOFILE || sh_grow(&t->pool, &t->cap, t->len + len + 1,
+	    1) != 0 || sh_grow(&t->at, &t->atcap, t->n + 1,
+	    sizeof(*t->at)) != 0 || (!sh_hmap_get(&t->byhash, h, &v) &&
+	    sh_hmap_put(&t->byhash, h, (uint32_t)t->n + 1) != 0))
+		return SH_ENOMEM;
+	memcpy(t->pool + t->len, p, len + 1);
+	t->at[t->n] = t->len;
+	t->len += len + 1;
+	*num = t->last = (uint32_t)t->n++;
+	return 0;
+}
+
+static void
+paths_free(struct paths *t)
+{
+	sh_hmap_free(&t->byhash);
+	free(t->pool);
+	free(t->at);
 }
 
 /* Directory bits for n entries: buckets of 4 to 8 keys on average, so
@@ -55,11 +130,39 @@ prefix(uint64_t key, int d)
 	return d ? key >> (64 - d) : 0;
 }
 
+/* Entry i of src's location as written: LOC bytes, its file numbered
+ * in t (NOFILE: none). */
+static int
+put_loc(struct sh_segout *o, const struct sh_bandsrc *src, uint64_t i,
+    struct paths *t)
+{
+	struct sh_segloc l;
+	uint32_t num = NOFILE;
+	int e;
+
+	memset(&l, 0, sizeof(l));
+	if (src->loc != NULL && (e = src->loc(src->ctx, i, &l)) != 0)
+		return e;
+	if (l.path != NULL && (e = path_num(t, l.path, &num)) != 0)
+		return e;
+	if (num == NOFILE)
+		memset(&l, 0, sizeof(l));
+	if ((e = sh_segout_le(o, num, 4)) != 0 ||
+	    (e = sh_segout_le(o, l.mode, 4)) != 0 ||
+	    (e = sh_segout_le(o, l.off, 8)) != 0 ||
+	    (e = sh_segout_le(o, l.size, 8)) != 0 ||
+	    (e = sh_segout_le(o, l.coff, 8)) != 0 ||
+	    (e = sh_segout_le(o, l.skip, 8)) != 0)
+		return e;
+	return sh_segout_le(o, l.line, 8);
+}
+
 /* The entries of every source, in order: fingerprints, ID offsets, IDs
- * (idbytes of them, as the sources said). */
+ * (idbytes of them, as the sources said), and with t their locations,
+ * whose paths t numbers. */
 static int
 write_entries(int fd, const uint64_t *off, const struct sh_bandsrc *src,
-    int nsrc, uint64_t idbytes)
+    int nsrc, uint64_t idbytes, struct paths *t)
 {
 	struct sh_segout *o;
 	const char *id;
@@ -68,11 +171,12 @@ write_entries(int fd, const uint64_t *off, const struct sh_bandsrc *src,
 	size_t len;
 	int s, e = 0;
 
-	if ((o = malloc(3 * sizeof(*o))) == NULL)
+	if ((o = malloc(4 * sizeof(*o))) == NULL)
 		return SH_ENOMEM;
 	sh_segout_at(&o[0], fd, off[0]);
 	sh_segout_at(&o[1], fd, off[4]);
 	sh_segout_at(&o[2], fd, off[5]);
+	sh_segout_at(&o[3], fd, off[6]);
 	for (s = 0; s < nsrc && e == 0; s++)
 		for (i = 0; i < src[s].n && e == 0; i++) {
 			if ((e = src[s].entry(src[s].ctx, i, &fp, &id,
@@ -90,14 +194,23 @@ write_entries(int fd, const uint64_t *off, const struct sh_bandsrc *src,
 			if ((e = sh_segout_le(&o[0], fp, 8)) == 0 &&
 			    (e = sh_segout_le(&o[1], at, 8)) == 0)
 				e = sh_segout_bytes(&o[2], id, len);
+			if (e == 0 && t != NULL)
+				e = put_loc(&o[3], &src[s], i, t);
 			at += len;
 		}
 	if (e == 0 && at != idbytes)
 		e = SH_ECORRUPT;
 	if (e == 0 && (e = sh_segout_le(&o[1], at, 8)) == 0 &&
 	    (e = sh_segout_flush(&o[0])) == 0 &&
-	    (e = sh_segout_flush(&o[1])) == 0)
-		e = sh_segout_flush(&o[2]);
+	    (e = sh_segout_flush(&o[1])) == 0 &&
+	    (e = sh_segout_flush(&o[2])) == 0)
+		e = sh_segout_flush(&o[3]);
+	/* The file table, after the locations. */
+	if (e == 0 && t != NULL) {
+		sh_segout_at(&o[0], fd, off[7]);
+		if ((e = sh_segout_bytes(&o[0], t->pool, t->len)) == 0)
+			e = sh_segout_flush(&o[0]);
+	}
 	free(o);
 	return e;
 }
@@ -176,33 +289,45 @@ write_band(int fd, const uint64_t *off, int d, uint64_t n, int j,
 }
 
 int
-sh_seg_write_bands(int fd, uint32_t t, int b, int r,
+sh_seg_write_bands(int fd, uint32_t thr, int b, int r,
     const struct sh_bandsrc *src, int nsrc, const struct sh_progress *pg)
 {
-	uint64_t off[6], n = 0, idbytes = 0, bodylen, nchunks, sum = 0,
+	uint64_t off[8], n = 0, idbytes = 0, bodylen, nchunks = 0, sum = 0,
 	    v[16];
 	struct sh_segout *o = NULL;
 	struct head *hd = NULL;
+	struct paths t;
 	uint32_t *dir = NULL;
-	int s, j, d, e = 0;
+	int s, j, d, e = 0, locs = 0;
 
 	for (s = 0; s < nsrc; s++) {
 		n += src[s].n;
 		idbytes += src[s].idbytes;
+		locs |= src[s].loc != NULL;
 	}
 	d = dirbits(n);
+	memset(&t, 0, sizeof(t));
 	if (r < 1 || b * r > BANDS_MAX ||
-	    (bodylen = layout((uint64_t)b, d, n, idbytes, off)) == 0)
+	    (bodylen = layout((uint64_t)b, d, n, idbytes, locs, 0,
+	    off)) == 0)
 		return SH_ERANGE;
-	nchunks = (bodylen + CH - 1) / CH;
 	if ((o = malloc(2 * sizeof(*o))) == NULL ||
 	    (hd = calloc((size_t)nsrc + 1, sizeof(*hd))) == NULL ||
 	    (dir = malloc((((size_t)1 << d) + 1) * sizeof(*dir))) == NULL)
 		e = SH_ENOMEM;
-	else if (ftruncate(fd, (off_t)(HDR + bodylen + 8 * nchunks)) != 0)
+	else if (ftruncate(fd, (off_t)(HDR + bodylen)) != 0)
 		e = SH_EIO;
 	else
-		e = write_entries(fd, off, src, nsrc, idbytes);
+		e = write_entries(fd, off, src, nsrc, idbytes, locs ? &t :
+		    NULL);
+	/* The file table's length known, the body's is. */
+	if (e == 0 && (bodylen = layout((uint64_t)b, d, n, idbytes, locs,
+	    t.len, off)) == 0)
+		e = SH_ERANGE;
+	nchunks = (bodylen + CH - 1) / CH;
+	if (e == 0 && ftruncate(fd, (off_t)(HDR + bodylen + 8 * nchunks)) !=
+	    0)
+		e = SH_EIO;
 	for (j = 0; j < b && e == 0; j++)
 		if ((e = write_band(fd, off, d, n, j, src, nsrc, hd, dir,
 		    o)) == 0)
@@ -211,8 +336,9 @@ sh_seg_write_bands(int fd, uint32_t t, int b, int r,
 		e = sh_seg_sums(fd, bodylen, nchunks, &sum);
 	if (e == 0) {
 		memset(v, 0, sizeof(v));
-		v[H_VERSION] = SH_SEG_VERSION_BANDS;
-		v[H_K] = t;
+		v[H_VERSION] = locs ? SH_SEG_VERSION_LOCS :
+		    SH_SEG_VERSION_BANDS;
+		v[H_K] = thr;
 		v[H_BLOCKS] = v[H_TABLES] = (uint64_t)b;
 		v[H_KEY] = (uint64_t)r;
 		v[H_DIRBITS] = (uint64_t)d;
@@ -221,8 +347,10 @@ sh_seg_write_bands(int fd, uint32_t t, int b, int r,
 		v[H_BODYLEN] = bodylen;
 		v[H_NCHUNKS] = nchunks;
 		v[H_SUMS] = sum;
+		v[H_RESERVED] = t.len;
 		e = sh_seg_header(fd, v);
 	}
+	paths_free(&t);
 	free(o);
 	free(hd);
 	free(dir);
@@ -232,10 +360,10 @@ sh_seg_write_bands(int fd, uint32_t t, int b, int r,
 int
 sh_bandseg_header(struct sh_seg *s, const uint64_t *v, uint64_t size)
 {
-	uint64_t off[6];
-	int e;
+	uint64_t off[8];
+	int e, locs = v[H_VERSION] == SH_SEG_VERSION_LOCS;
 
-	if (v[H_K] > 1000000 || v[H_BLOCKS] < 1 || v[H_KEY] < 1 ||
+	if ((!locs && v[H_RESERVED] != 0) || v[H_K] > 1000000 || v[H_BLOCKS] < 1 || v[H_KEY] < 1 ||
 	    v[H_BLOCKS] * v[H_KEY] > BANDS_MAX ||
 	    v[H_TABLES] != v[H_BLOCKS] || v[H_NID] != v[H_NFP] ||
 	    v[H_DIRBITS] > 30 || v[H_CHUNK] != CH)
@@ -247,7 +375,7 @@ sh_bandseg_header(struct sh_seg *s, const uint64_t *v, uint64_t size)
 	s->nfp = s->nid = v[H_NFP];
 	s->idbytes = v[H_IDBYTES];
 	s->bodylen = layout(v[H_BLOCKS], s->dirbits, s->nfp, s->idbytes,
-	    off);
+	    locs, v[H_RESERVED], off);
 	if (s->dirbits != dirbits(s->nfp))
 		return SH_ECORRUPT;
 	if ((e = sh_seg_sized(s, v, size)) != 0)
@@ -258,6 +386,11 @@ sh_bandseg_header(struct sh_seg *s, const uint64_t *v, uint64_t size)
 	s->dirs = off[3];
 	s->idoff = off[4];
 	s->ids = off[5];
+	if (locs) {
+		s->locs = off[6];
+		s->files = off[7];
+		s->filebytes = v[H_RESERVED];
+	}
 	return 0;
 }
 
@@ -273,6 +406,7 @@ int
 sh_bandseg_verify(struct sh_seg *s)
 {
 	uint64_t n = s->nfp, i, p, key, prev = 0, nd, at, next;
+	struct sh_segloc l;
 	uint32_t ref, prevref = 0;
 	unsigned char *seen;
 	int j, e = 0;
@@ -323,7 +457,81 @@ sh_bandseg_verify(struct sh_seg *s)
 		    (i == n && next != s->idbytes))
 			e = SH_ECORRUPT;
 	}
+	/* The locations: each of a file of the table, or none. */
+	for (i = 0; i < n && s->files != 0 && e == 0; i++)
+		if ((e = sh_seg_loc(s, i, &l)) > 0)
+			e = 0;
 	return e;
+}
+
+/* The file table of s read, checked and copied, once: nfile paths, each
+ * ending in NUL, none empty. */
+static int
+file_table(struct sh_seg *s)
+{
+	uint64_t i, n = 0;
+	char *p;
+	int e;
+
+	if (s->filetab != NULL || s->filebytes == 0)
+		return 0;
+	if ((e = sh_seg_need(s, s->files, s->filebytes)) != 0)
+		return e;
+	if ((p = malloc((size_t)s->filebytes)) == NULL)
+		return SH_ENOMEM;
+	memcpy(p, s->body + s->files, (size_t)s->filebytes);
+	for (i = 0; i < s->filebytes; i++)
+		if (p[i] == '\0' && (i == 0 || p[i - 1] == '\0' ||
+		    ++n >= NOFILE)) {
+			free(p);
+			return SH_ECORRUPT;
+		}
+	if (p[s->filebytes - 1] != '\0') {
+		free(p);
+		return SH_ECORRUPT;
+	}
+	if ((s->file = malloc(n * sizeof(*s->file))) == NULL) {
+		free(p);
+		return SH_ENOMEM;
+	}
+	for (i = 0, n = 0; i < s->filebytes; i += strlen(p + i) + 1)
+		s->file[n++] = p + i;
+	s->nfile = (uint32_t)n;
+	s->filetab = p;
+	return 0;
+}
+
+int
+sh_seg_loc(struct sh_seg *s, uint64_t i, struct sh_segloc *l)
+{
+	const unsigned char *p;
+	uint32_t f;
+	int e;
+
+	memset(l, 0, sizeof(*l));
+	if (s->files == 0)
+		return 0;
+	if (i >= s->nfp)
+		return SH_ECORRUPT;
+	if ((e = file_table(s)) != 0 ||
+	    (e = sh_seg_need(s, s->locs + i * LOC, LOC)) != 0)
+		return e;
+	p = s->body + s->locs + i * LOC;
+	if ((f = rd32(p)) == NOFILE)
+		return 0;
+	if (f >= s->nfile)
+		return SH_ECORRUPT;
+	l->path = s->file[f];
+	l->mode = rd32(p + 4);
+	l->off = rd64(p + 8);
+	l->size = rd64(p + 16);
+	l->coff = rd64(p + 24);
+	l->skip = rd64(p + 32);
+	l->line = rd64(p + 40);
+	/* A record lies in a file: a lie here is told, not read. */
+	if (l->size == 0 || l->off + l->size < l->off)
+		return SH_ECORRUPT;
+	return 1;
 }
 
 /* A band segment as a source: its own reads, checked. */
@@ -357,6 +565,14 @@ seg_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 	return *ref < s->nfp ? 0 : SH_ECORRUPT;
 }
 
+static int
+seg_loc(void *ctx, uint64_t i, struct sh_segloc *l)
+{
+	int e = sh_seg_loc(ctx, i, l);
+
+	return e < 0 ? e : 0;
+}
+
 void
 sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src)
 {
@@ -364,6 +580,7 @@ sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src)
 	src->idbytes = s->idbytes;
 	src->entry = seg_entry;
 	src->key = seg_key;
+	src->loc = s->files != 0 ? seg_loc : NULL;
 	src->ctx = s;
 }
 

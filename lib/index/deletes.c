@@ -306,21 +306,40 @@ skip_dead(const struct sh_segdel *d, uint64_t u)
 	return u;
 }
 
+/* Entry i of those left: f->ui, the entry of in it is. */
 static int
-band_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
-    size_t *len)
+band_seek(struct sh_delband *f, uint64_t i)
 {
-	struct sh_delband *f = ctx;
-
 	if (i < f->li) {
 		f->li = 0;
 		f->ui = skip_dead(f->d, 0);
 	}
 	for (; f->li < i; f->li++)
 		f->ui = skip_dead(f->d, f->ui + 1);
-	if (f->ui >= f->in.n)
-		return SH_ECORRUPT;
+	return f->ui < f->in.n ? 0 : SH_ECORRUPT;
+}
+
+static int
+band_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
+    size_t *len)
+{
+	struct sh_delband *f = ctx;
+	int e;
+
+	if ((e = band_seek(f, i)) != 0)
+		return e;
 	return f->in.entry(f->in.ctx, f->ui, fp, id, len);
+}
+
+static int
+band_loc(void *ctx, uint64_t i, struct sh_segloc *l)
+{
+	struct sh_delband *f = ctx;
+	int e;
+
+	if ((e = band_seek(f, i)) != 0)
+		return e;
+	return f->in.loc(f->in.ctx, f->ui, l);
 }
 
 static int
@@ -366,6 +385,7 @@ sh_segdel_band(const struct sh_segdel *d, const struct sh_bandsrc *in,
 	out->n = in->n - d->ndead;
 	out->entry = band_entry;
 	out->key = band_key;
+	out->loc = in->loc != NULL ? band_loc : NULL;
 	out->ctx = f;
 }
 

@@ -86,8 +86,9 @@ int sh_segdel_bytes(const struct sh_segdel *d, struct sh_seg *s,
 
 /*
  * The entries of band segment source in that d leaves, as *out: entry
- * and key numbers those of the entries left, in order.  Its entries and
- * each band's keys are best asked for in order, as sh_seg_write_bands
+ * and key numbers those of the entries left, in order, with their
+ * locations when in has them.  Its entries and each band's keys are
+ * best asked for in order, as sh_seg_write_bands
  * does (asking again from further back reads from the start).  *f holds
  * the state; d and in must outlive it.
  */

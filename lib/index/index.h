@@ -94,6 +94,16 @@ int sh_index_load(struct sh_index *ix, char *where);
 int sh_index_ids(struct sh_index *ix, const struct sh_hit *h,
     const char **p, size_t *len, char *where);
 
+/*
+ * For an index of band tables: where the document of hit h lies, as the
+ * segment keeps it (segment.h: sh_seg_loc; its path valid until close).
+ * Return 1; 0 when none is kept (the entry added without its documents,
+ * or deleted, or the index of the other kind); SH_ECORRUPT or SH_ENOMEM
+ * (where names the segment).
+ */
+int sh_index_loc(struct sh_index *ix, const struct sh_hit *h,
+    struct sh_segloc *l, char *where);
+
 /* Called with the hits of query i: return 0 to go on. */
 typedef int sh_index_fn(void *ctx, size_t i, const struct sh_hits *h);
 

@@ -175,6 +175,22 @@ sh_index_ids(struct sh_index *ix, const struct sh_hit *h, const char **p,
 	return e;
 }
 
+int
+sh_index_loc(struct sh_index *ix, const struct sh_hit *h,
+    struct sh_segloc *l, char *where)
+{
+	int e;
+
+	/* A deleted entry is never read: no location is given for it. */
+	if (!ix->bands || sh_segdel_dead(&ix->del[h->seg], h->pos)) {
+		memset(l, 0, sizeof(*l));
+		return 0;
+	}
+	if ((e = sh_seg_loc(&ix->seg[h->seg], h->pos, l)) < 0)
+		segpath(ix, h->seg, where);
+	return e;
+}
+
 static int
 cmp_hit(const void *a, const void *b)
 {

@@ -20,7 +20,8 @@ struct sh_seg;
 
 /* The 16 header fields, 8 bytes each; a band segment keeps its
  * threshold in H_K, its bands in H_BLOCKS and H_TABLES, its rows in
- * H_KEY. */
+ * H_KEY, and in version 4 the bytes of its file table in H_RESERVED (0
+ * in every other). */
 enum {
 	H_MAGIC, H_VERSION, H_K, H_BLOCKS, H_KEY, H_TABLES, H_DIRBITS, H_NFP,
 	H_NID, H_IDBYTES, H_BODYLEN, H_CHUNK, H_NCHUNKS, H_SUMS, H_RESERVED,

@@ -378,7 +378,8 @@ check_header(struct sh_seg *s, const unsigned char *h, uint64_t size)
 		v[i] = rd64(h + 8 * i);
 	if (v[H_SELF] != sh_hash64(h, 8 * H_SELF, 0))
 		return SH_ECORRUPT;
-	if (v[H_VERSION] == SH_SEG_VERSION_BANDS)
+	if (v[H_VERSION] == SH_SEG_VERSION_BANDS ||
+	    v[H_VERSION] == SH_SEG_VERSION_LOCS)
 		return sh_bandseg_header(s, v, size);
 	if (v[H_VERSION] != SH_SEG_VERSION &&
 	    v[H_VERSION] != SH_SEG_VERSION_LEAN)
@@ -646,6 +647,8 @@ sh_seg_close(struct sh_seg *s)
 		close(s->fd);
 	}
 	free(s->checked);
+	free(s->filetab);
+	free(s->file);
 	memset(s, 0, sizeof(*s));
 }
 

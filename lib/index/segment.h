@@ -24,6 +24,7 @@
 #define SH_SEG_VERSION 1		/* full: every table holds fingerprints */
 #define SH_SEG_VERSION_LEAN 2	/* lean: references to table 0 */
 #define SH_SEG_VERSION_BANDS 3	/* band tables (sh_seg_write_bands) */
+#define SH_SEG_VERSION_LOCS 4	/* band tables and document locations */
 #define SH_SEG_IDGROUP 1024	/* ID offsets per base, lean */
 #define SH_SEG_CHUNK 4096
 
@@ -48,6 +49,11 @@ struct sh_seg {
 	uint64_t nfp, nid, idbytes, bodylen, nchunks;
 	uint64_t keys, refs;	/* band segment: section offsets in body */
 	uint64_t tables, dirs, idoff, ids;	/* section offsets in body */
+	uint64_t locs, files, filebytes;	/* version 4: the locations,
+					 * the file table and its bytes */
+	char *filetab;		/* the file table copied, once read */
+	char **file;		/* and its paths, nfile of them */
+	uint32_t nfile;
 	const unsigned char *sums;
 	uint64_t sumsum;		/* XXH64 of sums, from the header */
 	unsigned char *checked;	/* bit per chunk, checksum verified */
@@ -125,35 +131,73 @@ int sh_seg_write_from(int fd, const struct sh_plan *plan, int lean,
  *
  * What a band segment is written from: n entries whose IDs take idbytes
  * (each ending in '\n'); entry i's fingerprint and ID (valid until the
- * next call); and band j's i-th key in ascending order with its entry
- * (ties by entry), asked for band after band, each in order.  Each
- * returns 0 or a negative SH_E* code.
+ * next call); band j's i-th key in ascending order with its entry (ties
+ * by entry), asked for band after band, each in order; and, unless loc
+ * is NULL, entry i's location (below; its path valid until the next
+ * call), asked for once, in order of entry, after its ID.  Each returns
+ * 0 or a negative SH_E* code.
  */
+struct sh_segloc;
+
 struct sh_bandsrc {
 	uint64_t n, idbytes;
 	int (*entry)(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
 	    size_t *len);
 	int (*key)(void *ctx, int j, uint64_t i, uint64_t *key,
 	    uint32_t *ref);
+	int (*loc)(void *ctx, uint64_t i, struct sh_segloc *l);
 	void *ctx;
+};
+
+/*
+ * Where the document of a band entry lies, for verification to read its
+ * record back (sh-index(5)): its file (path, NUL-terminated, of 1 to
+ * SH_SEGLOC_PATH bytes; NULL: the entry has no location), the framing
+ * of its records (a number this layer keeps and does not read: SH_REC_*
+ * of text/record.h), its record's bytes [off, off + size) in the file as
+ * decoded, where decoding starts to read them (compressed offset coff,
+ * then skip decoded bytes: base/zmap.h) and its line number (the ID of
+ * the framings that number records).
+ */
+#define SH_SEGLOC_PATH 4096
+
+struct sh_segloc {
+	const char *path;
+	uint32_t mode;
+	uint64_t off, size, coff, skip, line;
 };
 
 /*
  * Write to fd (an empty file open for reading and writing) the band
  * segment of the entries of src[0..nsrc) one after the other, each
  * source's entries numbered after those before: their tables merged.
+ * When some source has locations (loc), the segment is of version 4 and
+ * keeps each entry's (none for the entries of the others); else it is of
+ * version 3, byte for byte as before locations were kept.
  * Nothing is synced; each band written is reported to pg ("band").
- * Memory: the directory of one band.  Return 0, SH_ENOMEM, SH_EIO,
+ * Memory: the directory of one band, and the distinct paths of the
+ * locations with 16 bytes each.  Return 0, SH_ENOMEM, SH_EIO,
  * SH_ERANGE (2^32 entries or more), SH_ECORRUPT (a source breaks its
- * order) or a source's error.
+ * order), SH_EINVAL (a path empty or too long) or a source's error.
  */
 int sh_seg_write_bands(int fd, uint32_t t, int b, int r,
     const struct sh_bandsrc *src, int nsrc, const struct sh_progress *pg);
 
 /* The entries and tables of the open band segment s as a source, its
  * reads checked like every other: a band or entry out of range, or a
- * key whose entry is not one of s's, is SH_ECORRUPT. */
+ * key whose entry is not one of s's, is SH_ECORRUPT.  Its locations
+ * are the source's when it keeps them (version 4; else loc is NULL). */
 void sh_seg_bandsrc(struct sh_seg *s, struct sh_bandsrc *src);
+
+/*
+ * The location of entry i (< nfp) of band segment s into *l, its path
+ * valid until s is closed.  Return 1; 0 when the entry has none (or s
+ * keeps none: version 3); SH_ECORRUPT (a file number past the file
+ * table, a table that is not nfile paths); SH_ENOMEM.  Cost: the file
+ * table read and copied at the first call (its chunks checked), then
+ * the 48 bytes of the entry's location.
+ */
+int sh_seg_loc(struct sh_seg *s, uint64_t i, struct sh_segloc *l);
 
 /*
  * For each query i of q[0..nq) (fingerprints; nq below 2^32), whose band

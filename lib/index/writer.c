@@ -649,6 +649,7 @@ struct bbatch {
 	uint32_t *sel;		/* the lines of the index's shard, n */
 	uint64_t n;
 	const uint64_t *keys;	/* key j of line i at keys[i b + j] */
+	const struct sh_segloc *locs;	/* line i's at locs[i]; NULL none */
 	int b, band;		/* bands; the band sorted, -1 none */
 	uint64_t *w, *tmp;	/* its order: top bits, then entry */
 	struct sh_kv *kv;	/* a run of equal top bits, sorted whole */
@@ -681,6 +682,15 @@ bb_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id, size_t *len)
 	*fp = bb->l->fp[i];
 	*id = bb->id;
 	*len = n + 1;
+	return 0;
+}
+
+static int
+bb_loc(void *ctx, uint64_t i, struct sh_segloc *l)
+{
+	struct bbatch *bb = ctx;
+
+	*l = bb->locs[bb->sel[i]];
 	return 0;
 }
 
@@ -786,6 +796,17 @@ from_entry(void *ctx, uint64_t i, sh_fpval *fp, const char **id,
 }
 
 static int
+from_loc(void *ctx, uint64_t i, struct sh_segloc *l)
+{
+	struct bandfrom *f = ctx;
+	int e;
+
+	if ((e = f->in.loc(f->in.ctx, i, l)) != 0)
+		*f->bad = f->s;
+	return e;
+}
+
+static int
 from_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
 {
 	struct bandfrom *f = ctx;
@@ -803,7 +824,8 @@ from_key(void *ctx, int j, uint64_t i, uint64_t *key, uint32_t *ref)
  * holds the batch, not the segments. */
 static int
 add(struct sh_ixwriter *w, const struct sh_fplist *batch,
-    const uint64_t *keys, int all, char *where)
+    const uint64_t *keys, const struct sh_segloc *locs, int all,
+    char *where)
 {
 	struct sh_index *ix = &w->ix;
 	struct merge m;
@@ -890,7 +912,9 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 		bb.band = -1;
 		bsrc[j].entry = bb_entry;
 		bsrc[j].key = bb_key;
+		bsrc[j].loc = locs != NULL ? bb_loc : NULL;
 		bsrc[j].ctx = &bb;
+		bb.locs = locs;
 		if ((bb.sel = malloc(batch->n * 4 + 1)) == NULL ||
 		    (bb.w = malloc(batch->n * 8 + 1)) == NULL ||
 		    (bb.tmp = malloc(batch->n * 8 + 1)) == NULL)
@@ -910,6 +934,7 @@ add(struct sh_ixwriter *w, const struct sh_fplist *batch,
 			from[i].s = i;
 			bsrc[i].entry = from_entry;
 			bsrc[i].key = from_key;
+			bsrc[i].loc = bsrc[i].loc != NULL ? from_loc : NULL;
 			bsrc[i].ctx = &from[i];
 		}
 	} else {
@@ -1024,11 +1049,12 @@ out:
 
 int
 sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
-    const uint64_t *keys, char *where)
+    const uint64_t *keys, const struct sh_segloc *locs, char *where)
 {
-	if ((w->ix.bands != 0) != (keys != NULL))
+	if ((w->ix.bands != 0) != (keys != NULL) || (locs != NULL &&
+	    keys == NULL))
 		return sh_ixfile_fail(where, w->dir, NULL, SH_EKIND);
-	return add(w, batch, keys, 0, where);
+	return add(w, batch, keys, locs, 0, where);
 }
 
 int
@@ -1042,7 +1068,7 @@ sh_ixw_merge(struct sh_ixwriter *w, char *where)
 	if (w->ix.nseg < 2 && !del)
 		return 0;
 	memset(&none, 0, sizeof(none));
-	return add(w, &none, NULL, 1, where);
+	return add(w, &none, NULL, NULL, 1, where);
 }
 
 /* The IDs of a list, a set: by their hash (never 0), the entries of
@@ -1403,7 +1429,7 @@ sh_ixw_commit(struct sh_ixwriter *w, char *where)
 		return 0;
 	/* A build made in several batches ends as one segment. */
 	memset(&none, 0, sizeof(none));
-	if (w->build && w->ix.nseg > 1 && (e = add(w, &none, NULL, 1,
+	if (w->build && w->ix.nseg > 1 && (e = add(w, &none, NULL, NULL, 1,
 	    where)) != 0)
 		return e;
 	if ((e = put_manifest(w->dir, &w->ix, where, &renamed)) != 0) {

@@ -69,14 +69,18 @@ struct sh_ixopt {
  *
  * An index of band tables takes with each batch the band keys of its
  * entries (keys[i b + j] key j of entry i, sh_bands_keys; NULL for the
- * other kind, else SH_EKIND); its merges stream, and an add holds the
- * batch, its keys and 16 bytes an entry of it to sort each band.
+ * other kind, else SH_EKIND), and where their documents lie (locs[i]
+ * entry i's, segment.h, its path copied; locs NULL: none is known; an
+ * entry's path NULL: its is not), which its segments keep from then on
+ * (merged, they keep those of every entry merged; sh_index_loc reads
+ * them); its merges stream, and an add holds the batch, its keys and 16
+ * bytes an entry of it to sort each band.
  */
 struct sh_ixwriter;
 int sh_ixw_open(struct sh_ixwriter **w, const char *dir,
     const struct sh_ixopt *o, char *where);
 int sh_ixw_add(struct sh_ixwriter *w, const struct sh_fplist *batch,
-    const uint64_t *keys, char *where);
+    const uint64_t *keys, const struct sh_segloc *locs, char *where);
 /* Whether batch holds a quarter of w's budget (never without one): the
  * time for a writer within a budget to add it as a segment and free it. */
 int sh_ixw_full(const struct sh_ixwriter *w, const struct sh_fplist *batch);

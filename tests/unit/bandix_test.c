@@ -75,7 +75,7 @@ add_batch(struct sh_ixwriter *w, size_t from, size_t to, char *where)
 		    sizeof(id), "e%zu", i));
 	}
 	if (e == 0)
-		e = sh_ixw_add(w, &l, k, where);
+		e = sh_ixw_add(w, &l, k, NULL, where);
 	sh_fplist_free(&l);
 	return e;
 }

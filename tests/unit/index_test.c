@@ -637,7 +637,7 @@ index_stats(const char *tmp)
 			e = sh_fplist_add(&l, fp[b][i], name, n);
 		}
 		if (e == 0)
-			e = sh_ixw_add(w, &l, NULL, where);
+			e = sh_ixw_add(w, &l, NULL, NULL, where);
 		sh_fplist_free(&l);
 		qsort(fp[b], size[b], sizeof(fp[b][0]), cmp64);
 	}

@@ -61,7 +61,7 @@ add(const char *prefix, int n, int replace, char *where)
 		e = sh_fplist_add(&l, next(), id, (size_t)snprintf(id,
 		    sizeof(id), "%s%d", prefix, i));
 	if (e == 0 && (e = sh_ixw_open(&w, dir, &o, where)) == 0 &&
-	    (e = sh_ixw_add(w, &l, NULL, where)) == 0)
+	    (e = sh_ixw_add(w, &l, NULL, NULL, where)) == 0)
 		e = sh_ixw_commit(w, where);
 	sh_ixw_close(w);
 	sh_fplist_free(&l);
