@@ -31,7 +31,7 @@ NEAR_HDR = lib/near/bands.h lib/near/classes.h lib/near/cluster.h lib/near/dedup
 	lib/near/model.h lib/near/pairline.h lib/near/plan.h
 INDEX_HDR = lib/index/deletes.h lib/index/index.h lib/index/times.h lib/index/ixfile.h lib/index/segint.h lib/index/segment.h \
 	lib/index/writer.h
-VERIFY_HDR = lib/verify/decisions.h lib/verify/explain.h lib/verify/figures.h lib/verify/groups.h lib/verify/keep.h lib/verify/match.h \
+VERIFY_HDR = lib/verify/decisions.h lib/verify/explain.h lib/verify/figures.h lib/verify/groups.h lib/verify/keep.h lib/verify/locate.h lib/verify/match.h \
 	lib/verify/verify.h lib/verify/vfilter.h
 BASE_OBJ = lib/base/crc32.o lib/base/errors.o lib/base/fpval.o lib/base/grow.o \
 	lib/base/hash.o lib/base/hmap.o lib/base/io.o lib/base/lines.o \
@@ -53,7 +53,7 @@ NEAR_OBJ = lib/near/bands.o lib/near/classes.o lib/near/cluster.o lib/near/dedup
 	lib/near/model.o lib/near/pairline.o lib/near/plan.o
 INDEX_OBJ = lib/index/bandseg.o lib/index/deletes.o lib/index/ixfile.o lib/index/reader.o lib/index/segfile.o lib/index/segment.o lib/index/times.o \
 	lib/index/writer.o
-VERIFY_OBJ = lib/verify/decisions.o lib/verify/explain.o lib/verify/figures.o lib/verify/groups.o lib/verify/keep.o lib/verify/match.o \
+VERIFY_OBJ = lib/verify/decisions.o lib/verify/explain.o lib/verify/figures.o lib/verify/groups.o lib/verify/keep.o lib/verify/locate.o lib/verify/match.o \
 	lib/verify/verify.o lib/verify/vfilter.o
 HDR = $(BASE_HDR) $(TEXT_HDR) $(FEAT_HDR) $(FP_HDR) \
 	$(NEAR_HDR) $(INDEX_HDR) $(VERIFY_HDR)

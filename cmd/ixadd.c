@@ -14,6 +14,7 @@
 #include "near/dedup.h"
 #include "near/fpline.h"
 #include "near/fplist.h"
+#include "verify/locate.h"
 #include "verify/match.h"
 #include "verify/vfilter.h"
 #include "diag.h"
@@ -38,6 +39,9 @@ static char tmp[SH_WHERE];	/* -l: the list, before the commit */
 static struct sh_vfilter vf;	/* -u -v on band tables: the lines
 				   verified */
 static struct ixdocs *docs;	/* and their documents */
+static struct sh_locator *loc;	/* -v on band tables: where they lie */
+static struct sh_segloc *locs;	/* and the batch's lines' */
+static size_t loccap;
 static const char *ixpath;	/* the index, when where names no file */
 
 /* The band keys of the batch for sh_ixw_add: never NULL for an index of
@@ -121,8 +125,38 @@ docs_open(int n, char *const name[])
 	vdocs_open(&docs->vd, &docs->o, docs->tokens, docs->measure,
 	    (size_t)256 << 20, 0, &status);
 	if (sh_verify_threads(docs->vd.vf, &docs->o.fp,
-	    (int)sysconf(_SC_NPROCESSORS_ONLN)) != 0)
+	    (int)sysconf(_SC_NPROCESSORS_ONLN)) != 0 ||
+	    sh_locator_new(&loc, docs->vd.m, docs->o.rec.mode) != 0)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
+}
+
+/* -v: where the document of the line of ID id[0..idlen) lies, into the
+ * batch's locations at i.  A document that is not there, or cannot be
+ * read, leaves the index as it was. */
+static void
+locate(size_t i, const char *id, size_t idlen)
+{
+	static int warned;
+	char msg[256] = "";
+	int r;
+
+	if (sh_grow(&locs, &loccap, i + 1, sizeof(*locs)) != 0) {
+		*where = '\0';
+		fail(SH_ENOMEM);
+	}
+	if ((r = sh_locator_find(loc, id, idlen, &locs[i], msg,
+	    sizeof(msg))) == 1)
+		return;
+	if (r == 0 && sh_locator_unplaced(loc) != NULL) {
+		if (!warned++)
+			warnx("%s: not a file: its documents' places are not "
+			    "kept", sh_locator_unplaced(loc));
+		return;
+	}
+	vdocs_error(&docs->vd, r == 0 ? SH_ENODOC : r, NULL, 0, id, idlen,
+	    0);
+	sh_ixw_close(w);
+	exit(2);
 }
 
 /* The lines of the change to f: those of l, or with found those whose
@@ -229,9 +263,12 @@ keep(sh_fpval fp, const char *id, size_t idlen, const struct sh_sketch *sk)
 		*where = '\0';
 		fail(r);
 	}
+	if (loc != NULL)
+		locate(batch.n - 1, id, idlen);
 	if (w != NULL && status == 0 && sh_ixw_full(w, &batch)) {
 		/* None once the input had an error: nothing will be kept. */
-		if ((r = sh_ixw_add(w, &batch, batch_keys(), NULL, where)) != 0)
+		if ((r = sh_ixw_add(w, &batch, batch_keys(), loc != NULL ?
+		    locs : NULL, where)) != 0)
 			fail(r);
 		sh_fplist_clear(&batch);
 	}
@@ -302,9 +339,13 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	bp = b;
 	sh_fplist_init(&batch);
 	sh_fplist_init(&added);
-	/* On band tables, -u verifies against the documents of -v, read
-	 * before the lock is taken. */
-	docs = newonly && bp->b ? d : NULL;
+	/* On band tables, the documents of -v are read before the lock is
+	 * taken: the index keeps where they lie, and -u verifies against
+	 * them. */
+	if (d != NULL && d->vd.nnames > 0 && !bp->b)
+		errx(2, "-v: an index of fingerprint tables keeps no "
+		    "documents: -v is for band tables (-a)");
+	docs = bp->b ? d : NULL;
 	if (docs != NULL && docs->vd.nnames > 0)
 		docs_open(n, name);
 	if (status) {
@@ -349,7 +390,8 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 		errx(2, "%s: not written: the input has errors", path);
 	}
 	if ((w == NULL && (e = sh_ixw_open(&w, path, o, where)) != 0) ||
-	    (e = sh_ixw_add(w, &batch, batch_keys(), NULL, where)) != 0)
+	    (e = sh_ixw_add(w, &batch, batch_keys(), loc != NULL ? locs :
+	    NULL, where)) != 0)
 		fail(e);
 	/* What was added, once it is the index's. */
 	commit_list(path, list, newonly ? &added : NULL, NULL);
@@ -364,6 +406,8 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	sh_fplist_free(&batch);
 	sh_fplist_free(&added);
 	free(keys);
+	sh_locator_free(loc);
+	free(locs);
 	if (docs != NULL) {
 		vdocs_close(&docs->vd);
 		docopt_free(&docs->o);

@@ -215,8 +215,8 @@ main(int argc, char *argv[])
 		usage_only('o', "expire");
 	if (list != NULL && !newonly && strcmp(verb, "delete") != 0)
 		usage_only('l', "add -u or delete");
-	if (hasdocs && (!newonly || strcmp(verb, "add") != 0))
-		usage_only('v', "add -u");
+	if (hasdocs && strcmp(verb, "add") != 0 && strcmp(verb, "build") != 0)
+		usage_only('v', "build or add");
 	if (!(when & 1) && strcmp(verb, "expire") == 0) {
 		warnx("expire: -o time is needed");
 		usage();

@@ -9,6 +9,7 @@
 #include "near/fpline.h"
 #include "near/model.h"
 #include "near/pairline.h"
+#include "verify/locate.h"
 #include "verify/match.h"
 
 /*
@@ -290,6 +291,7 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 			    &w->plen, where)) != 0)
 				return e;
 			w->fp[1] = w->h->v[w->i++].fp;
+			w->hit = &w->h->v[w->i - 1];
 		}
 		m->id[0] = w->id[0];
 		m->len[0] = w->len[0];
@@ -299,6 +301,10 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 		m->sim = -1;
 		if (mt->vf == NULL)
 			return 1;
+		/* The hit's document read where the index says it lies. */
+		if ((e = sh_locate_hit(w->ix, w->hit, w->id[1], w->len[1],
+		    sh_verify_map(mt->vf), where)) != 0)
+			return e;
 		e = sh_verify_ids(mt->vf, w->id, w->len, w->fp, &sim, &which,
 		    &col);
 		if ((e = judged(mt, e, sim, w->id, w->len, which, col,
@@ -434,8 +440,12 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 		if ((e = sh_index_ids(q->ix, &h->v[j], &p, &plen,
 		    q->where)) != 0)
 			return e;
-		while (sh_ids_next(&p, &plen, &id, &len))
+		while (sh_ids_next(&p, &plen, &id, &len)) {
+			if ((e = sh_locate_hit(q->ix, &h->v[j], id, len,
+			    sh_verify_map(q->mt->vf), q->where)) != 0)
+				return e;
 			sh_verify_queue(q->mt->vf, id, len);
+		}
 	}
 	return 0;
 }

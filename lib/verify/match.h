@@ -133,6 +133,7 @@ struct sh_hitmatch {
 	size_t len[2];
 	sh_fpval fp[2];
 	size_t i;		/* the hit, then its IDs p[0..plen) */
+	const struct sh_hit *hit;	/* the hit of those IDs */
 	const char *p;
 	size_t plen;
 };

@@ -617,6 +617,12 @@ sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o, int n)
 	return 0;
 }
 
+struct sh_docmap *
+sh_verify_map(const struct sh_verify *v)
+{
+	return v->m;
+}
+
 int
 sh_verify_nthreads(const struct sh_verify *v)
 {

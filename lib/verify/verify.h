@@ -93,6 +93,10 @@ int sh_verify_entries(struct sh_verify *v, struct sh_fpset *s, uint32_t a,
 int sh_verify_threads(struct sh_verify *v, const struct sh_fpopt *o,
     int n);
 
+/* The map v looks documents up in (its threads' clones borrow what is
+ * added to it: text/docmap.h). */
+struct sh_docmap *sh_verify_map(const struct sh_verify *v);
+
 /* The threads that sh_verify_ahead cuts on: 1 before sh_verify_threads
  * (or when it made none). */
 int sh_verify_nthreads(const struct sh_verify *v);

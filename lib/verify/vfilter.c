@@ -5,6 +5,7 @@
 #include "base/grow.h"
 #include "near/bands.h"
 #include "near/fpline.h"
+#include "verify/locate.h"
 #include "verify/vfilter.h"
 
 /* A candidate of a line: its ID and fingerprint; for an index entry, its
@@ -20,10 +21,11 @@ struct cand {
  * The one place where a candidate's document is found: with ahead, queue
  * the documents of the line q and of candidate c to be cut ahead on the
  * verifier's threads (c NULL: the line's alone); else verify the pair.
- * Today both are looked up by their IDs in the verifier's documents; an
- * index candidate's hit says where its entry is, for a verifier that
- * reads its document from the location the index keeps.  Return 1 when
- * they match, 0 when not (or reported to mt->bad).
+ * Both are looked up by their IDs in the verifier's documents; an index
+ * candidate's, where the index keeps its location, is read there
+ * (locate.h), unless the documents given hold its ID.  Return 1 when
+ * they match, 0 when not (or reported to mt->bad), or an error of the
+ * index (f->where names the segment) or SH_ENOMEM.
  */
 static int
 cand_doc(struct sh_vfilter *f, const struct cand *q, const struct cand *c,
@@ -33,7 +35,11 @@ cand_doc(struct sh_vfilter *f, const struct cand *q, const struct cand *c,
 	size_t len[2];
 	sh_fpval fp[2];
 	long sim;
+	int e;
 
+	if (c != NULL && c->hit != NULL && (e = sh_locate_hit(f->ix, c->hit,
+	    c->id, c->len, sh_verify_map(f->mt->vf), f->where)) != 0)
+		return e;
 	if (ahead) {
 		sh_verify_queue(f->mt->vf, (c != NULL ? c : q)->id,
 		    (c != NULL ? c : q)->len);
@@ -112,7 +118,8 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 		c.hit = &h->v[j];
 		c.fp = h->v[j].fp;
 		while (sh_ids_next(&p, &plen, &c.id, &c.len))
-			cand_doc(f, &q, &c, 1);
+			if ((e = cand_doc(f, &q, &c, 1)) != 0)
+				return e;
 	}
 	return 0;
 }
@@ -134,8 +141,8 @@ indexed(struct sh_vfilter *f, const struct cand *q, const struct sh_hit *h,
 		c.hit = &h[j];
 		c.fp = h[j].fp;
 		while (sh_ids_next(&p, &plen, &c.id, &c.len))
-			if (cand_doc(f, q, &c, 0))
-				return 1;
+			if ((e = cand_doc(f, q, &c, 0)) != 0)
+				return e;
 	}
 	return 0;
 }

@@ -11,9 +11,9 @@
  * line at a time.
  *
  * A candidate's document is found in one place (vfilter.c, cand_doc):
- * today by its ID in the verifier's documents, the query's too; an
- * index candidate comes with its hit (segment and entry), for a verifier
- * that reads it from where the index says it lies.
+ * by its ID in the verifier's documents, the query's too; an index
+ * candidate whose location the index keeps (locate.h) is read where it
+ * lies when those documents do not hold its ID.
  *
  * Lines are answered in batches of SH_VFILTER_BATCH: the index searched
  * for the whole batch (sh_index_bands_each), the documents of its lines
