@@ -164,8 +164,8 @@ int sh_docmap_where(struct sh_docmap *m, const char *id, size_t idlen,
  * (up to 160: the array of entries grows by doubling), the ID's bytes
  * and a NUL (the same doubling), and 32 to 64 bytes of hash slots
  * (base/hmap.h), besides the buffers of the reads, for the map and for
- * each clone: struct sh_recbuf, the largest located record's bytes.  Cost: a hash lookup, the IDs of the same 64-bit hash
- * compared.
+ * each clone: struct sh_recbuf, the largest located record's bytes.
+ * Cost: a hash lookup, the IDs of the same 64-bit hash compared.
  */
 int sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
     const struct sh_recloc *l);

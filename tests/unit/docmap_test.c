@@ -5,13 +5,16 @@
  * file framing, a file changed under the map and a path that names
  * another file when cloned are told apart.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/zmap.h"
 #include "text/docmap.h"
+#include "text/recloc.h"
 #include "text/record.h"
 #include "rng.h"
 #include "tap.h"
@@ -91,6 +94,82 @@ roundtrip(int mode, int stream, size_t *nrec)
 	fclose(f);
 	free(seen);
 	sh_docmap_free(c);
+	sh_docmap_free(m);
+	return bad;
+}
+
+/* A record of a sequential read, as sh_docmap_where should place it. */
+struct want {
+	char *id;
+	size_t idlen;
+	long long off, size;
+	unsigned long long line;
+};
+
+/*
+ * Map the file in mode (regular, or as a stream), then ask
+ * sh_docmap_where for every record of a sequential read: the first of
+ * each ID is where the reader found it (its line too, but for a regular
+ * file in a framing not numbered: 0), a later one of that ID gives the
+ * first's place; an ID of no record is none.  How many came out
+ * otherwise, or -1.
+ */
+static int
+places(int mode, int stream)
+{
+	struct sh_recopt o = SH_RECOPT_DEFAULT;
+	struct sh_docmap *m;
+	struct sh_docplace w;
+	struct sh_reader rd;
+	struct sh_rec rec;
+	struct want *v = NULL;
+	size_t nv = 0, i;
+	FILE *f, *s = NULL;
+	int r, bad = 0, numbered = mode == SH_REC_LINE || mode == SH_REC_PARA;
+
+	o.mode = mode;
+	if (!stream && sh_docmap_open(&m, path, &o) != 0)
+		return -1;
+	if (stream && (sh_docmap_new(&m, &o, 0, NULL) != 0 ||
+	    (s = fopen(path, "r")) == NULL ||
+	    sh_docmap_add_stream(m, s, path) != 0))
+		return -1;
+	while ((r = sh_docmap_scan(m, &rec)) != 0)
+		if (r < 0 && !sh_rec_skippable(r))
+			return -1;
+	if (s != NULL)
+		fclose(s);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	sh_reader_open(&rd, f, &o, path, 0);
+	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+		if (r < 0)
+			continue;
+		for (i = 0; i < nv && (v[i].idlen != rec.idlen ||
+		    memcmp(v[i].id, rec.id, rec.idlen) != 0); i++)
+			;
+		if (i == nv) {
+			v = realloc(v, (nv + 1) * sizeof(*v));
+			v[nv].id = malloc(rec.idlen + 1);
+			memcpy(v[nv].id, rec.id, rec.idlen);
+			v[nv].idlen = rec.idlen;
+			v[nv].off = rec.off;
+			v[nv].size = rec.size;
+			v[nv].line = numbered || stream ? rec.line : 0;
+			nv++;
+		}
+		memset(&w, 0xff, sizeof(w));
+		bad += sh_docmap_where(m, rec.id, rec.idlen, &w) != 1 ||
+		    w.src != 0 || w.path == NULL || strcmp(w.path, path) != 0 ||
+		    w.kept != stream || w.off != v[i].off ||
+		    w.size != v[i].size || w.line != v[i].line;
+	}
+	bad += sh_docmap_where(m, "no such ID", 10, &w) != 0;
+	sh_reader_free(&rd);
+	fclose(f);
+	for (i = 0; i < nv; i++)
+		free(v[i].id);
+	free(v);
 	sh_docmap_free(m);
 	return bad;
 }
@@ -269,12 +348,20 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_TAB, 0, &n) == 0 && n == 3000,
 	    "tab: every ID reads back its first record");
+	ok(places(SH_REC_TAB, 0) == 0,
+	    "tab: where() places each record");
 	ok(roundtrip(SH_REC_TAB, 1, &n) == 0 && n == 3000,
 	    "tab: every ID reads back its first record, kept from a stream");
+	ok(places(SH_REC_TAB, 1) == 0,
+	    "tab: where() places each record, kept from a stream");
 	ok(roundtrip(SH_REC_LINE, 0, &n) == 0 && n == 3000,
 	    "line: every line number reads back its line");
+	ok(places(SH_REC_LINE, 0) == 0,
+	    "line: where() places each record");
 	ok(roundtrip(SH_REC_LINE, 1, &n) == 0 && n == 3000,
 	    "line: every line number reads back its line, kept from a stream");
+	ok(places(SH_REC_LINE, 1) == 0,
+	    "line: where() places each record, kept from a stream");
 	for (i = n = 0; i < 2000; i++) {
 		if (next() % 3 == 0)
 			n += (size_t)sprintf(buf + n, " \t\n");
@@ -286,8 +373,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_PARA, 0, &n) == 0 && n > 1000,
 	    "para: every paragraph reads back by its line number");
+	ok(places(SH_REC_PARA, 0) == 0,
+	    "para: where() places each record");
 	ok(roundtrip(SH_REC_PARA, 1, &n) == 0 && n > 1000,
 	    "para: every paragraph reads back by its line number, kept from a stream");
+	ok(places(SH_REC_PARA, 1) == 0,
+	    "para: where() places each record, kept from a stream");
 	for (i = n = 0; i < 2000; i++)
 		n += (size_t)sprintf(buf + n, "{\"id\": \"j%zu\", \"text\": "
 		    "\"%s\\n\\u9577%zu\"}\n", next() % 1500, i % 2 ? "fox" :
@@ -296,8 +387,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_JSON, 0, &n) == 0 && n == 2000,
 	    "jsonl: every ID reads back its first record");
+	ok(places(SH_REC_JSON, 0) == 0,
+	    "jsonl: where() places each record");
 	ok(roundtrip(SH_REC_JSON, 1, &n) == 0 && n == 2000,
 	    "jsonl: every ID reads back its first record, kept from a stream");
+	ok(places(SH_REC_JSON, 1) == 0,
+	    "jsonl: where() places each record, kept from a stream");
 	for (i = n = 0; i < 1000; i++) {
 		n += (size_t)sprintf(buf + n, "n%zu\t%s\n%s", next() % 800,
 		    word(), word());
@@ -306,8 +401,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_NUL, 0, &n) == 0 && n == 1000,
 	    "nul: records holding newlines");
+	ok(places(SH_REC_NUL, 0) == 0,
+	    "nul: where() places each record");
 	ok(roundtrip(SH_REC_NUL, 1, &n) == 0 && n == 1000,
 	    "nul: records holding newlines, kept from a stream");
+	ok(places(SH_REC_NUL, 1) == 0,
+	    "nul: where() places each record, kept from a stream");
 	for (i = n = 0; i < 500; i++)
 		n += (size_t)sprintf(buf + n, "WARC/1.0\r\nWARC-Type: %s\r\n"
 		    "WARC-Target-URI: u%zu\r\nContent-Length: 9\r\n\r\n"
@@ -316,8 +415,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_WARC, 0, &n) == 0 && n > 300 && n < 500,
 	    "warc: records after records of other types");
+	ok(places(SH_REC_WARC, 0) == 0,
+	    "warc: where() places each record");
 	ok(roundtrip(SH_REC_WARC, 1, &n) == 0 && n > 300 && n < 500,
 	    "warc: records after records of other types, kept from a stream");
+	ok(places(SH_REC_WARC, 1) == 0,
+	    "warc: where() places each record, kept from a stream");
 	free(buf);
 
 	/* Numbered lines of 300 files, "NAME:N": each from its file,
