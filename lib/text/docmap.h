@@ -158,8 +158,8 @@ int sh_docmap_where(struct sh_docmap *m, const char *id, size_t idlen,
  * after scans and lookups, by the caller of the original map alone (not
  * on a clone), never while a clone reads: the clones borrow the located
  * records, as they do the table (and so read those located after them
- * too).  An ID located before is left as it is
- * (the first location wins).  Return 0; SH_ENOMEM; SH_ERANGE (2^32 - 1
+ * too).  An ID located before is left as it is (the first location
+ * wins).  Return 0; SH_ENOMEM; SH_ERANGE (2^32 - 1
  * located records); SH_EINVAL (the file framing, l->mode SH_REC_FILE,
  * or m a clone).  Memory: for each located ID, an entry of 80 bytes
  * (up to 160: the array of entries grows by doubling), the ID's bytes
