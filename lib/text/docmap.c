@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "base/grow.h"
 #include "base/hash.h"
+#include "base/hmap.h"
 #include "base/io.h"
 #include "base/zpipe.h"
 #include "text/docmap.h"
@@ -48,6 +49,26 @@ struct kept {
 	int32_t html, csdetected;
 };
 
+/* A located record: where it lies (l.path the caller's), its ID at
+ * ids[id, id + idlen) of its set, and 1 + the next entry of the same
+ * hash of ID (0: none). */
+struct loc {
+	struct sh_recloc l;
+	size_t id, idlen;
+	uint32_t next;
+};
+
+/* The located records of a map, borrowed by its clones: the entries,
+ * their IDs end to end (each with a NUL after it), and by the 64-bit
+ * hash of an ID the first entry of that hash. */
+struct locs {
+	struct loc *e;
+	size_t n, cap;
+	char *ids;
+	size_t idsn, idscap;
+	struct sh_hmap byid;
+};
+
 struct sh_docmap {
 	const struct sh_recopt *o;
 	int prefix;
@@ -84,6 +105,13 @@ struct sh_docmap {
 	char *dir;
 	char *name, *path;	/* the ID unescaped, and the file's path */
 	size_t namecap, pathcap;
+	/* Located records: the original's, and this map's reading of
+	 * them; the file of the last failure, when located, and the
+	 * decompressor's last message. */
+	struct locs *locs;
+	struct sh_recbuf rb;
+	const char *failed;
+	char zmsg[sizeof(((struct sh_recbuf *)0)->msg)];
 };
 
 int
@@ -92,6 +120,11 @@ sh_docmap_new(struct sh_docmap **m, const struct sh_recopt *o, int prefix,
 {
 	if ((*m = calloc(1, sizeof(**m))) == NULL)
 		return SH_ENOMEM;
+	if (((*m)->locs = calloc(1, sizeof(*(*m)->locs))) == NULL) {
+		free(*m);
+		*m = NULL;
+		return SH_ENOMEM;
+	}
 	(*m)->o = o;
 	(*m)->prefix = prefix;
 	(*m)->tmpdir = tmpdir;
@@ -266,7 +299,12 @@ sh_docmap_free(struct sh_docmap *m)
 		free(m->byname);
 		if (m->tmp != NULL)
 			fclose(m->tmp);
+		free(m->locs->e);
+		free(m->locs->ids);
+		sh_hmap_free(&m->locs->byid);
+		free(m->locs);
 	}
+	sh_recloc_free(&m->rb);
 	free(m->buf);
 	free(m->dir);
 	free(m->name);
@@ -454,6 +492,9 @@ sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c)
 	(*c)->bufcap = 0;
 	(*c)->name = (*c)->path = NULL;
 	(*c)->namecap = (*c)->pathcap = 0;
+	memset(&(*c)->rb, 0, sizeof((*c)->rb));
+	(*c)->failed = NULL;
+	(*c)->zmsg[0] = '\0';
 	if (m->dir != NULL && ((*c)->dir = strdup(m->dir)) == NULL) {
 		free(*c);
 		return SH_ENOMEM;
@@ -663,27 +704,196 @@ first_of(struct sh_docmap *m, uint64_t key)
 	return lo;
 }
 
+/* The first entry of the table, from lo on, whose key is key and whose
+ * record has ID id (read again into *rec, unless numbered), into *at.
+ * Return 1, 0 when none has, or an error of reread. */
+static int
+find(struct sh_docmap *m, size_t lo, uint64_t key, const char *id,
+    size_t idlen, struct sh_rec *rec, size_t *at)
+{
+	int r;
+
+	for (; lo < m->n && m->e[lo].key == key; lo++) {
+		if ((r = reread(m, lo, rec)) != 1)
+			return r;
+		if (m->numbered || (rec->idlen == idlen &&
+		    memcmp(rec->id, id, idlen) == 0)) {
+			*at = lo;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The located record of ID id, or NULL. */
+static const struct loc *
+located(const struct sh_docmap *m, const char *id, size_t idlen)
+{
+	const struct locs *ls = m->locs;
+	const struct loc *l;
+	uint32_t i;
+
+	if (ls->n == 0 || !sh_hmap_get(&ls->byid, id_key(id, idlen), &i))
+		return NULL;
+	for (l = &ls->e[i]; ; l = &ls->e[l->next - 1]) {
+		if (l->idlen == idlen && memcmp(ls->ids + l->id, id,
+		    idlen) == 0)
+			return l;
+		if (l->next == 0)
+			return NULL;
+	}
+}
+
+/* The located record l of ID id into *rec. */
+static int
+read_located(struct sh_docmap *m, const struct loc *l, const char *id,
+    size_t idlen, struct sh_rec *rec)
+{
+	int r;
+
+	if ((r = sh_recloc_read(&l->l, m->o, rec, &m->rb)) != 1) {
+		if (r == SH_EZ)
+			memcpy(m->zmsg, m->rb.msg, sizeof(m->zmsg));
+		m->failed = l->l.path;
+		return r;
+	}
+	if (l->l.mode == SH_REC_LINE || l->l.mode == SH_REC_PARA) {
+		rec->id = m->locs->ids + l->id;
+		rec->idlen = l->idlen;
+	} else if (rec->idlen != idlen || memcmp(rec->id, id, idlen) != 0) {
+		m->failed = l->l.path;
+		return SH_ECHANGED;
+	}
+	return 1;
+}
+
 int
 sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec)
 {
+	const struct loc *l;
 	uint64_t key;
-	size_t lo;
+	size_t at;
+	int r = 0;
+
+	if (m->dir != NULL) {
+		if ((r = get_file(m, id, idlen, rec)) < 0)
+			m->failed = NULL;
+		return r;
+	}
+	/* 0 is no numbered key; a hash may be 0. */
+	key = sh_docmap_key(m, id, idlen);
+	if ((key != 0 || !m->numbered) && (r = find(m, first_of(m, key),
+	    key, id, idlen, rec, &at)) != 0) {
+		if (r < 0)
+			m->failed = NULL;
+		return r;
+	}
+	if ((l = located(m, id, idlen)) == NULL)
+		return 0;
+	return read_located(m, l, id, idlen, rec);
+}
+
+int
+sh_docmap_where(struct sh_docmap *m, const char *id, size_t idlen,
+    struct sh_docplace *w)
+{
+	struct sh_rec rec;
+	struct kept k;
+	uint64_t key;
+	size_t at, src;
 	int r;
 
 	if (m->dir != NULL)
-		return get_file(m, id, idlen, rec);
+		return SH_EINVAL;
 	/* 0 is no numbered key; a hash may be 0. */
 	if ((key = sh_docmap_key(m, id, idlen)) == 0 && m->numbered)
 		return 0;
-	for (lo = first_of(m, key); lo < m->n && m->e[lo].key == key; lo++) {
-		if ((r = reread(m, lo, rec)) != 1)
-			return r;
-		if (m->numbered || (rec->idlen == idlen &&
-		    memcmp(rec->id, id, idlen) == 0))
-			return 1;
+	at = first_of(m, key);
+	if (at == m->n || m->e[at].key != key)
+		return 0;
+	/* A key of one record, or a numbered one (of the first file), is
+	 * taken unread; records of one hash are read. */
+	if (!m->numbered && at + 1 < m->n && m->e[at + 1].key == key &&
+	    (r = find(m, at, key, id, idlen, &rec, &at)) != 1) {
+		if (r < 0)
+			m->failed = NULL;
+		return r;
 	}
+	src = SRC_OF(m->e[at].place);
+	w->src = src;
+	w->path = m->src[src].path;
+	w->kept = m->src[src].kept;
+	w->off = OFF_OF(m->e[at].place);
+	w->size = m->e[at].size;
+	w->line = m->numbered ? (unsigned long long)OFF_OF(m->e[at].key) : 0;
+	if (w->kept) {
+		if (sh_pread_all(fileno(m->tmp), &k, sizeof(k),
+		    (uint64_t)w->off) != 0) {
+			m->failed = NULL;
+			return SH_EIO;
+		}
+		w->off = k.off;
+		w->size = k.size;
+		w->line = k.line;
+	}
+	return 1;
+}
+
+int
+sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
+    const struct sh_recloc *l)
+{
+	struct locs *ls = m->locs;
+	struct loc *e;
+	uint64_t h = id_key(id, idlen);
+	uint32_t i;
+	int have;
+
+	if (m->clone || m->dir != NULL || l->mode == SH_REC_FILE)
+		return SH_EINVAL;
+	/* An ID of that hash: the same one, or the last of its chain (i)
+	 * to link the new entry after. */
+	if ((have = sh_hmap_get(&ls->byid, h, &i)) != 0)
+		for (;; i = ls->e[i].next - 1) {
+			e = &ls->e[i];
+			if (e->idlen == idlen && memcmp(ls->ids + e->id, id,
+			    idlen) == 0)
+				return 0;
+			if (e->next == 0)
+				break;
+		}
+	if (ls->n >= UINT32_MAX - 1)
+		return SH_ERANGE;
+	if (idlen >= SIZE_MAX - ls->idsn ||
+	    sh_grow(&ls->ids, &ls->idscap, ls->idsn + idlen + 1, 1) != 0 ||
+	    sh_grow(&ls->e, &ls->cap, ls->n + 1, sizeof(*ls->e)) != 0)
+		return SH_ENOMEM;
+	if (!have && sh_hmap_put(&ls->byid, h, (uint32_t)ls->n) != 0)
+		return SH_ENOMEM;
+	if (have)
+		ls->e[i].next = (uint32_t)ls->n + 1;
+	e = &ls->e[ls->n++];
+	e->l = *l;
+	e->id = ls->idsn;
+	e->idlen = idlen;
+	e->next = 0;
+	memcpy(ls->ids + ls->idsn, id, idlen);
+	ls->ids[ls->idsn + idlen] = '\0';
+	ls->idsn += idlen + 1;
 	return 0;
+}
+
+const char *
+sh_docmap_failed(const struct sh_docmap *m)
+{
+	return m->failed;
+}
+
+const char *
+sh_docmap_zmsg(const struct sh_docmap *m)
+{
+	return m->zmsg;
 }
 
 uint64_t
@@ -701,10 +911,12 @@ sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen)
 	if (m->dir != NULL)
 		return 1;
 	/* 0 is no numbered key; a hash may be 0. */
-	if ((key = sh_docmap_key(m, id, idlen)) == 0 && m->numbered)
-		return 0;
-	lo = first_of(m, key);
-	return lo < m->n && m->e[lo].key == key;
+	if ((key = sh_docmap_key(m, id, idlen)) != 0 || !m->numbered) {
+		lo = first_of(m, key);
+		if (lo < m->n && m->e[lo].key == key)
+			return 1;
+	}
+	return located(m, id, idlen) != NULL;
 }
 
 /* By place alone: each record has its own. */

@@ -19,7 +19,8 @@
  * Memory: 24 bytes per record (the table grows by doubling: up to 48
  * while it is built), with prefix up to 24 bytes per file (the files by
  * name, a hash table), and the reader's buffers for the largest record,
- * for the map and for each clone.  Up to 2^20 files of up to 2^44 bytes
+ * for the map and for each clone; for located records (sh_docmap_locate)
+ * see there.  Up to 2^20 files of up to 2^44 bytes
  * each.
  */
 #ifndef SH_DOCMAP_H
@@ -28,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "text/recloc.h"
 #include "text/record.h"
 
 struct sh_docmap;
@@ -86,22 +88,106 @@ const struct sh_reader *sh_docmap_reader(const struct sh_docmap *m);
 
 /*
  * The first document whose ID is id[0..idlen) into *rec, valid until the
- * next call.  Call after the last scan.  Return 1, 0 when there is none,
+ * next call.  Call after the last scan.  The scanned files' records come
+ * first; for an ID none of them has, the located record of that ID
+ * (sh_docmap_locate) is read by sh_recloc_read with m's record options
+ * (a buffer for each map and clone), and in the framings not numbered
+ * (l->mode not SH_REC_LINE or SH_REC_PARA) its ID must be id; in the
+ * numbered ones rec->id is id (m's copy) rather than the line number
+ * that the record's file alone gives.  Return 1, 0 when there is none,
  * SH_EIO (errno set), SH_ENOMEM or SH_ECHANGED (the file no longer
- * holds that record where pass one found it) or, with the file framing,
- * SH_EZ (its decompressor failed).  Cost: a binary search (and for
- * "NAME:N" a hash lookup of NAME, whatever the number of files) and
- * reading the record (and opening its file, when the record before was
- * of another).  The table is sorted once, O(n log n), by the first call
- * after a scan (or by sh_docmap_dups).
+ * holds that record where pass one found it, or a located record's
+ * bytes are no record of that size or of another ID: the file changed,
+ * or the location is wrong) or SH_EZ (the decompressor failed: with the
+ * file framing, or reading a located record, sh_docmap_zmsg tells why),
+ * or an error of sh_recloc_read for a located record (sh_docmap_failed
+ * names its file).  Cost: a binary search (and for "NAME:N" a hash
+ * lookup of NAME, whatever the number of files) and reading the record
+ * (and opening its file, when the record before was of another); for an
+ * ID of no scanned record, a hash lookup, and reading a located record
+ * as sh_recloc_read does.  The table is sorted once, O(n log n), by the
+ * first call after a scan (or by sh_docmap_dups).
  */
 int sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
     struct sh_rec *rec);
 
 /*
+ * Where a record lies, as sh_docmap_where gives it: its file (src, 0 for
+ * the first added, and path its name as added, m's until sh_docmap_free),
+ * whether that file was a stream (kept: a decompressor's output or a
+ * pipe, its records read from the temporary file), its bytes [off, off +
+ * size) in the file as read (decoded, for a stream: as the reader gave
+ * them, sh_rec off and size) and its line number: in the framings that
+ * number lines (line, para) the record's; in the others, for a stream,
+ * the line the reader gave (sh_rec line), and for a regular file 0 (the
+ * table does not hold it).
+ */
+struct sh_docplace {
+	size_t src;
+	const char *path;
+	int kept;
+	long long off, size;
+	unsigned long long line;
+};
+
+/*
+ * After the last scan: where the first record (of the scanned files;
+ * the located ones of sh_docmap_locate aside) whose ID is id[0..idlen)
+ * lies, into *w.  A record whose key (sh_docmap_key) no other record
+ * has is taken without being read, so that in the framings not
+ * numbered an ID of the same 64-bit hash as that record's (another ID,
+ * one no record has) is taken for it; where records share the key they
+ * are read again, in the order of the files and of their records, and
+ * their IDs compared, as sh_docmap_get does.  Return 1; 0 when no
+ * record has that ID; SH_EINVAL with the file framing (no table); or,
+ * reading records again, an error of sh_docmap_get (for a stream,
+ * SH_EIO, errno set: reading its record's head in the temporary file).
+ * Cost: a binary search (the table sorted once, as for sh_docmap_get),
+ * for a stream a pread(2) of its record's head, and the records of a
+ * shared key read.
+ */
+int sh_docmap_where(struct sh_docmap *m, const char *id, size_t idlen,
+    struct sh_docplace *w);
+
+/*
+ * Add to m that the document of ID id[0..idlen) (copied) lies at l
+ * (copied, but for l->path, which must outlive m and its clones): a
+ * located record, read by sh_recloc_read when sh_docmap_get is asked
+ * for an ID that no record of the scanned files has (the scanned files
+ * come first, whenever they were scanned).  May be called before or
+ * after scans and lookups, by the caller of the original map alone (not
+ * on a clone), never while a clone reads: the clones borrow the located
+ * records, as they do the table (and so read those located after them
+ * too).  An ID located before is left as it is (the first location
+ * wins).  Return 0; SH_ENOMEM; SH_ERANGE (2^32 - 1
+ * located records); SH_EINVAL (the file framing, l->mode SH_REC_FILE,
+ * or m a clone).  Memory: for each located ID, an entry of 80 bytes
+ * (up to 160: the array of entries grows by doubling), the ID's bytes
+ * and a NUL (the same doubling), and 32 to 64 bytes of hash slots
+ * (base/hmap.h), besides the buffers of the reads, for the map and for
+ * each clone: struct sh_recbuf, the largest located record's bytes.
+ * Cost: a hash lookup, the IDs of the same 64-bit hash compared.
+ */
+int sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
+    const struct sh_recloc *l);
+
+/*
+ * After an error of sh_docmap_get or sh_docmap_where on m (not its
+ * clones, which have their own): sh_docmap_failed, the path of the
+ * located record whose read failed, when the last such error was of a
+ * located record, NULL when it was not (or no such error yet); and
+ * sh_docmap_zmsg, the decompressor's message of the last located read
+ * that failed with SH_EZ, "" when none has.  Both valid until the next
+ * call on m.
+ */
+const char *sh_docmap_failed(const struct sh_docmap *m);
+const char *sh_docmap_zmsg(const struct sh_docmap *m);
+
+/*
  * A clone of m into *c, for another thread to call sh_docmap_get: the
- * same files opened again as it reads them, on its own, and m's table and
- * temporary file, borrowed (the table sorted now, when it is not yet).
+ * same files opened again as it reads them, on its own, and m's table,
+ * located records and temporary file, borrowed (the table sorted now,
+ * when it is not yet).
  * Call after the last scan; free c before m.  Return 0 or SH_ENOMEM.
  */
 int sh_docmap_clone(struct sh_docmap *m, struct sh_docmap **c);
@@ -128,10 +214,12 @@ uint64_t sh_docmap_key(const struct sh_docmap *m, const char *id,
 
 /*
  * Whether some record has the key of ID id[0..idlen) (sh_docmap_key): a
- * record of that ID, or (rarely) of another ID of the same 64-bit hash.
- * Call after the last scan.  Cost: a binary search (the table sorted
- * once, as for sh_docmap_get); nothing is read.  The file framing holds
- * every ID.
+ * record of that ID, or (rarely) of another ID of the same 64-bit hash;
+ * or, when no scanned record has it, whether a located record has that
+ * very ID (sh_docmap_locate).  Call after the last scan.  Cost: a
+ * binary search (the table sorted once, as for sh_docmap_get), and a
+ * hash lookup of the located IDs; nothing is read.  The file framing
+ * holds every ID.
  */
 int sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen);
 

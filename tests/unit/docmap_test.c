@@ -5,13 +5,16 @@
  * file framing, a file changed under the map and a path that names
  * another file when cloned are told apart.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/zmap.h"
 #include "text/docmap.h"
+#include "text/recloc.h"
 #include "text/record.h"
 #include "rng.h"
 #include "tap.h"
@@ -95,6 +98,82 @@ roundtrip(int mode, int stream, size_t *nrec)
 	return bad;
 }
 
+/* A record of a sequential read, as sh_docmap_where should place it. */
+struct want {
+	char *id;
+	size_t idlen;
+	long long off, size;
+	unsigned long long line;
+};
+
+/*
+ * Map the file in mode (regular, or as a stream), then ask
+ * sh_docmap_where for every record of a sequential read: the first of
+ * each ID is where the reader found it (its line too, but for a regular
+ * file in a framing not numbered: 0), a later one of that ID gives the
+ * first's place; an ID of no record is none.  How many came out
+ * otherwise, or -1.
+ */
+static int
+places(int mode, int stream)
+{
+	struct sh_recopt o = SH_RECOPT_DEFAULT;
+	struct sh_docmap *m;
+	struct sh_docplace w;
+	struct sh_reader rd;
+	struct sh_rec rec;
+	struct want *v = NULL;
+	size_t nv = 0, i;
+	FILE *f, *s = NULL;
+	int r, bad = 0, numbered = mode == SH_REC_LINE || mode == SH_REC_PARA;
+
+	o.mode = mode;
+	if (!stream && sh_docmap_open(&m, path, &o) != 0)
+		return -1;
+	if (stream && (sh_docmap_new(&m, &o, 0, NULL) != 0 ||
+	    (s = fopen(path, "r")) == NULL ||
+	    sh_docmap_add_stream(m, s, path) != 0))
+		return -1;
+	while ((r = sh_docmap_scan(m, &rec)) != 0)
+		if (r < 0 && !sh_rec_skippable(r))
+			return -1;
+	if (s != NULL)
+		fclose(s);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	sh_reader_open(&rd, f, &o, path, 0);
+	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+		if (r < 0)
+			continue;
+		for (i = 0; i < nv && (v[i].idlen != rec.idlen ||
+		    memcmp(v[i].id, rec.id, rec.idlen) != 0); i++)
+			;
+		if (i == nv) {
+			v = realloc(v, (nv + 1) * sizeof(*v));
+			v[nv].id = malloc(rec.idlen + 1);
+			memcpy(v[nv].id, rec.id, rec.idlen);
+			v[nv].idlen = rec.idlen;
+			v[nv].off = rec.off;
+			v[nv].size = rec.size;
+			v[nv].line = numbered || stream ? rec.line : 0;
+			nv++;
+		}
+		memset(&w, 0xff, sizeof(w));
+		bad += sh_docmap_where(m, rec.id, rec.idlen, &w) != 1 ||
+		    w.src != 0 || w.path == NULL || strcmp(w.path, path) != 0 ||
+		    w.kept != stream || w.off != v[i].off ||
+		    w.size != v[i].size || w.line != v[i].line;
+	}
+	bad += sh_docmap_where(m, "no such ID", 10, &w) != 0;
+	sh_reader_free(&rd);
+	fclose(f);
+	for (i = 0; i < nv; i++)
+		free(v[i].id);
+	free(v);
+	sh_docmap_free(m);
+	return bad;
+}
+
 static void
 put2(const char *name, const char *s, size_t n)
 {
@@ -105,6 +184,159 @@ put2(const char *name, const char *s, size_t n)
 		fclose(f);
 	}
 }
+
+/* Located records: file b's, in mode, and its name and its .gz; the
+ * record options of the map that located() leaves to its caller. */
+static char bpath[sizeof(path) + 8], gzpath[sizeof(path) + 8];
+static struct sh_recopt lopt;
+
+/*
+ * The locations of b's records (sh_docmap_where on a map over b; for a
+ * compressed file gz, of gz's decoded bytes, sh_zmap_find of the
+ * offset) added to m, in two halves, the first before m's scans and
+ * the second after; -1 on an error.
+ */
+static int
+locate_b(struct sh_docmap *m, const struct sh_recopt *o, int prefix,
+    const char *gz, int half)
+{
+	struct sh_docmap *b;
+	struct sh_docplace w;
+	struct sh_recloc l;
+	struct sh_reader rd;
+	struct sh_rec rec;
+	struct sh_zmap *zm = NULL;
+	char msg[256];
+	FILE *f;
+	int fd, r, k = 0, bad = 0;
+
+	if (sh_docmap_new(&b, o, prefix, NULL) != 0 ||
+	    sh_docmap_add(b, bpath) != 0)
+		return -1;
+	while ((r = sh_docmap_scan(b, &rec)) != 0)
+		if (r < 0 && !sh_rec_skippable(r))
+			return -1;
+	if (gz != NULL) {
+		if ((fd = open(gz, O_RDONLY)) < 0)
+			return -1;
+		r = sh_zmap_build(&zm, fd, msg, sizeof(msg));
+		close(fd);
+		if (r != 0)
+			return -1;
+	}
+	if ((f = fopen(bpath, "r")) == NULL)
+		return -1;
+	sh_reader_open(&rd, f, o, bpath, prefix);
+	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+		if (r < 0 || k++ % 2 != half)
+			continue;
+		if (sh_docmap_where(b, rec.id, rec.idlen, &w) != 1) {
+			bad++;
+			continue;
+		}
+		memset(&l, 0, sizeof(l));
+		l.path = gz != NULL ? gz : bpath;
+		l.mode = o->mode;
+		l.off = l.coff = (unsigned long long)w.off;
+		l.size = (unsigned long long)w.size;
+		l.line = w.line;
+		if (zm != NULL)
+			sh_zmap_find(zm, l.off, &l.coff, &l.skip);
+		bad += sh_docmap_locate(m, rec.id, rec.idlen, &l) != 0;
+	}
+	sh_reader_free(&rd);
+	fclose(f);
+	sh_zmap_free(zm);
+	sh_docmap_free(b);
+	return bad ? -1 : 0;
+}
+
+/*
+ * A map over file path (A) and the located records of b (through gz,
+ * when not NULL): every ID of a sequential read of b, through the map
+ * and a clone, gives b's first record of that ID (text, ID, off and
+ * size), or A's where A has the ID; holds() each.  How many came out
+ * otherwise, or -1.  The map into *mp, when not NULL, for the caller to
+ * go on with.
+ */
+static int
+located(int mode, int prefix, const char *gz, struct sh_docmap **mp)
+{
+	struct sh_recopt o = SH_RECOPT_DEFAULT;
+	struct sh_docmap *m, *c, *a;
+	struct sh_reader rd;
+	struct sh_rec rec, got, ina;
+	char *seen = NULL, *id, *text;
+	size_t seenlen = 0, k = 0;
+	FILE *f;
+	int r, bad = 0, inA;
+
+	o.mode = mode;
+	lopt = o;
+	if (sh_docmap_new(&m, &lopt, prefix, NULL) != 0 ||
+	    locate_b(m, &o, prefix, gz, 0) != 0 ||
+	    sh_docmap_add(m, path) != 0)
+		return -1;
+	while ((r = sh_docmap_scan(m, &rec)) != 0)
+		if (r < 0 && !sh_rec_skippable(r))
+			return -1;
+	if (locate_b(m, &o, prefix, gz, 1) != 0 ||
+	    sh_docmap_new(&a, &o, prefix, NULL) != 0 ||
+	    sh_docmap_add(a, path) != 0)
+		return -1;
+	while ((r = sh_docmap_scan(a, &rec)) != 0)
+		if (r < 0 && !sh_rec_skippable(r))
+			return -1;
+	if (sh_docmap_clone(m, &c) != 0 || (f = fopen(bpath, "r")) == NULL)
+		return -1;
+	sh_reader_open(&rd, f, &o, bpath, prefix);
+	while ((r = sh_reader_next(&rd, &rec)) != 0) {
+		if (r < 0)
+			continue;
+		id = malloc(rec.idlen + 3);
+		memcpy(id + 1, rec.id, rec.idlen);
+		id[0] = id[rec.idlen + 1] = '\n';
+		id[rec.idlen + 2] = '\0';
+		if (seen != NULL && strstr(seen, id) != NULL) {
+			free(id);
+			continue;
+		}
+		seen = realloc(seen, seenlen + rec.idlen + 3);
+		memcpy(seen + seenlen, id, rec.idlen + 3);
+		seenlen += rec.idlen + 1;
+		/* A's record of that ID, when A has one, else b's. */
+		if ((inA = sh_docmap_get(a, id + 1, rec.idlen, &ina)) < 0)
+			bad++;
+		if (inA == 1)
+			rec = ina;
+		text = malloc(rec.len + 1);
+		memcpy(text, rec.text, rec.len);
+		bad += sh_docmap_holds(k % 2 ? c : m, id + 1, rec.idlen) != 1;
+		if (sh_docmap_get(k++ % 2 ? c : m, id + 1, rec.idlen,
+		    &got) != 1 || got.len != rec.len ||
+		    memcmp(got.text, text, rec.len) != 0 ||
+		    got.idlen != rec.idlen ||
+		    memcmp(got.id, id + 1, rec.idlen) != 0 ||
+		    got.off != rec.off || got.size != rec.size)
+			bad++;
+		free(text);
+		free(id);
+	}
+	bad += sh_docmap_get(m, "no such ID", 10, &got) != 0 ||
+	    sh_docmap_holds(c, "no such ID", 10) != 0 ||
+	    sh_docmap_failed(m) != NULL || *sh_docmap_zmsg(c) != '\0';
+	sh_reader_free(&rd);
+	fclose(f);
+	free(seen);
+	sh_docmap_free(c);
+	sh_docmap_free(a);
+	if (mp != NULL)
+		*mp = m;
+	else
+		sh_docmap_free(m);
+	return bad;
+}
+
 
 /* sh_docmap_keys: the keys and files seen, in order. */
 struct seen {
@@ -144,6 +376,21 @@ word(void)
 	};
 
 	return w[next() % 7];
+}
+
+/* The JSON Lines of b: IDs prefix%d (some twice), and one of A's. */
+static size_t
+jsonl_b(char *buf, char idc)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < 600; i++)
+		n += (size_t)sprintf(buf + n, "{\"id\": \"%c%zu\", \"text\": "
+		    "\"%s %s \\u9577%zu\"}\n", idc, next() % 500, word(),
+		    word(), i);
+	n += (size_t)sprintf(buf + n, "{\"id\": \"a7\", \"text\": "
+	    "\"b's a7\"}\n");
+	return n;
 }
 
 int
@@ -269,12 +516,20 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_TAB, 0, &n) == 0 && n == 3000,
 	    "tab: every ID reads back its first record");
+	ok(places(SH_REC_TAB, 0) == 0,
+	    "tab: where() places each record");
 	ok(roundtrip(SH_REC_TAB, 1, &n) == 0 && n == 3000,
 	    "tab: every ID reads back its first record, kept from a stream");
+	ok(places(SH_REC_TAB, 1) == 0,
+	    "tab: where() places each record, kept from a stream");
 	ok(roundtrip(SH_REC_LINE, 0, &n) == 0 && n == 3000,
 	    "line: every line number reads back its line");
+	ok(places(SH_REC_LINE, 0) == 0,
+	    "line: where() places each record");
 	ok(roundtrip(SH_REC_LINE, 1, &n) == 0 && n == 3000,
 	    "line: every line number reads back its line, kept from a stream");
+	ok(places(SH_REC_LINE, 1) == 0,
+	    "line: where() places each record, kept from a stream");
 	for (i = n = 0; i < 2000; i++) {
 		if (next() % 3 == 0)
 			n += (size_t)sprintf(buf + n, " \t\n");
@@ -286,8 +541,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_PARA, 0, &n) == 0 && n > 1000,
 	    "para: every paragraph reads back by its line number");
+	ok(places(SH_REC_PARA, 0) == 0,
+	    "para: where() places each record");
 	ok(roundtrip(SH_REC_PARA, 1, &n) == 0 && n > 1000,
 	    "para: every paragraph reads back by its line number, kept from a stream");
+	ok(places(SH_REC_PARA, 1) == 0,
+	    "para: where() places each record, kept from a stream");
 	for (i = n = 0; i < 2000; i++)
 		n += (size_t)sprintf(buf + n, "{\"id\": \"j%zu\", \"text\": "
 		    "\"%s\\n\\u9577%zu\"}\n", next() % 1500, i % 2 ? "fox" :
@@ -296,8 +555,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_JSON, 0, &n) == 0 && n == 2000,
 	    "jsonl: every ID reads back its first record");
+	ok(places(SH_REC_JSON, 0) == 0,
+	    "jsonl: where() places each record");
 	ok(roundtrip(SH_REC_JSON, 1, &n) == 0 && n == 2000,
 	    "jsonl: every ID reads back its first record, kept from a stream");
+	ok(places(SH_REC_JSON, 1) == 0,
+	    "jsonl: where() places each record, kept from a stream");
 	for (i = n = 0; i < 1000; i++) {
 		n += (size_t)sprintf(buf + n, "n%zu\t%s\n%s", next() % 800,
 		    word(), word());
@@ -306,8 +569,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_NUL, 0, &n) == 0 && n == 1000,
 	    "nul: records holding newlines");
+	ok(places(SH_REC_NUL, 0) == 0,
+	    "nul: where() places each record");
 	ok(roundtrip(SH_REC_NUL, 1, &n) == 0 && n == 1000,
 	    "nul: records holding newlines, kept from a stream");
+	ok(places(SH_REC_NUL, 1) == 0,
+	    "nul: where() places each record, kept from a stream");
 	for (i = n = 0; i < 500; i++)
 		n += (size_t)sprintf(buf + n, "WARC/1.0\r\nWARC-Type: %s\r\n"
 		    "WARC-Target-URI: u%zu\r\nContent-Length: 9\r\n\r\n"
@@ -316,8 +583,12 @@ main(void)
 	put(buf, n);
 	ok(roundtrip(SH_REC_WARC, 0, &n) == 0 && n > 300 && n < 500,
 	    "warc: records after records of other types");
+	ok(places(SH_REC_WARC, 0) == 0,
+	    "warc: where() places each record");
 	ok(roundtrip(SH_REC_WARC, 1, &n) == 0 && n > 300 && n < 500,
 	    "warc: records after records of other types, kept from a stream");
+	ok(places(SH_REC_WARC, 1) == 0,
+	    "warc: where() places each record, kept from a stream");
 	free(buf);
 
 	/* Numbered lines of 300 files, "NAME:N": each from its file,
@@ -357,6 +628,134 @@ main(void)
 		sh_docmap_free(m);
 		for (k = 0; k < 300; k++)
 			remove(names[k]);
+	}
+
+	/* Located records: b's read through a map over A. */
+	{
+		char cmd[300], id[16];
+		struct sh_docplace w;
+		struct sh_recloc l;
+		int r;
+
+		snprintf(bpath, sizeof(bpath), "%s.b", path);
+		snprintf(gzpath, sizeof(gzpath), "%s.b.gz", path);
+		buf = malloc(1 << 20);
+		n = (size_t)sprintf(buf, "{\"id\": \"a7\", \"text\": "
+		    "\"A's a7 first\"}\n");
+		for (i = 0; i < 300; i++)
+			n += (size_t)sprintf(buf + n, "{\"id\": \"a%zu\", "
+			    "\"text\": \"A's %s %zu\"}\n", next() % 200,
+			    word(), i);
+		put(buf, n);
+		n = jsonl_b(buf, 'b');
+		put2(bpath, buf, n);
+		ok(located(SH_REC_JSON, 0, NULL, NULL) == 0, "jsonl: b's "
+		    "located records read back as b's, A's ID as A's, "
+		    "through the map and a clone");
+		snprintf(cmd, sizeof(cmd), "gzip -c '%s' >'%s'", bpath,
+		    gzpath);
+		ok(system(cmd) == 0 && located(SH_REC_JSON, 0, gzpath,
+		    NULL) == 0, "jsonl: b's located records read back "
+		    "through gzip");
+		/* Two members, the cut inside a record. */
+		snprintf(cmd, sizeof(cmd), "head -c 5000 '%s' | gzip -c >'%s' "
+		    "&& tail -c +5001 '%s' | gzip -c >>'%s'", bpath, gzpath,
+		    bpath, gzpath);
+		ok(system(cmd) == 0 && located(SH_REC_JSON, 0, gzpath,
+		    NULL) == 0, "jsonl: b's located records read back "
+		    "through gzip, two members");
+
+		/* A gzip file corrupt inside: the decompressor's message. */
+		snprintf(cmd, sizeof(cmd), "gzip -c '%s' >'%s'", bpath,
+		    gzpath);
+		r = system(cmd) == 0 ? located(SH_REC_JSON, 0, gzpath, &m) : -1;
+		if ((fd = open(gzpath, O_WRONLY)) < 0 ||
+		    pwrite(fd, "\xff\xff\xff\xff\xff\xff\xff\xff", 8,
+		    200) != 8 || close(fd) != 0)
+			r = -1;
+		if (sscanf(buf, "{\"id\": \"%15[^\"]", id) != 1)
+			r = -1;
+		ok(r == 0 && sh_docmap_get(m, id, strlen(id), &rec) == SH_EZ &&
+		    *sh_docmap_zmsg(m) != '\0' && sh_docmap_failed(m) != NULL &&
+		    strcmp(sh_docmap_failed(m), gzpath) == 0,
+		    "a corrupt gzip file: SH_EZ, its message and its name");
+		sh_docmap_free(m);
+
+		/* b rewritten, the same bytes but other IDs: changed. */
+		r = located(SH_REC_JSON, 0, NULL, &m);
+		for (i = 0; i + 8 < n; i++)
+			if (memcmp(buf + i, "\"id\": \"b", 8) == 0)
+				buf[i + 7] = 'c';
+		put2(bpath, buf, n);
+		ok(r == 0 && sh_docmap_get(m, id, strlen(id), &rec) ==
+		    SH_ECHANGED && sh_docmap_failed(m) != NULL &&
+		    strcmp(sh_docmap_failed(m), bpath) == 0 &&
+		    sh_docmap_get(m, "a7", 2, &rec) == 1 && rec.len == 12 &&
+		    memcmp(rec.text, "A's a7 first", 12) == 0 &&
+		    sh_docmap_failed(m) != NULL, "a located file rewritten with "
+		    "other IDs: changed, and named");
+		/* A failure of a scanned file's record names none. */
+		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, id,
+		    strlen(id), &rec) == SH_ECHANGED &&
+		    sh_docmap_failed(c) != NULL && (put("", 0), 1) &&
+		    sh_docmap_get(c, "a7", 2, &rec) == SH_ECHANGED &&
+		    sh_docmap_failed(c) == NULL, "a scanned file changed: "
+		    "no located file failed");
+		sh_docmap_free(c);
+		remove(bpath);
+		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, id,
+		    strlen(id), &rec) == SH_EIO && sh_docmap_failed(c) != NULL &&
+		    strcmp(sh_docmap_failed(c), bpath) == 0,
+		    "a located file gone: SH_EIO, and named");
+		sh_docmap_free(c);
+		/* Another location, of A's emptied file: a read would be
+		 * SH_ECHANGED. */
+		memset(&l, 0, sizeof(l));
+		l.path = path;
+		l.mode = SH_REC_JSON;
+		l.size = 1;
+		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_locate(c, "z", 1,
+		    &l) == SH_EINVAL && sh_docmap_locate(m, "a7", 2, &l) == 0 &&
+		    sh_docmap_locate(m, id, strlen(id), &l) == 0 &&
+		    sh_docmap_get(c, id, strlen(id), &rec) == SH_EIO &&
+		    sh_docmap_get(c, "a7", 2, &rec) == SH_ECHANGED &&
+		    sh_docmap_failed(c) == NULL &&
+		    sh_docmap_locate(m, "z", 1, &l) == 0 &&
+		    sh_docmap_get(c, "z", 1, &rec) == SH_ECHANGED &&
+		    sh_docmap_failed(c) == path, "locate: not on a clone; an "
+		    "ID located before keeps its location, one scanned is read "
+		    "from its file; a clone sees what is located after it");
+		sh_docmap_free(c);
+		sh_docmap_free(m);
+
+		/* Numbered lines: b's by "NAME:N", or by N when A has none. */
+		for (i = n = 0; i < 300; i++)
+			n += (size_t)sprintf(buf + n, "A's line %zu %s\n", i,
+			    word());
+		put(buf, n);
+		for (i = n = 0; i < 700; i++)
+			n += (size_t)sprintf(buf + n, "b's line %zu %s\n", i,
+			    word());
+		put2(bpath, buf, n);
+		ok(located(SH_REC_LINE, 1, NULL, NULL) == 0, "line, NAME:N: "
+		    "b's located lines read back with their IDs");
+		ok(located(SH_REC_LINE, 0, NULL, NULL) == 0, "line: A's lines "
+		    "first, b's after them located");
+		snprintf(cmd, sizeof(cmd), "gzip -c '%s' >'%s'", bpath,
+		    gzpath);
+		ok(system(cmd) == 0 && located(SH_REC_LINE, 1, gzpath,
+		    NULL) == 0, "line, NAME:N: through gzip");
+
+		o.mode = SH_REC_FILE;
+		ok(sh_docmap_new(&m, &o, 0, NULL) == 0 &&
+		    sh_docmap_add(m, "/") == 0 &&
+		    sh_docmap_where(m, "x", 1, &w) == SH_EINVAL &&
+		    sh_docmap_locate(m, "x", 1, &l) == SH_EINVAL,
+		    "the file framing: no where, no location");
+		sh_docmap_free(m);
+		remove(gzpath);
+		remove(bpath);
+		free(buf);
 	}
 
 	unlink(path);
