@@ -324,12 +324,18 @@ int
 vdocs_error(const struct vdocs *d, int e, const char *name,
     unsigned long long line, const char *id, size_t idlen, size_t col)
 {
+	const char *at = d->m != NULL ? sh_docmap_failed(d->m) : NULL;
 	char shown[204];
 
 	/* An ID read from a pair line as it came: no raw byte of it. */
 	if (e == SH_ENODOC || e == SH_EWEIGHT || e == SH_EEMPTYTOK ||
-	    e == SH_ERANGE || e == SH_EFPDIFF)
+	    e == SH_ERANGE || e == SH_EFPDIFF || at != NULL)
 		diag_bytes(id, idlen, shown, sizeof(shown));
+	/* A document read where an index says it lies: that file named. */
+	if (at != NULL && e != SH_ENODOC && e != SH_EFPDIFF)
+		errx(2, "%s: document %s, where the index says it lies: %s%s%s",
+		    at, shown, sh_strerror(e), e == SH_EZ ? ": " : "",
+		    e == SH_EZ ? sh_docmap_zmsg(d->m) : "");
 	if (e == SH_ENODOC)
 		diag(e, name, line, "no document %s in %s", shown, d->path);
 	else if (e == SH_EWEIGHT || e == SH_EEMPTYTOK || e == SH_ERANGE)

@@ -74,6 +74,7 @@ sh_locator_find(struct sh_locator *lc, const char *id, size_t idlen,
     struct sh_segloc *l, char *msg, size_t cap)
 {
 	struct sh_docplace w;
+	unsigned long long coff, skip;
 	struct file *f;
 	size_t n;
 	int r;
@@ -98,9 +99,11 @@ sh_locator_find(struct sh_locator *lc, const char *id, size_t idlen,
 	l->off = (uint64_t)w.off;
 	l->size = (uint64_t)w.size;
 	l->line = w.line;
-	if (f->z != NULL)
-		sh_zmap_find(f->z, l->off, &l->coff, &l->skip);
-	else
+	if (f->z != NULL) {
+		sh_zmap_find(f->z, l->off, &coff, &skip);
+		l->coff = coff;
+		l->skip = skip;
+	} else
 		l->coff = l->off;
 	return 1;
 }
