@@ -342,7 +342,7 @@ ixadd_run(const char *path, const struct sh_ixopt *o,
 	/* On band tables, the documents of -v are read before the lock is
 	 * taken: the index keeps where they lie, and -u verifies against
 	 * them. */
-	if (d != NULL && d->vd.nnames > 0 && !bp->b)
+	if (d != NULL && d->vd.nnames > 0 && !bp->b && !newonly)
 		errx(2, "-v: an index of fingerprint tables keeps no "
 		    "documents: -v is for band tables (-a)");
 	docs = bp->b ? d : NULL;

@@ -281,11 +281,12 @@ sh-index: $d/ix: not written: the documents have errors"
 
 @test "add -u -v: usage errors exit 2 with one line" {
 	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
-	run -2 --separate-stderr sh-index build -a 0.8 -v "$f/docs" "$d/ix" \
-	    "$f/old"
-	eq "$stderr" "sh-index: -v: only with add -u"
+	run -2 --separate-stderr sh-index build -v "$f/docs" "$d/ix" "$f/old"
+	eq "$stderr" "sh-index: -v: an index of fingerprint tables keeps no documents: -v is for band tables (-a)"
 	run -2 --separate-stderr sh-index add -v "$f/docs" "$d/ix" "$f/old"
-	eq "$stderr" "sh-index: -v: only with add -u"
+	eq "$stderr" "sh-index: -v: an index of fingerprint tables keeps no documents: -v is for band tables (-a)"
+	run -2 --separate-stderr sh-index delete -v "$f/docs" "$d/ix" "$f/old"
+	eq "$stderr" "sh-index: -v: only with build or add"
 	run -2 --separate-stderr sh-index add -u -v "$f/docs" -f nope \
 	    "$d/ix" "$f/old"
 	eq "$stderr" "sh-index: -f nope: invalid value"

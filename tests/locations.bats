@@ -1,0 +1,141 @@
+#!/usr/bin/env bats
+# Document locations in band indexes: sh-index build and add -v keep
+# where each document lies (its file, its record, the gzip member to
+# start from), so that a night is verified against the archive without
+# the history in -v: the same pairs, the same pages added, a retried
+# night adds none; a moved archive file is one line naming it; deleted,
+# expired and merged entries keep the others' places and are never read.
+
+load helper
+
+F='-w 3 -W binary'
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR" i
+	near_copies "$d/docs" 60 23
+	# The archive: the odd lines in three files, one plain, one
+	# gzipped whole, one a gzip member each 7 lines (as a .warc.gz is
+	# one a record); the night: the even lines.
+	awk 'NR % 2' "$d/docs" >"$d/old"
+	awk 'NR % 2 == 0' "$d/docs" >"$d/night"
+	sed -n '1,40p' "$d/old" >"$d/a1.tsv"
+	sed -n '41,80p' "$d/old" | gzip -c >"$d/a2.tsv.gz"
+	sed -n '81,$p' "$d/old" >"$d/a3.tsv"
+	: >"$d/a3.tsv.gz"
+	for i in $(seq 0 7 39); do
+		sed -n "$((i + 1)),$((i + 7))p" "$d/a3.tsv" | gzip -c \
+		    >>"$d/a3.tsv.gz"
+	done
+	rm "$d/a3.tsv"
+	for i in a1.tsv a2.tsv.gz a3.tsv.gz night; do
+		sh-fp -B $F "$d/$i" >"$d/$i.fpb"
+	done
+	cat "$d/a1.tsv.fpb" "$d/a2.tsv.gz.fpb" "$d/a3.tsv.gz.fpb" >"$d/old.fpb"
+	zcat -f "$d/a1.tsv" "$d/a2.tsv.gz" "$d/a3.tsv.gz" >"$d/hist"
+	# The archive indexed with its places, and without them.
+	sh-index build -a 0.8 -v "$d/a1.tsv" -v "$d/a2.tsv.gz" \
+	    -v "$d/a3.tsv.gz" $F "$d/ix" "$d/old.fpb"
+	sh-index build -a 0.8 "$d/ix0" "$d/old.fpb"
+}
+
+@test "locations: the night's pairs against the archive, without the history, are those given the whole history" {
+	local d="$BATS_FILE_TMPDIR" t
+	run -0 --separate-stderr sh-near -i "$d/ix" -v "$d/night" $F -a 0.8 \
+	    "$d/night.fpb"
+	eq "$stderr" ""
+	printf '%s\n' "$output" >"$d/got"
+	sh-near -i "$d/ix0" -v "$d/night" -v "$d/hist" $F -a 0.8 \
+	    "$d/night.fpb" | same_files - "$d/got"
+	# Pairs there are, and some of them with every archive file.
+	[ "$(wc -l <"$d/got")" -ge 20 ]
+	for t in a1.tsv a2.tsv.gz a3.tsv.gz; do
+		cut -f 2 "$d/$t.fpb" | grep -Fxqf - <(cut -f 2 "$d/got")
+	done
+	# -u: the new pages alike.
+	sh-near -u -i "$d/ix" -v "$d/night" $F -a 0.8 "$d/night.fpb" \
+	    >"$d/new"
+	sh-near -u -i "$d/ix0" -v "$d/night" -v "$d/hist" $F -a 0.8 \
+	    "$d/night.fpb" | same_files - "$d/new"
+}
+
+@test "locations: the nightly add without the history adds what it adds with it; the night retried adds nothing; the pages it adds are kept with their places" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
+	cp -a "$f/ix" "$d/ix"
+	cp -a "$f/ix0" "$d/ix0"
+	run -0 --separate-stderr sh-index add -u -v "$f/night" $F "$d/ix" \
+	    "$f/night.fpb"
+	eq "$stderr" ""
+	printf '%s\n' "$output" >"$d/added"
+	sh-index add -u -v "$f/night" -v "$f/hist" $F "$d/ix0" \
+	    "$f/night.fpb" | same_files - "$d/added"
+	[ -s "$d/added" ]
+	run -0 sh-index add -u -v "$f/night" $F "$d/ix" "$f/night.fpb"
+	eq "$output" ""
+	# The night's pages are read from their own file now: the next
+	# night, the same pages again under other IDs, finds them there.
+	cp "$f/night" "$d/night2"
+	sed -i 's/^/again-/' "$d/night2"
+	sh-fp -B $F "$d/night2" >"$d/night2.fpb"
+	run -0 sh-index add -u -v "$d/night2" $F "$d/ix" "$d/night2.fpb"
+	eq "$output" ""
+	sh-index verify "$d/ix"
+}
+
+@test "locations: a moved or changed archive file is one line naming it, exit 2" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
+	cp "$f/a1.tsv" "$d/a1.tsv"
+	cp "$f/a2.tsv.gz" "$d/a2.tsv.gz"
+	sh-fp -B $F "$d/a1.tsv" "$d/a2.tsv.gz" >"$d/old.fpb" 2>/dev/null
+	sh-index build -a 0.8 -v "$d/a1.tsv" -v "$d/a2.tsv.gz" $F "$d/ix" \
+	    "$d/old.fpb"
+	mv "$d/a2.tsv.gz" "$d/moved.gz"
+	run -2 --separate-stderr sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 \
+	    "$f/night.fpb"
+	[[ "$stderr" == "sh-near: $d/a2.tsv.gz: document d"*", where the index says it lies: No such file or directory" ]]
+	# Another file in its place: its records are not the ones kept.
+	zcat "$d/moved.gz" | sed 's/^d/x/' | gzip -c >"$d/a2.tsv.gz"
+	run -2 --separate-stderr sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 \
+	    "$f/night.fpb"
+	[[ "$stderr" == "sh-near: $d/a2.tsv.gz: document d"*", where the index says it lies: file changed while in use" ]]
+	# With the history given, its records are read there instead.
+	run -0 sh-near -i "$d/ix" -v "$f/night" -v "$d/moved.gz" $F -a 0.8 \
+	    "$f/night.fpb"
+}
+
+@test "locations: deleted and expired documents are never read; merges keep the others' places" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
+	cp "$f/a1.tsv" "$f/a2.tsv.gz" "$d/"
+	sh-index build -a 0.8 -v "$d/a1.tsv" $F "$d/ix" "$f/a1.tsv.fpb"
+	sh-index add -T @1000000000 -v "$d/a2.tsv.gz" $F "$d/ix" \
+	    "$f/a2.tsv.gz.fpb"
+	cp "$f/a3.tsv.gz" "$d/a3.tsv.gz"
+	sh-index add -v "$d/a3.tsv.gz" $F "$d/ix" "$f/a3.tsv.gz.fpb"
+	# a3's documents deleted, a2's expired: their files may go.
+	cut -f 2 "$f/a3.tsv.gz.fpb" | sh-index delete "$d/ix" >/dev/null
+	sh-index expire -o @1500000000 "$d/ix" >/dev/null
+	rm "$d/a2.tsv.gz" "$d/a3.tsv.gz"
+	run -0 --separate-stderr sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 \
+	    "$f/night.fpb"
+	eq "$stderr" ""
+	printf '%s\n' "$output" >"$d/got"
+	sh-index build -a 0.8 "$d/ix1" "$f/a1.tsv.fpb"
+	sh-near -i "$d/ix1" -v "$f/night" -v "$f/a1.tsv" $F -a 0.8 \
+	    "$f/night.fpb" | same_files - "$d/got"
+	[ -s "$d/got" ]
+	sh-index merge "$d/ix"
+	sh-index verify "$d/ix"
+	sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 "$f/night.fpb" |
+	    same_files - "$d/got"
+}
+
+@test "locations: an index built without -v reads nothing; -v on fingerprint tables is refused" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR"
+	run -2 --separate-stderr sh-near -i "$f/ix0" -v "$f/night" $F -a 0.8 \
+	    "$f/night.fpb"
+	[[ "$stderr" == "sh-near: no document d1 in $f/night"* ]]
+	cut -f 1,2 "$f/old.fpb" >"$d/old.fp"
+	run -2 --separate-stderr sh-index build -v "$f/a1.tsv" "$d/kx" \
+	    "$d/old.fp"
+	eq "$stderr" "sh-index: -v: an index of fingerprint tables keeps no documents: -v is for band tables (-a)"
+	[ ! -e "$d/kx" ]
+}
