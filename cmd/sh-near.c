@@ -84,7 +84,7 @@ match_out(void *ctx, const struct sh_match *m)
 {
 	(void)ctx;
 	put_ok(sh_pairline_write(stdout, m->id[0], m->len[0], m->id[1],
-	    m->len[1], m->dist, m->sim));
+	    m->len[1], m->dist, m->sim, m->file));
 	found = 1;
 }
 

@@ -54,7 +54,7 @@ line(const char *p, size_t len)
 	FZ_CHECK(memchr(a, '\t', alen) == NULL &&
 	    memchr(b, '\t', blen) == NULL);
 	out = fz_sink(&buf, &olen);
-	FZ_CHECK(sh_pairline_write(out, a, alen, b, blen, dist, sim) == 0);
+	FZ_CHECK(sh_pairline_write(out, a, alen, b, blen, dist, sim, NULL) == 0);
 	fclose(out);
 	FZ_CHECK(olen > 0 && buf[olen - 1] == '\n');
 	FZ_CHECK(sh_pairline_parse(buf, olen - 1, &a2, &alen2, &b2,

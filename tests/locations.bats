@@ -45,12 +45,21 @@ setup_file() {
 	eq "$stderr" ""
 	printf '%s\n' "$output" >"$d/got"
 	sh-near -i "$d/ix0" -v "$d/night" -v "$d/hist" $F -a 0.8 \
-	    "$d/night.fpb" | same_files - "$d/got"
-	# Pairs there are, and some of them with every archive file.
+	    "$d/night.fpb" | same_files - <(cut -f 1-4 "$d/got")
+	# Pairs there are, some with each archive file, and each names the
+	# file its archived document lies in.
 	[ "$(wc -l <"$d/got")" -ge 20 ]
 	for t in a1.tsv a2.tsv.gz a3.tsv.gz; do
 		cut -f 2 "$d/$t.fpb" | grep -Fxqf - <(cut -f 2 "$d/got")
+		cut -f 2 "$d/$t.fpb" | awk -F '\t' -v f="$d/$t" \
+		    'FILENAME == "-" { in_t[$1] = 1; next }
+		    ($2 in in_t) != ($5 == f) { bad++ } END { exit bad > 0 }' \
+		    - "$d/got"
 	done
+	# Without documents, the candidates with their files, unverified.
+	run -0 sh-near -i "$d/ix" "$d/night.fpb"
+	eq "$(cut -f 1,2,4 <<<"$output" | grep -Fxf <(cut -f 1,2,5 "$d/got") |
+	    wc -l)" "$(wc -l <"$d/got")"
 	# -u: the new pages alike.
 	sh-near -u -i "$d/ix" -v "$d/night" $F -a 0.8 "$d/night.fpb" \
 	    >"$d/new"
@@ -120,12 +129,13 @@ setup_file() {
 	printf '%s\n' "$output" >"$d/got"
 	sh-index build -a 0.8 "$d/ix1" "$f/a1.tsv.fpb"
 	sh-near -i "$d/ix1" -v "$f/night" -v "$f/a1.tsv" $F -a 0.8 \
-	    "$f/night.fpb" | same_files - "$d/got"
+	    "$f/night.fpb" | same_files - <(cut -f 1-4 "$d/got")
 	[ -s "$d/got" ]
 	sh-index merge "$d/ix"
 	sh-index verify "$d/ix"
 	sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 "$f/night.fpb" |
 	    same_files - "$d/got"
+	cut -f 5 "$d/got" | sort -u | same_files - <(echo "$d/a1.tsv")
 }
 
 @test "locations: an index built without -v reads nothing; -v on fingerprint tables is refused" {

@@ -24,13 +24,14 @@ sh_pairline_parse(const char *p, size_t len, const char **a, size_t *alen,
 
 int
 sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
-    size_t blen, int dist, long sim)
+    size_t blen, int dist, long sim, const char *more)
 {
 	if (fwrite(a, 1, alen, out) != alen || putc('\t', out) == EOF ||
 	    fwrite(b, 1, blen, out) != blen ||
 	    (dist >= 0 && fprintf(out, "\t%d", dist) < 0) ||
 	    (sim >= 0 && fprintf(out, "\t%ld.%06ld", sim / 1000000,
-	    sim % 1000000) < 0) || putc('\n', out) == EOF)
+	    sim % 1000000) < 0) || (more != NULL && fprintf(out, "\t%s",
+	    more) < 0) || putc('\n', out) == EOF)
 		return SH_EIO;
 	return 0;
 }

@@ -25,10 +25,11 @@ int sh_pairline_parse(const char *p, size_t len, const char **a,
  * Write the pair a[0..alen), b[0..blen) as a line to out, with the
  * distance dist as a further field unless dist < 0, then the similarity
  * sim in millionths, written with six decimals ("0.912500"), unless
- * sim < 0.  Return 0 or SH_EIO (errno set).
+ * sim < 0, then the field more unless it is NULL.  Return 0 or SH_EIO
+ * (errno set).
  */
 int sh_pairline_write(FILE *out, const char *a, size_t alen, const char *b,
-    size_t blen, int dist, long sim);
+    size_t blen, int dist, long sim, const char *more);
 
 /*
  * Parse the first two fields of p[0..len) as fingerprints (any further

@@ -131,14 +131,21 @@ sh_locator_free(struct sh_locator *lc)
 
 int
 sh_locate_hit(struct sh_index *ix, const struct sh_hit *h,
-    const char *id, size_t len, struct sh_docmap *m, char *where)
+    const char *id, size_t len, struct sh_docmap *m, const char **file,
+    char *where)
 {
 	struct sh_segloc s;
 	struct sh_recloc l;
 	int r;
 
+	if (file != NULL)
+		*file = NULL;
 	if ((r = sh_index_loc(ix, h, &s, where)) != 1)
 		return r;
+	if (file != NULL)
+		*file = s.path;
+	if (m == NULL)
+		return 0;
 	memset(&l, 0, sizeof(l));
 	l.path = s.path;
 	l.mode = (int)s.mode;

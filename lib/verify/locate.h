@@ -47,11 +47,14 @@ void sh_locator_free(struct sh_locator *lc);
 
 /*
  * Hand the location that ix keeps for hit h, whose ID is id[0..len), to
- * map m, which reads the document there unless its own files hold that
- * ID (sh_docmap_locate).  Return 0 (also when ix keeps none); SH_ENOMEM
- * or SH_ECORRUPT (where names the segment).
+ * map m (NULL: none), which reads the document there unless its own
+ * files hold that ID (sh_docmap_locate), and its file's path to *file
+ * (valid until ix is closed; NULL when ix keeps none) unless file is
+ * NULL.  Return 0 (also when ix keeps none); SH_ENOMEM or SH_ECORRUPT
+ * (where names the segment).
  */
 int sh_locate_hit(struct sh_index *ix, const struct sh_hit *h,
-    const char *id, size_t len, struct sh_docmap *m, char *where);
+    const char *id, size_t len, struct sh_docmap *m, const char **file,
+    char *where);
 
 #endif

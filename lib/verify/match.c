@@ -42,6 +42,7 @@ sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
 	int e, which;
 
 	m->sim = -1;
+	m->file = NULL;
 	if (mt->vf == NULL) {
 		if ((e = sh_fpset_ids(s, a, b, m->id, m->len)) != 0)
 			return e;
@@ -209,7 +210,7 @@ sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
 			if ((e = sh_match_pair(mt, s, a, b, &m)) < 0)
 				break;
 			if (e > 0 && sh_pairline_write(out, m.id[0], m.len[0],
-			    m.id[1], m.len[1], m.dist, m.sim) != 0) {
+			    m.id[1], m.len[1], m.dist, m.sim, NULL) != 0) {
 				e = SH_EIO;
 				break;
 			}
@@ -236,7 +237,7 @@ sh_match_write_clusters(struct sh_fpset *s, const uint32_t *rep, FILE *out)
 	for (i = 0; e == 0 && i < n; i++)
 		if ((e = sh_fpset_ids(s, rep[i], i, id, len)) == 0 &&
 		    sh_pairline_write(out, id[0], len[0], id[1], len[1], -1,
-		    -1) != 0)
+		    -1, NULL) != 0)
 			e = SH_EIO;
 	return e;
 }
@@ -299,12 +300,14 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 		m->len[1] = w->len[1];
 		m->dist = w->h->v[w->i - 1].dist;
 		m->sim = -1;
+		/* The hit's file, where the index keeps it; with documents,
+		 * the hit's read there. */
+		if ((e = sh_locate_hit(w->ix, w->hit, w->id[1], w->len[1],
+		    mt->vf != NULL ? sh_verify_map(mt->vf) : NULL, &m->file,
+		    where)) != 0)
+			return e;
 		if (mt->vf == NULL)
 			return 1;
-		/* The hit's document read where the index says it lies. */
-		if ((e = sh_locate_hit(w->ix, w->hit, w->id[1], w->len[1],
-		    sh_verify_map(mt->vf), where)) != 0)
-			return e;
 		e = sh_verify_ids(mt->vf, w->id, w->len, w->fp, &sim, &which,
 		    &col);
 		if ((e = judged(mt, e, sim, w->id, w->len, which, col,
@@ -442,7 +445,7 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 			return e;
 		while (sh_ids_next(&p, &plen, &id, &len)) {
 			if ((e = sh_locate_hit(q->ix, &h->v[j], id, len,
-			    sh_verify_map(q->mt->vf), q->where)) != 0)
+			    sh_verify_map(q->mt->vf), NULL, q->where)) != 0)
 				return e;
 			sh_verify_queue(q->mt->vf, id, len);
 		}

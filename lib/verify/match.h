@@ -46,6 +46,8 @@ struct sh_match {
 	size_t len[2];
 	int dist;		/* Hamming distance, -1 unknown */
 	long sim;		/* similarity in millionths, -1 unverified */
+	const char *file;	/* an index hit's: the file its document lies
+				 * in, where the index keeps it; else NULL */
 };
 
 /*

@@ -38,7 +38,7 @@ cand_doc(struct sh_vfilter *f, const struct cand *q, const struct cand *c,
 	int e;
 
 	if (c != NULL && c->hit != NULL && (e = sh_locate_hit(f->ix, c->hit,
-	    c->id, c->len, sh_verify_map(f->mt->vf), f->where)) != 0)
+	    c->id, c->len, sh_verify_map(f->mt->vf), NULL, f->where)) != 0)
 		return e;
 	if (ahead) {
 		sh_verify_queue(f->mt->vf, (c != NULL ? c : q)->id,
