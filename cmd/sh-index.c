@@ -90,8 +90,8 @@ info(struct sh_index *ix)
 		    (unsigned long long)s.did, ix->bands ? "bands" : "blocks",
 		    ix->bands ? ix->bands : s.blocks, ix->bands ? "rows" :
 		    "keyblocks", ix->bands ? ix->rows : s.keyblocks, s.tables,
-		    s.dirbits, (unsigned long long)s.bytes, ix->bands ?
-		    "bands" : s.lean ? "lean" : "full");
+		    s.dirbits, (unsigned long long)s.bytes, s.places ?
+		    "places" : ix->bands ? "bands" : s.lean ? "lean" : "full");
 }
 
 static void

@@ -88,6 +88,10 @@ setup_file() {
 	run -0 sh-index add -u -v "$d/night2" $F "$d/ix" "$d/night2.fpb"
 	eq "$output" ""
 	sh-index verify "$d/ix"
+	# Its segments keep places; one built without -v keeps none.
+	sh-index info "$d/ix" | grep -q $'^segment\t.*\tlayout=places$'
+	! sh-index info "$f/ix0" | grep -q layout=places
+	sh-index info "$f/ix0" | grep -q $'^segment\t.*\tlayout=bands$'
 }
 
 @test "locations: a moved or changed archive file is one line naming it, exit 2" {

@@ -168,6 +168,8 @@ struct sh_segstat {
 	uint64_t dfp, did;	/* deleted: entries whole, IDs */
 	int blocks, keyblocks, tables;	/* its plan (plan.h) */
 	int lean;		/* its layout (sh_seg_write) */
+	int places;		/* band tables that keep where their
+				 * documents lie (version 4) */
 	int dirbits;		/* its tables' directories: 2^dirbits + 1
 				 * offsets each (sh-index(5)) */
 	uint64_t bytes;		/* file size */

@@ -347,6 +347,7 @@ sh_index_segstat(const struct sh_index *ix, int i, struct sh_segstat *s)
 	s->tables = g->bands ? g->bands : g->plan.ntables;
 	s->dirbits = g->dirbits;
 	s->lean = g->lean;
+	s->places = g->files != 0;
 	s->bytes = g->size;
 	return 0;
 }
