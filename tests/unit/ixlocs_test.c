@@ -13,7 +13,6 @@
 
 #include "base/errors.h"
 #include "base/fpval.h"
-#include "base/hash.h"
 #include "index/index.h"
 #include "index/writer.h"
 #include "near/fplist.h"
