@@ -61,9 +61,7 @@ struct paths {
 static uint64_t
 path_hash(const char *p)
 {
-	uint64_t h = sh_hash64(p, strlen(p), 0);
-
-	return h ? h : 1;
+	return sh_hash64(p, strlen(p), 0);
 }
 
 /* The number of path p in t, added when new. */
@@ -73,6 +71,7 @@ path_num(struct paths *t, const char *p, uint32_t *num)
 	size_t len = strlen(p), i;
 	uint64_t h;
 	uint32_t v;
+	int known;
 
 	if (len == 0 || len > SH_SEGLOC_PATH)
 		return SH_EINVAL;
@@ -81,20 +80,21 @@ path_num(struct paths *t, const char *p, uint32_t *num)
 		return 0;
 	}
 	h = path_hash(p);
-	if (sh_hmap_get(&t->byhash, h, &v) && strcmp(t->pool +
-	    t->at[v - 1], p) == 0) {
+	if ((known = sh_hmap_get(&t->byhash, h, &v)) &&
+	    strcmp(t->pool + t->at[v - 1], p) == 0) {
 		*num = t->last = v - 1;
 		return 0;
 	}
-	/* Another path of that hash (never seen): looked for in turn. */
-	for (i = 0; i < t->n; i++)
+	/* Another path of that hash (never, but for a forger): the
+	 * others looked for in turn. */
+	for (i = 0; known && i < t->n; i++)
 		if (strcmp(t->pool + t->at[i], p) == 0) {
 			*num = t->last = (uint32_t)i;
 			return 0;
 		}
 	if (t->n >= NOFILE || sh_grow(&t->pool, &t->cap, t->len + len + 1,
 	    1) != 0 || sh_grow(&t->at, &t->atcap, t->n + 1,
-	    sizeof(*t->at)) != 0 || (!sh_hmap_get(&t->byhash, h, &v) &&
+	    sizeof(*t->at)) != 0 || (!known &&
 	    sh_hmap_put(&t->byhash, h, (uint32_t)t->n + 1) != 0))
 		return SH_ENOMEM;
 	memcpy(t->pool + t->len, p, len + 1);
@@ -143,6 +143,9 @@ put_loc(struct sh_segout *o, const struct sh_bandsrc *src, uint64_t i,
 	memset(&l, 0, sizeof(l));
 	if (src->loc != NULL && (e = src->loc(src->ctx, i, &l)) != 0)
 		return e;
+	/* A record lies in a file, framing and all: never empty. */
+	if (l.path != NULL && (l.size == 0 || l.off + l.size < l.off))
+		return SH_EINVAL;
 	if (l.path != NULL && (e = path_num(t, l.path, &num)) != 0)
 		return e;
 	if (num == NOFILE)

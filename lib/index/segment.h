@@ -178,7 +178,8 @@ struct sh_segloc {
  * Memory: the directory of one band, and the distinct paths of the
  * locations with 16 bytes each.  Return 0, SH_ENOMEM, SH_EIO,
  * SH_ERANGE (2^32 entries or more), SH_ECORRUPT (a source breaks its
- * order), SH_EINVAL (a path empty or too long) or a source's error.
+ * order), SH_EINVAL (a path empty or too long, a record of no bytes)
+ * or a source's error.
  */
 int sh_seg_write_bands(int fd, uint32_t t, int b, int r,
     const struct sh_bandsrc *src, int nsrc, const struct sh_progress *pg);
