@@ -160,6 +160,47 @@ query(struct sh_index *ix, sh_fpval q, int k, const sh_fpval *fp,
 	free(h.v);
 }
 
+/*
+ * The location of each entry of band segment s (the first 4096), read
+ * twice: the second read, from the file table then copied, gives the
+ * same.  Where s verified (valid), none is corrupt, and each of version
+ * 3 is none; a location read is of a path of the file table, not empty,
+ * of a record of some bytes.  Anything read from a damaged segment may
+ * be SH_ECORRUPT, never a crash.
+ */
+static void
+locations(struct sh_seg *s, int valid)
+{
+	struct sh_segloc l, again;
+	uint64_t i;
+	int e;
+
+	for (i = 0; i < s->nfp && i < 4096; i++) {
+		e = sh_seg_loc(s, i, &l);
+		FZ_CHECK(e == 0 || e == 1 || e == SH_ENOMEM ||
+		    (!valid && e == SH_ECORRUPT));
+		if (e == SH_ENOMEM || e == SH_ECORRUPT)
+			continue;
+		if (e == 0) {
+			FZ_CHECK(l.path == NULL);
+			continue;
+		}
+		FZ_CHECK(s->files != 0 && s->nfile > 0);
+		FZ_CHECK(l.path != NULL && *l.path != '\0');
+		FZ_CHECK(l.path >= s->filetab &&
+		    l.path < s->filetab + s->filebytes);
+		FZ_CHECK(l.size > 0 && l.off + l.size > l.off);
+		fz_keep(l.mode + l.coff + l.skip + l.line);
+		FZ_CHECK(sh_seg_loc(s, i, &again) == 1 &&
+		    again.path == l.path && again.mode == l.mode &&
+		    again.off == l.off && again.size == l.size &&
+		    again.coff == l.coff && again.skip == l.skip &&
+		    again.line == l.line);
+	}
+	if (valid && s->files == 0)
+		FZ_CHECK(s->nfile == 0 && s->filetab == NULL);
+}
+
 /* The segment of ix, verified or not: dump it, then search it. */
 static void
 exercise(struct sh_index *ix, const uint8_t *data, size_t size)
@@ -178,11 +219,13 @@ exercise(struct sh_index *ix, const uint8_t *data, size_t size)
 
 	sh_index_stats(ix, &st);
 	FZ_CHECK(st.nseg == 1 && st.nfp == s->nfp && st.nid == s->nid);
-	/* Band tables (a header forged to version 3): checked, not
-	 * searched by distance (tests/unit/bandix_test.c searches them). */
+	/* Band tables (version 3, or 4 with locations): checked and their
+	 * locations read, not searched by distance
+	 * (tests/unit/bandix_test.c searches them). */
 	if (s->bands > 0) {
 		e = sh_index_verify(ix, where);
 		FZ_CHECK(e == 0 || e == SH_ECORRUPT);
+		locations(s, e == 0);
 		FZ_CHECK(sh_index_search(ix, 0, 0, &want, where) == SH_EKIND);
 		return;
 	}
@@ -246,8 +289,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nid = rd64(data + 8 * H_NID);
 	}
 	mlen = manifest(m, sizeof(m), k <= SH_PLAN_KMAX ? (int)k : 0, nfp,
-	    nid, size >= HDR && rd64(data + 8 * H_VERSION) ==
-	    SH_SEG_VERSION_BANDS ? data + 8 * H_K : NULL);
+	    nid, size >= HDR && (rd64(data + 8 * H_VERSION) ==
+	    SH_SEG_VERSION_BANDS || rd64(data + 8 * H_VERSION) ==
+	    SH_SEG_VERSION_LOCS) ? data + 8 * H_K : NULL);
 	fz_file("seg-000001", data, size);
 	fz_file("MANIFEST", m, mlen);
 	e = sh_index_open(&ix, fz_dir(), where);

@@ -12,14 +12,21 @@
 # -u and delete, exit 3 and one line saying the change is committed,
 # the index then the new one); an index must
 # then be whole, the old one or the new one, and no file may be left in
-# it or in TMPDIR (nor, by a first build that failed, the directory).  Each test reports, as a TAP comment, the calls it
+# it or in TMPDIR (nor, by a first build that failed, the directory).
+# On band indexes that keep their documents' places (build, add and add
+# -u -v, delete, merge, expire), the night asked of the index after, its
+# documents read where the index says they lie, answers as the old or
+# the new index (whichever it is) did given the whole history in -v.
+# Each test reports, as a TAP comment, the calls it
 # counted and failed.  The tests skip themselves on a sanitizer build
 # (its binaries name __asan_init or __ubsan_handle).
 
 load helper
 
 # At most this many injection points a sweep: past it, the first and the
-# last 10 calls and an even spread between them.
+# last 10 calls and an even spread between them.  The sweeps of indexes
+# with locations, whose runs are checked by a query too, take fewer
+# (MAXPOINTS=40 sweep ...).
 MAXPOINTS=150
 
 setup_file() {
@@ -136,6 +143,42 @@ setup_file() {
 	sh-index add -T @2000 "$F/ix4" "$F/more.fp"
 	cp -a "$F/ix4" "$F/ix5"
 	sh-index add -T @3000 "$F/ix5" "$F/m2.fp"
+
+	# Band tables with the documents' places (sh-index build and add
+	# -v): an archive of 120 documents in lh1.tsv (60), lh2.tsv.gz (30,
+	# a gzip member each 10) and lh3.tsv (30); the night, 40 near
+	# copies of them.  lx1 holds lh1 and lh2; lx2 lx1 and lh3, merged
+	# into one segment; lx3 lx2 and the night's new pages (add -u -v), a
+	# segment of their own, with an ID of each segment deleted; lx4 the
+	# archive added at 1000, 2000 and 3000, merged.
+	near_copies "$F/ldocs" 40 31
+	awk 'NR % 4' "$F/ldocs" >"$F/larch"
+	awk 'NR % 4 == 0' "$F/ldocs" >"$F/lnight.tsv"
+	sed -n 1,60p "$F/larch" >"$F/lh1.tsv"
+	: >"$F/lh2.tsv.gz"
+	for i in 61 71 81; do
+		sed -n "$i,$((i + 9))p" "$F/larch" | gzip -c >>"$F/lh2.tsv.gz"
+	done
+	sed -n '91,$p' "$F/larch" >"$F/lh3.tsv"
+	for i in lh1.tsv lh2.tsv.gz lh3.tsv lnight.tsv; do
+		sh-fp -B "$F/$i" >"$F/${i%%.*}.fpb"
+	done
+	cat "$F/lh1.fpb" "$F/lh2.fpb" >"$F/lh12.fpb"
+	zcat -f "$F/lh1.tsv" "$F/lh2.tsv.gz" "$F/lh3.tsv" >"$F/lhist"
+	sh-index build -a 0.8 -v "$F/lh1.tsv" -v "$F/lh2.tsv.gz" "$F/lx1" \
+	    "$F/lh12.fpb"
+	cp -a "$F/lx1" "$F/lx2"
+	sh-index add -v "$F/lh3.tsv" "$F/lx2" "$F/lh3.fpb"
+	cp -a "$F/lx2" "$F/lx3"
+	sh-index add -u -v "$F/lnight.tsv" "$F/lx3" "$F/lnight.fpb" \
+	    >"$F/ladded"
+	{ echo d3c1; head -n 1 "$F/ladded"; } | sh-index delete "$F/lx3" \
+	    >/dev/null
+	{ cut -f 2 "$F/lh12.fpb" "$F/lh3.fpb" | awk 'NR % 9 == 0'
+	  sed -n 2p "$F/ladded"; } >"$F/lgone.ids"
+	sh-index build -T @1000 -a 0.8 -v "$F/lh1.tsv" "$F/lx4" "$F/lh1.fpb"
+	sh-index add -T @2000 -v "$F/lh2.tsv.gz" "$F/lx4" "$F/lh2.fpb"
+	sh-index add -T @3000 -v "$F/lh3.tsv" "$F/lx4" "$F/lh3.fpb"
 }
 
 setup() {
@@ -147,9 +190,10 @@ setup() {
 
 # op NAME: the operation, as CMD (its program first), the index IX it
 # writes (none for a filter) and the index START it starts from (none:
-# there is no index yet).
+# there is no index yet); LQ set for an index of band tables with
+# locations, whose night (lquery) is then asked of it too.
 op() {
-	IX= START=
+	IX= START= LQ=
 	case $1 in
 	build)	IX=$W/ix CMD=(sh-index build "$W/ix" "$F/base.fp") ;;
 	replace) IX=$W/ix START=$F/ix1
@@ -184,7 +228,32 @@ op() {
 		CMD=(sh-index expire -o @2500 "$W/ix") ;;
 	expwhole) IX=$W/ix START=$F/ix4
 		CMD=(sh-index expire -o @1500 "$W/ix") ;;
+	lbuild)	IX=$W/ix LQ=1 CMD=(sh-index build -a 0.8 -v "$F/lh1.tsv" \
+		    -v "$F/lh2.tsv.gz" "$W/ix" "$F/lh12.fpb") ;;
+	lmerge)	IX=$W/ix START=$F/lx1 LQ=1
+		CMD=(sh-index add -v "$F/lh3.tsv" "$W/ix" "$F/lh3.fpb") ;;
+	laddu)	IX=$W/ix START=$F/lx2 LQ=1 CMD=(sh-index add -u -v \
+		    "$F/lnight.tsv" "$W/ix" "$F/lnight.fpb") ;;
+	ldelete) IX=$W/ix START=$F/lx3 LQ=1
+		CMD=(sh-index delete "$W/ix" "$F/lgone.ids") ;;
+	lcompact) IX=$W/ix START=$F/lx3 LQ=1 CMD=(sh-index merge "$W/ix") ;;
+	lexpire) IX=$W/ix START=$F/lx4 LQ=1
+		CMD=(sh-index expire -o @1500 "$W/ix") ;;
+	lquery)	CMD=(sh-near -i "$F/lx3" -v "$F/lnight.tsv" -a 0.8 \
+		    "$F/lnight.fpb") ;;
 	esac
+}
+
+# lquery IX [DOCS ...]: the night asked of index IX and verified, its
+# documents read from lnight.tsv, then DOCS, then where IX says they lie.
+lquery() {
+	local ix=$1 a=() f
+
+	shift
+	for f in "$@"; do
+		a+=(-v "$f")
+	done
+	sh-near -i "$ix" -v "$F/lnight.tsv" "${a[@]}" -a 0.8 "$F/lnight.fpb"
 }
 
 # The state a run starts from.
@@ -257,9 +326,14 @@ check() {
 		if ! sh-index dump "$IX" >"$W/dump" 2>/dev/null; then
 			why="$why; dump fails"
 		elif cmp -s "$W/dump" "$W/new.dump"; then
-			:
+			[ -z "$LQ" ] || lquery "$IX" 2>/dev/null |
+			    cmp -s - "$W/new.q" ||
+			    why="$why; the night asked of the new index answers otherwise"
 		elif [ -n "$START" ] && cmp -s "$W/dump" "$W/old.dump"; then
 			[ "$rc" -ne 0 ] || why="$why; exit 0 but the old index"
+			[ -z "$LQ" ] || lquery "$IX" 2>/dev/null |
+			    cmp -s - "$W/old.q" ||
+			    why="$why; the night asked of the old index answers otherwise"
 		else
 			why="$why; the index is neither the old nor the new one"
 		fi
@@ -311,6 +385,19 @@ sweep() {
 	"${CMD[@]}" >"$W/ref.out" 2>"$W/ref.err"
 	[ -z "$IX" ] || sh-index dump "$IX" >"$W/new.dump"
 	[ -z "$START" ] || sh-index dump "$START" >"$W/old.dump"
+	if [ -n "$LQ" ]; then
+		# The night's answers, its documents read where the index
+		# says they lie, are those given the whole history; of the
+		# old index and of the new.
+		sh-index verify "$IX"
+		lquery "$IX" "$F/lhist" >"$W/new.q"
+		lquery "$IX" | same_files "$W/new.q" -
+		[ -s "$W/new.q" ]
+		if [ -n "$START" ]; then
+			lquery "$START" "$F/lhist" >"$W/old.q"
+			lquery "$START" | same_files "$W/old.q" -
+		fi
+	fi
 	prepare
 	env "$@" FAULT_COUNT="$W/count" LD_PRELOAD="$INJECT" "${CMD[@]}" \
 	    >"$W/out" 2>"$W/err"
@@ -548,6 +635,57 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-index expire, a segment whole: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
 	sweep expwhole "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index build -a -v, locations: each write fails (ENOSPC)" {
+	sweep lbuild FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index build -a -v, locations: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep lbuild "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add -v, locations merging: each write is short" {
+	MAXPOINTS=40 sweep lmerge FAULT_ERRNO=short
+}
+
+@test "sh-index add -v, locations merging: each allocation of the program fails" {
+	MAXPOINTS=40 sweep lmerge FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index add -u -v, locations: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	MAXPOINTS=40 sweep laddu "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index add -u -v, locations: each read of the archive or the index fails (EIO)" {
+	MAXPOINTS=40 sweep laddu FAULT_CALLS=pread FAULT_ERRNO=EIO
+}
+
+@test "sh-index add -u -v, locations: each allocation of the program fails" {
+	MAXPOINTS=40 sweep laddu FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-index delete, locations: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep ldelete "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-index merge, locations and deletions: each write fails (ENOSPC)" {
+	MAXPOINTS=40 sweep lcompact FAULT_CALLS=write FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-index expire, locations: each open, mkdir, fsync, rename, close, mmap fails (EIO)" {
+	sweep lexpire "$IO" FAULT_ERRNO=EIO
+}
+
+@test "sh-near -i -v, the archive read where the index says: each allocation of the program fails" {
+	lquery "$F/lx3" "$F/lhist" >"$W/want"
+	lquery "$F/lx3" | same_files "$W/want" -
+	[ -s "$W/want" ]
+	MAXPOINTS=40 sweep lquery FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -i -v, the archive read where the index says: each read and map fails (EIO)" {
+	MAXPOINTS=40 sweep lquery FAULT_CALLS=pread,mmap FAULT_ERRNO=EIO
 }
 
 @test "sh-near -S 1M: each stdio write fails, temporary files and stdout (ENOSPC)" {

@@ -22,7 +22,9 @@
  *             counted.
  *
  * Counted: every open, write, pwrite, fsync, fdatasync, rename, link,
- * unlink, ftruncate, mkdir and close, whatever the file.  The state is
+ * unlink, ftruncate, mkdir and close, whatever the file, of the program
+ * itself: the shim takes LD_PRELOAD and PL_* out of its environment, so
+ * that a child it spawns (a decompressor) runs without the shim.  The state is
  * read back by tests/torture/powerloss, which makes the directory a
  * reboot would find.  GNU C on glibc (RTLD_NEXT, /proc/self/fd).
  * Build: cc -O2 -fPIC -shared -o powerloss.so powerloss.c -ldl
@@ -168,6 +170,15 @@ init(void)
 	state = getenv("PL_STATE");
 	at = (s = getenv("PL_AT")) != NULL ? strtoull(s, NULL, 10) : 0;
 	countpath = getenv("PL_COUNT");
+	/* The program's children (a decompressor) run without the shim:
+	 * they are not the program under test, and would count calls and
+	 * write the state and the count of their own.  unsetenv leaves
+	 * the strings themselves in place. */
+	unsetenv("LD_PRELOAD");
+	unsetenv("PL_DIR");
+	unsetenv("PL_STATE");
+	unsetenv("PL_AT");
+	unsetenv("PL_COUNT");
 	if (dir == NULL || state == NULL)
 		return;
 	inshim = 1;
@@ -176,6 +187,13 @@ init(void)
 		listing(1);
 	inshim = 0;
 	atexit(done);
+}
+
+/* The environment cleaned before the program can spawn anything. */
+__attribute__((constructor)) static void
+start(void)
+{
+	init();
 }
 
 /* Count a call; cut the power at PL_AT. */
