@@ -34,9 +34,12 @@
 # section: equal fingerprints, default 1000000), EDIT_PAIRS (the editdist
 # section: comparisons a case, default 1000000), FIG_DOCS (the figures
 # section: documents before the copies, default 200000), VADD_DOCS (the
-# vadd section: documents a night, default DOCS).
+# vadd section: documents a night, default DOCS), ARCHIVE_DOCS,
+# ARCHIVE_FILES and NIGHT_DOCS (the archive section: documents archived,
+# default 200000, in .warc.gz files, default 100, one gzip member a
+# record; documents a night, default 20000).
 
-sections='fp records compressed zmap dict near family index bandindex vadd deletes parallel verify editdist route bandjoin resume figures'
+sections='fp records compressed zmap dict near family index bandindex vadd archive deletes parallel verify editdist route bandjoin resume figures'
 kinds='en zh mixed'
 
 # C locale for sort -n and awk's decimal point; no globbing, because
@@ -81,6 +84,9 @@ DICT=${DICT:-/usr/lib/python3/dist-packages/jieba/dict.txt}
 RUNS=${RUNS:-5}
 DOCS=${DOCS:-20000}
 VADD_DOCS=${VADD_DOCS:-$DOCS}
+ARCHIVE_DOCS=${ARCHIVE_DOCS:-200000}
+ARCHIVE_FILES=${ARCHIVE_FILES:-100}
+NIGHT_DOCS=${NIGHT_DOCS:-20000}
 CPU=${CPU:-}
 FPFLAGS=${FPFLAGS:-}
 tmp=
@@ -262,7 +268,7 @@ tools()
 	parallel) echo sh-fp ;;
 	verify)	echo sh-dist ;;
 	route | bandjoin | figures) echo sh-fp sh-near ;;
-	vadd)	echo sh-fp sh-index sh-near ;;
+	vadd | archive) echo sh-fp sh-index sh-near ;;
 	esac
 }
 
@@ -1091,6 +1097,172 @@ bench_vadd()
 		k=$((k + 1))
 	done
 	rm -rf "$ix" "$ix.c" "$tmp"/vadd.*
+}
+
+# warc_gz TSV DIR FILES: the documents of TSV as HTML responses in WARC,
+# one gzip member a record (as wget writes a .warc.gz), dealt in turn to
+# FILES files DIR/NNN.warc.gz.
+warc_gz()
+{
+	awk -F '\t' -v dir="$2" -v nf="$3" '{
+		body = "<html><head><title>" $1 "</title></head><body><p>" \
+		    $2 "</p></body></html>"
+		http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; " \
+		    "charset=utf-8\r\n\r\n" body
+		gz = sprintf("gzip -6 >>%s/%03d.warc.gz", dir, (NR - 1) % nf)
+		printf "WARC/1.0\r\nWARC-Type: response\r\n" \
+		    "WARC-Target-URI: http://example.org/%s\r\n" \
+		    "Content-Type: application/http; msgtype=response\r\n" \
+		    "Content-Length: %d\r\n\r\n%s\r\n\r\n", $1, \
+		    length(http), http | gz
+		close(gz)
+	}' "$1" || die "cannot write $2"
+}
+
+# The night against an archive that keeps where its documents lie
+# (sh-index build -a -v): ARCHIVE_DOCS generated pages of about 2 KB in
+# ARCHIVE_FILES .warc.gz files indexed with their places, then a night of
+# NIGHT_DOCS pages (new ones, and one in ten a near copy of an archived
+# page) in one .warc.gz: sh-fp -B of the night, the verified add and
+# sh-near -u -i given the night's file alone, on a fresh copy of the
+# index each run, one core, medians of NEAR_RUNS; the compressed bytes
+# read from the archive files by sh-near -i (strace) against those of
+# the gzip members of its candidates' records (python3 reads them off);
+# the night's pairs against those of a run given every archived file,
+# and the night retried.
+bench_archive()
+{
+	d=$tmp/archive
+	mkdir -p "$d/a" || die "cannot make $d"
+	n=$ARCHIVE_DOCS
+	m=$NIGHT_DOCS
+	"$GEN" en $((n + m)) >"$d/all" || die "$GEN failed"
+	head -n "$n" "$d/all" >"$d/old"
+	# The night: its new pages, and a near copy of every tenth of as
+	# many archived ones (the middle word changed).
+	tail -n "$m" "$d/all" >"$d/night"
+	awk -F '\t' -v m="$m" 'NR % 10 == 0 && NR <= m {
+		k = split($2, w, " "); w[int(k / 2) + 1] = "zzz" NR; t = w[1]
+		for (i = 2; i <= k; i++) t = t " " w[i]
+		print $1 "-night\t" t }' "$d/old" >>"$d/night"
+	warc_gz "$d/old" "$d/a" "$ARCHIVE_FILES"
+	warc_gz "$d/night" "$d" 1
+	mv "$d/000.warc.gz" "$d/night.warc.gz"
+	find "$d/a" -name '*.warc.gz' | sort >"$d/list"
+	w="-f warc $FPFLAGS"
+	"$BIN/sh-fp" -B $w $(cat "$d/list") >"$d/old.fpb" 2>/dev/null &&
+	    "$BIN/sh-fp" -B $w "$d/night.warc.gz" >"$d/night.fpb" ||
+	    die "sh-fp -B failed"
+	ix=$d/ix
+	t0=$(now)
+	$pin "$BIN/sh-index" build -a "$BAND_T" -v @"$d/list" $w "$ix" \
+	    "$d/old.fpb" || die "build -v failed"
+	t1=$(now)
+	"$BIN/sh-index" build -a "$BAND_T" "$d/ix0" "$d/old.fpb" ||
+	    die "build failed"
+	echo
+	echo "archive: a night of $(wc -l <"$d/night.fpb") pages (one in" \
+	    "$(awk -v m="$m" -v n="$(wc -l <"$d/night")" 'BEGIN {
+		printf "%.0f", n / (n - m) }') a near copy of an archived one)" \
+	    "against $(wc -l <"$d/old.fpb") in $ARCHIVE_FILES .warc.gz" \
+	    "files ($(du -cb $(cat "$d/list") | tail -n 1 | cut -f 1) bytes)," \
+	    "at $BAND_T, one core, median of $NEAR_RUNS runs"
+	awk -v s="$(elapsed "$t0" "$t1")" -v a="$(du -sb "$ix" | cut -f 1)" \
+	    -v b="$(du -sb "$d/ix0" | cut -f 1)" -v n="$n" 'BEGIN {
+		printf "index built with -v: %.1f s; %.1f bytes a document, " \
+		    "%.1f without the places\n", s, a / n, b / n }'
+	set -- "sh-fp -B" "sh-fp -B $w $d/night.warc.gz" \
+	    "add -u -v night" "sh-index add -u -v $d/night.warc.gz $w \$1 $d/night.fpb" \
+	    "sh-near -u -i -v night" "sh-near -u -i \$1 -v $d/night.warc.gz $w -a $BAND_T $d/night.fpb"
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 1 ] && : >"$d/times.$k"
+		k=$((k + 1))
+	done
+	r=0
+	while [ "$r" -lt "$NEAR_RUNS" ]; do
+		k=0
+		for c; do
+			[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
+			rm -rf "$ix.c"
+			cp -a "$ix" "$ix.c"
+			PATH=$BIN:$PATH RUNS=1 timeit sh -c "$c" _ "$ix.c" \
+			    >>"$d/times.$k" || exit 2
+			k=$((k + 1))
+		done
+		r=$((r + 1))
+	done
+	fp=$(median <"$d/times.1")
+	printf '%-26s %9s %9s\n' run 'median s' '/ sh-fp -B'
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 0 ] || { k=$((k + 1)); continue; }
+		awk -v name="$c" -v s="$(median <"$d/times.$((k + 1))")" \
+		    -v f="$fp" 'BEGIN {
+			printf "%-26s %9.3f %9.2f\n", name, s, s / f }'
+		k=$((k + 1))
+	done
+	awk -v f="$fp" -v a="$(median <"$d/times.3")" 'BEGIN {
+		printf "the night (sh-fp -B, then add -u -v): %.2f times " \
+		    "sh-fp -B alone (target 3)\n", (f + a) / f }'
+	# The night's pairs, given the night's file alone and given every
+	# archived file; the night retried.
+	PATH=$BIN:$PATH sh-near -i "$ix" -v "$d/night.warc.gz" $w \
+	    -a "$BAND_T" "$d/night.fpb" | cut -f 1-4 >"$d/got" ||
+	    die "sh-near -i failed"
+	PATH=$BIN:$PATH sh-near -i "$d/ix0" -v "$d/night.warc.gz" \
+	    -v @"$d/list" $w -a "$BAND_T" "$d/night.fpb" >"$d/want" ||
+	    die "sh-near -i with the history failed"
+	rm -rf "$ix.c"
+	cp -a "$ix" "$ix.c"
+	PATH=$BIN:$PATH sh-index add -u -v "$d/night.warc.gz" $w "$ix.c" \
+	    "$d/night.fpb" >"$d/added" || die "add -u -v failed"
+	PATH=$BIN:$PATH sh-index add -u -v "$d/night.warc.gz" $w "$ix.c" \
+	    "$d/night.fpb" >"$d/again" || die "add -u -v again failed"
+	echo "pairs: $(wc -l <"$d/got"), $(cmp -s "$d/got" "$d/want" &&
+	    echo "the same as" || echo "NOT those of") a run given every" \
+	    "archived file; added $(wc -l <"$d/added"), the night retried" \
+	    "added $(wc -l <"$d/again")"
+	# Bytes read from the archive by sh-near -i (every candidate
+	# verified), against the compressed bytes of the candidates'
+	# records (their gzip members).
+	if command -v strace >/dev/null 2>&1 &&
+	    command -v python3 >/dev/null 2>&1; then
+		PATH=$BIN:$PATH strace -f -y -e trace=pread64,read \
+		    -e signal=none -o "$d/trace" sh-near -i "$ix" -v \
+		    "$d/night.warc.gz" $w -a "$BAND_T" "$d/night.fpb" \
+		    >/dev/null || die "strace sh-near -i failed"
+		read=$(awk -v dir="$d/a/" 'index($0, "<" dir) &&
+		    $NF ~ /^[0-9]+$/ { n += $NF } END { print n + 0 }' \
+		    "$d/trace")
+		PATH=$BIN:$PATH sh-near -i "$d/ix0" "$d/night.fpb" |
+		    cut -f 2 | sort -u >"$d/cand"
+		cand=$(python3 - "$d/cand" $(cat "$d/list") <<'PY'
+import sys, zlib
+want = set(l.rstrip('\n') for l in open(sys.argv[1]))
+total = 0
+for path in sys.argv[2:]:
+    data = open(path, 'rb').read()
+    pos = 0
+    while pos < len(data):
+        z = zlib.decompressobj(31)
+        rec = z.decompress(data[pos:])
+        used = len(data) - pos - len(z.unused_data)
+        for line in rec.split(b'\r\n', 8):
+            if line.startswith(b'WARC-Target-URI: '):
+                if line[17:].decode() in want:
+                    total += used
+                break
+        pos += used
+print(total)
+PY
+		) || die "python3 failed"
+		awk -v r="$read" -v c="$cand" -v n="$(wc -l <"$d/cand")" \
+		    'BEGIN { printf "archive bytes read by sh-near -i: %d; " \
+		    "the gzip members of its %d candidates: %d; ratio %.3f " \
+		    "(target 1.5)\n", r, n, c, (c > 0 ? r / c : 0) }'
+	fi
+	rm -rf "$d"
 }
 
 # sh-index delete of DELETE_PCTS % of the IDs of an index of n random
