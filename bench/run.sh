@@ -1013,6 +1013,35 @@ bench_bandindex()
 	done
 }
 
+# turns IX OUT NAME CMD ...: each CMD (run by sh -c, a copy of the index
+# IX as $1) timed NEAR_RUNS times, the commands in turns so that a change
+# of load touches them all, each run on a fresh copy, the copy not timed;
+# the times of the CMD at place K of the arguments (1, 3, ...) in OUT.K.
+turns()
+{
+	tix=$1
+	tout=$2
+	shift 2
+	k=0
+	for c; do
+		[ $((k % 2)) -eq 1 ] && : >"$tout.$k"
+		k=$((k + 1))
+	done
+	r=0
+	while [ "$r" -lt "$NEAR_RUNS" ]; do
+		k=0
+		for c; do
+			[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
+			rm -rf "$tix.c"
+			cp -a "$tix" "$tix.c"
+			PATH=$BIN:$PATH RUNS=1 timeit sh -c "$c" _ "$tix.c" \
+			    >>"$tout.$k" || exit 2
+			k=$((k + 1))
+		done
+		r=$((r + 1))
+	done
+}
+
 # The nightly add at BAND_T: yesterday's VADD_DOCS English documents
 # (bench/gen -c 10, a planted copy after every tenth) indexed with
 # sh-index build -a, and today's night (as many new ones, their copies
@@ -1061,22 +1090,9 @@ bench_vadd()
 		cp -a "$ix" "$ix.c"
 		echo "$(PATH=$BIN:$PATH sh -c "$c" _ "$ix.c" | wc -l)" \
 		    >"$tmp/vadd.lines.$k"
-		: >"$tmp/vadd.times.$k"
 		k=$((k + 1))
 	done
-	r=0
-	while [ "$r" -lt "$NEAR_RUNS" ]; do
-		k=0
-		for c; do
-			[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
-			rm -rf "$ix.c"
-			cp -a "$ix" "$ix.c"
-			PATH=$BIN:$PATH RUNS=1 timeit sh -c "$c" _ "$ix.c" \
-			    >>"$tmp/vadd.times.$k" || exit 2
-			k=$((k + 1))
-		done
-		r=$((r + 1))
-	done
+	turns "$ix" "$tmp/vadd.times" "$@"
 	printf '%-20s %9s %7s %9s %9s\n' run 'median s' printed '/ add -u' \
 	    '/ sh-near'
 	k=0
@@ -1174,24 +1190,7 @@ bench_archive()
 	set -- "sh-fp -B" "sh-fp -B $w $d/night.warc.gz" \
 	    "add -u -v night" "sh-index add -u -v $d/night.warc.gz $w \$1 $d/night.fpb" \
 	    "sh-near -u -i -v night" "sh-near -u -i \$1 -v $d/night.warc.gz $w -a $BAND_T $d/night.fpb"
-	k=0
-	for c; do
-		[ $((k % 2)) -eq 1 ] && : >"$d/times.$k"
-		k=$((k + 1))
-	done
-	r=0
-	while [ "$r" -lt "$NEAR_RUNS" ]; do
-		k=0
-		for c; do
-			[ $((k % 2)) -eq 1 ] || { k=$((k + 1)); continue; }
-			rm -rf "$ix.c"
-			cp -a "$ix" "$ix.c"
-			PATH=$BIN:$PATH RUNS=1 timeit sh -c "$c" _ "$ix.c" \
-			    >>"$d/times.$k" || exit 2
-			k=$((k + 1))
-		done
-		r=$((r + 1))
-	done
+	turns "$ix" "$d/times" "$@"
 	fp=$(median <"$d/times.1")
 	printf '%-26s %9s %9s\n' run 'median s' '/ sh-fp -B'
 	k=0
