@@ -153,9 +153,11 @@ locate(size_t i, const char *id, size_t idlen)
 			    "kept", sh_locator_unplaced(loc));
 		return;
 	}
+	sh_ixw_close(w);
+	if (r == SH_EZ)		/* mapping a compressed file's members */
+		errx(2, "%s: %s: %s", docs->vd.path, sh_strerror(r), msg);
 	vdocs_error(&docs->vd, r == 0 ? SH_ENODOC : r, NULL, 0, id, idlen,
 	    0);
-	sh_ixw_close(w);
 	exit(2);
 }
 
