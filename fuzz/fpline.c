@@ -14,22 +14,28 @@
 #include "near/fpline.h"
 #include "util.h"
 
-/* The sketch after the ID of line p[0..len), if any. */
+/* The sketch after the ID of line p[0..len), if any, of either kind:
+ * written back with the tag of its kind, it parses to the same values. */
 static void
 sketch(const char *p, size_t len, const char *id, size_t idlen)
 {
 	struct sh_sketch s, s2;
 	char text[SH_SK_TEXT];
-	int r;
+	int r, kind;
 
 	r = sh_fpline_sketch(p, len, id, idlen, &s);
+	FZ_CHECK(r == 0 || r == SH_ENOSKETCH || r == SH_ESKETCH ||
+	    r == SH_ESKVERSION || r == SH_ESKCHARS);
+	r = sh_fpline_sketch_kind(p, len, id, idlen, &s, &kind);
 	FZ_CHECK(r == 0 || r == SH_ENOSKETCH || r == SH_ESKETCH ||
 	    r == SH_ESKVERSION);
 	if (r != 0)
 		return;
-	sh_sketch_format(&s, text);
+	FZ_CHECK(kind >= 0 && kind <= SH_SK_KINDS);
+	sh_sketch_format_kind(&s, kind, text);
 	FZ_CHECK(sh_sketch_parse(text, sizeof(text), &s2) == 0 &&
 	    memcmp(&s, &s2, sizeof(s)) == 0);
+	FZ_CHECK(sh_sketch_kind(text, sizeof(text)) == kind);
 	FZ_CHECK(sh_sketch_sim(sh_sketch_equal(&s, &s2)) == 1000000);
 }
 
