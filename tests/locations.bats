@@ -153,3 +153,34 @@ setup_file() {
 	eq "$stderr" "sh-index: -v: an index of fingerprint tables keeps no documents: -v is for band tables (-a)"
 	[ ! -e "$d/kx" ]
 }
+
+# A WARC response: URI ID TEXT.
+response() {
+	local b
+	b=$(printf 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n%s' "$3")
+	printf 'WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: <%s>\r\nWARC-Record-ID: <urn:uuid:%s>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n' \
+	    "$1" "$2" "$(printf '%s' "$b" | wc -c)" "$b"
+}
+
+@test "locations: pages crawled again under their URLs, with unique WARC-Record-IDs: verified against their old copies, the night retried adds none" {
+	local d="$BATS_TEST_TMPDIR" i w="-f warc -I WARC-Record-ID"
+	near_copies "$d/docs" 12 3
+	i=0
+	cut -f 2 "$d/docs" | while IFS= read -r t; do
+		i=$((i + 1))
+		response "http://a/$i" "y$i" "$t" | gzip -c
+	done >"$d/y.warc.gz"
+	{ response http://a/1 t1 "$(cut -f 2 "$d/docs" | sed -n 1p) w1000"
+	  response http://a/2 t2 "$(cut -f 2 "$d/docs" | sed -n 2p)"
+	  response http://a/13 t3 "$(cut -f 2 "$d/docs" | sed -n 12p | rev)"
+	} | gzip -c >"$d/t.warc.gz"
+	sh-fp -B $F $w "$d/y.warc.gz" |
+	    sh-index build -a 0.8 -v "$d/y.warc.gz" $F $w "$d/ix"
+	# Page 1 changed a little, page 2 the same: not added; the new page
+	# 13 is.  The night again: none.
+	sh-fp -B $F $w "$d/t.warc.gz" >"$d/t.fpb"
+	run -0 sh-index add -u -v "$d/t.warc.gz" $F $w "$d/ix" "$d/t.fpb"
+	eq "$(cut -f 2 <<<"$output")" "urn:uuid:t3"
+	run -0 sh-index add -u -v "$d/t.warc.gz" $F $w "$d/ix" "$d/t.fpb"
+	eq "$output" ""
+}
