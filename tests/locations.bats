@@ -110,9 +110,15 @@ setup_file() {
 	run -2 --separate-stderr sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 \
 	    "$f/night.fpb"
 	[[ "$stderr" == "sh-near: $d/a2.tsv.gz: document d"*", where the index says it lies: file changed while in use" ]]
-	# With the history given, its records are read there instead.
-	run -0 sh-near -i "$d/ix" -v "$f/night" -v "$d/moved.gz" $F -a 0.8 \
-	    "$f/night.fpb"
+	# Given with -v, it is the night's, not the archive's; a link
+	# where it was serves.
+	run -2 --separate-stderr sh-near -i "$d/ix" -v "$f/night" \
+	    -v "$d/moved.gz" $F -a 0.8 "$f/night.fpb"
+	[[ "$stderr" == "sh-near: $d/a2.tsv.gz: document d"*", where the index says it lies: file changed while in use" ]]
+	ln -sf "$d/moved.gz" "$d/a2.tsv.gz"
+	run -0 sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 "$f/night.fpb"
+	eq "$output" "$(sh-near -i "$f/ix" -v "$f/night" $F -a 0.8 \
+	    "$f/night.fpb" | grep -v "$f/a3" | sed "s|$f/|$d/|")"
 }
 
 @test "locations: deleted and expired documents are never read; merges keep the others' places" {
@@ -182,5 +188,42 @@ response() {
 	run -0 sh-index add -u -v "$d/t.warc.gz" $F $w "$d/ix" "$d/t.fpb"
 	eq "$(cut -f 2 <<<"$output")" "urn:uuid:t3"
 	run -0 sh-index add -u -v "$d/t.warc.gz" $F $w "$d/ix" "$d/t.fpb"
+	eq "$output" ""
+}
+
+@test "locations: a page crawled again under its URL is verified against its old copy where it lies, not against itself; the same pairs and adds as under other IDs" {
+	local d="$BATS_TEST_TMPDIR" i t1 t2 p
+	near_copies "$d/docs" 12 3
+	t1=$(cut -f 2 "$d/docs" | sed -n 1p)
+	t2=$(cut -f 2 "$d/docs" | sed -n 5p)
+	# The archive twice, its pages under the night's URLs and under
+	# others; the night: page 1 changed a little, page 5 the same, a
+	# copy of page 1 under a new URL.
+	for p in a old; do
+		i=0
+		cut -f 2 "$d/docs" | while IFS= read -r t; do
+			i=$((i + 1))
+			response "http://$p/$i" "$p$i" "$t" | gzip -c
+		done >"$d/$p.warc.gz"
+		sh-fp -B $F -f warc "$d/$p.warc.gz" |
+		    sh-index build -a 0.8 -v "$d/$p.warc.gz" $F -f warc "$d/$p.ix"
+	done
+	{ response http://a/1 t1 "$t1 w1000 w1001 w1002 w1003 w1004 w1005"
+	  response http://a/5 t2 "$t2"
+	  response http://a/99 t3 "$t1 w2000"
+	} | gzip -c >"$d/t.warc.gz"
+	sh-fp -B $F -f warc "$d/t.warc.gz" >"$d/t.fpb"
+	run -0 sh-near -i "$d/a.ix" -v "$d/t.warc.gz" -f warc -a 0.8 "$d/t.fpb"
+	eq "$output" "$(sh-near -i "$d/old.ix" -v "$d/t.warc.gz" -f warc \
+	    -a 0.8 "$d/t.fpb" | sed 's,http://old/,http://a/,g; s,old\.warc,a.warc,')"
+	# Not compared with itself: its 150 shingles of the 156 of the
+	# page changed, not 1.
+	eq "$(grep -P '^http://a/1\thttp://a/1\t' <<<"$output" | cut -f 4)" \
+	    0.961538
+	[[ "$output" == *"http://a/5	http://a/5	0	1.000000	"* ]]
+	run -0 sh-index add -u -v "$d/t.warc.gz" $F -f warc "$d/a.ix" "$d/t.fpb"
+	eq "$output" "$(sh-index add -u -v "$d/t.warc.gz" $F -f warc \
+	    "$d/old.ix" "$d/t.fpb")"
+	run -0 sh-index add -u -v "$d/t.warc.gz" $F -f warc "$d/a.ix" "$d/t.fpb"
 	eq "$output" ""
 }

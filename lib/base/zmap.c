@@ -64,6 +64,9 @@ struct feed {
 	void *ctx;
 	int (*found)(struct feed *, uint64_t p, uint32_t crc, uint32_t isize);
 	int (*out)(struct feed *, const unsigned char *d, size_t k);
+	/* fed to stop (or the end): 1 when it moved the feed on (feed_at),
+	 * 0 to end the input; NULL: end it */
+	int (*next)(struct feed *);
 };
 
 static uint32_t
@@ -88,6 +91,16 @@ feed_init(struct feed *f, int fd, uint64_t from, int cut)
 		return SH_ENOMEM;
 	}
 	return 0;
+}
+
+/* Feed on from offset from, as a new segment: nothing read ahead. */
+static void
+feed_at(struct feed *f, uint64_t from)
+{
+	f->pos = f->seg = f->fed = f->avail = f->base = from;
+	f->stop = NONE;
+	f->tl = f->wlen = 0;
+	f->eof = 0;
 }
 
 static void
@@ -202,10 +215,12 @@ pump(struct feed *f, int kind, char *msg, size_t cap)
 	for (r = 0;;) {
 		/* A block fed: the next read, or the end of the input. */
 		if (f->to >= 0 && f->fed == f->avail) {
-			if (f->eof || f->fed >= f->stop) {
+			if ((f->eof || f->fed >= f->stop) &&
+			    (f->next == NULL || !f->next(f))) {
 				close(f->to);
 				f->to = -1;
-			} else if ((r = fill(f)) != 0)
+			} else if (!f->eof && f->fed < f->stop &&
+			    (r = fill(f)) != 0)
 				break;
 			continue;
 		}
@@ -717,4 +732,172 @@ sh_zrange_read(int fd, int kind, unsigned long long coff,
 		}
 		return r;
 	}
+}
+
+/* A segment of a batch: the ranges r[r0, r1) of one member start coff,
+ * fed from it to the member start where the decoded bytes first reach
+ * need (the largest skip + n of its ranges); dlen, their decoded length
+ * once that start is found (NONE before, and for a segment fed to the
+ * end of the file). */
+struct seg {
+	uint64_t coff, need, dlen;
+	size_t r0, r1;
+};
+
+/* A batch read: its ranges, its segments, the segment fed (in) and the
+ * one written (out), the decoded bytes of the one fed since its start
+ * as the trailers tell them (sum), and of the one written (x); bad, a
+ * member start not where a segment starts. */
+struct batch {
+	struct sh_zrange *r;
+	struct seg *s;
+	size_t ns, cap, in, out, rc;
+	uint64_t sum, x;
+	int bad;
+};
+
+static int
+batch_found(struct feed *f, uint64_t p, uint32_t crc, uint32_t isize)
+{
+	struct batch *b = f->ctx;
+	struct seg *s = &b->s[b->in];
+
+	(void)crc;
+	if (p < f->seg + MIN_MEMBER)
+		return 0;
+	b->sum += isize;
+	/* The next segment's start passed, or reached before this one's
+	 * bytes are: its members are this one's (no batch). */
+	if (b->in + 1 < b->ns && (p > s[1].coff ||
+	    (p == s[1].coff && b->sum < s->need))) {
+		b->bad = 1;
+		return SH_ECHANGED;
+	}
+	if (b->sum >= s->need) {
+		f->stop = p;
+		s->dlen = b->sum;
+	}
+	return 0;
+}
+
+/* The segment fed whole: on to the next one's start. */
+static int
+batch_next(struct feed *f)
+{
+	struct batch *b = f->ctx;
+
+	if (++b->in == b->ns)
+		return 0;
+	if (f->eof) {
+		b->bad = 1;
+		return 0;
+	}
+	b->sum = 0;
+	feed_at(f, b->s[b->in].coff);
+	return 1;
+}
+
+/* The decoded bytes of the segment written, given to its ranges (sorted
+ * by skip, rc the first not yet whole); past its length, to the next. */
+static int
+batch_out(struct feed *f, const unsigned char *d, size_t k)
+{
+	struct batch *b = f->ctx;
+	struct sh_zrange *g;
+	struct seg *s;
+	uint64_t lo, hi, end;
+	size_t j, take;
+
+	while (k > 0) {
+		if (b->out == b->ns) {
+			b->bad = 1;
+			return SH_ECHANGED;
+		}
+		s = &b->s[b->out];
+		take = s->dlen != NONE && s->dlen - b->x < k ?
+		    (size_t)(s->dlen - b->x) : k;
+		end = b->x + take;
+		for (j = b->rc; j < s->r1 && b->r[j].skip < end; j++) {
+			g = &b->r[j];
+			lo = g->skip > b->x ? g->skip : b->x;
+			hi = g->skip + g->n < end ? g->skip + g->n : end;
+			if (lo < hi) {
+				memcpy((unsigned char *)g->buf + (lo - g->skip),
+				    d + (lo - b->x), (size_t)(hi - lo));
+				g->got = (size_t)(hi - g->skip);
+			}
+		}
+		while (b->rc < s->r1 && b->r[b->rc].skip + b->r[b->rc].n <=
+		    end)
+			b->rc++;
+		b->x = end;
+		d += take;
+		k -= take;
+		if (s->dlen != NONE && b->x == s->dlen) {
+			b->out++;
+			b->x = 0;
+			b->rc = s->r1;
+		}
+	}
+	return 0;
+}
+
+static int
+by_start(const void *x, const void *y)
+{
+	const struct sh_zrange *a = x, *b = y;
+
+	if (a->coff != b->coff)
+		return a->coff < b->coff ? -1 : 1;
+	return a->skip < b->skip ? -1 : a->skip > b->skip;
+}
+
+int
+sh_zranges_read(int fd, struct sh_zrange *r, size_t n, char *msg,
+    size_t cap)
+{
+	struct batch b;
+	struct feed f;
+	size_t i;
+	int e;
+
+	*msg = '\0';
+	memset(&b, 0, sizeof(b));
+	qsort(r, n, sizeof(*r), by_start);
+	for (i = 0; i < n; i++) {
+		r[i].got = 0;
+		if (b.ns == 0 || b.s[b.ns - 1].coff != r[i].coff) {
+			if (sh_grow(&b.s, &b.cap, b.ns + 1, sizeof(*b.s)) != 0) {
+				free(b.s);
+				return SH_ENOMEM;
+			}
+			b.s[b.ns].coff = r[i].coff;
+			b.s[b.ns].need = 0;
+			b.s[b.ns].dlen = NONE;
+			b.s[b.ns].r0 = i;
+			b.ns++;
+		}
+		b.s[b.ns - 1].r1 = i + 1;
+		if (r[i].skip + r[i].n > b.s[b.ns - 1].need)
+			b.s[b.ns - 1].need = r[i].skip + r[i].n;
+	}
+	if (n == 0)
+		return 0;
+	b.r = r;
+	if ((e = feed_init(&f, fd, b.s[0].coff, 1)) != 0) {
+		free(b.s);
+		return e;
+	}
+	f.ctx = &b;
+	f.found = batch_found;
+	f.out = batch_out;
+	f.next = batch_next;
+	e = pump(&f, SH_Z_GZIP, msg, cap);
+	feed_free(&f);
+	/* Every segment written whole, to the length its trailers say. */
+	if (e == 0 && (b.bad || b.in != b.ns || (b.out != b.ns &&
+	    (b.out != b.ns - 1 || b.s[b.out].dlen != NONE))))
+		e = SH_ECHANGED;
+	free(b.s);
+	return e;
 }

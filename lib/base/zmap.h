@@ -100,4 +100,33 @@ void sh_zmap_free(struct sh_zmap *m);
 int sh_zrange_read(int fd, int kind, unsigned long long coff,
     unsigned long long skip, void *buf, size_t n, char *msg, size_t cap);
 
+/* A range of sh_zranges_read: n decoded bytes skip bytes after member
+ * start coff into buf; got, how many were read (n, or fewer where the
+ * file ends); tag, the caller's, left as it is. */
+struct sh_zrange {
+	unsigned long long coff, skip;
+	void *buf;
+	size_t n, got, tag;
+};
+
+/*
+ * The ranges r[0..n) of the gzip file open on fd (coff member starts,
+ * as sh_zmap_find gives them), sorted here by coff and skip, read by one
+ * decompressor run: fed from each coff, in order, to the member start
+ * whose trailers say the decoded bytes reach the largest skip + n of
+ * that coff's ranges, then from the next coff on, so that gzip decodes
+ * and checks whole members and the compressed bytes read are those of
+ * the members the ranges lie in (and, for each coff, up to a sixteenth
+ * more and 256 bytes, as sh_zrange_read).  Return 0, every range read
+ * (its got less than n only where the file ends); else nothing is to be
+ * taken from the buffers, and each range is to be read by
+ * sh_zrange_read, which tells what is wrong: SH_ECHANGED (the members of
+ * one coff reach into the next one's, or the trailers lie: a header
+ * inside deflate data, the file changed), SH_EZ (the decompressor
+ * failed: msg[0..cap) says why), SH_EIO (errno set) or SH_ENOMEM.
+ * Cost: one decompressor run, its input fed and its output copied.
+ */
+int sh_zranges_read(int fd, struct sh_zrange *r, size_t n, char *msg,
+    size_t cap);
+
 #endif

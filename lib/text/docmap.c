@@ -1,6 +1,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +9,12 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/fpval.h"
 #include "base/grow.h"
 #include "base/hash.h"
 #include "base/hmap.h"
 #include "base/io.h"
+#include "base/zmap.h"
 #include "base/zpipe.h"
 #include "text/docmap.h"
 
@@ -56,6 +59,8 @@ struct loc {
 	struct sh_recloc l;
 	size_t id, idlen;
 	uint32_t next;
+	int ahead;		/* its bytes read ahead: pre[at, at + n) */
+	size_t at, n;
 };
 
 /* The located records of a map, borrowed by its clones: the entries,
@@ -67,6 +72,10 @@ struct locs {
 	char *ids;
 	size_t idsn, idscap;
 	struct sh_hmap byid;
+	/* Read ahead by the last sh_docmap_ahead: the bytes of entries
+	 * [from, to) that it read, and those after them not yet asked. */
+	char *pre;
+	size_t precap, from, to;
 };
 
 struct sh_docmap {
@@ -301,6 +310,7 @@ sh_docmap_free(struct sh_docmap *m)
 			fclose(m->tmp);
 		free(m->locs->e);
 		free(m->locs->ids);
+		free(m->locs->pre);
 		sh_hmap_free(&m->locs->byid);
 		free(m->locs);
 	}
@@ -725,42 +735,60 @@ find(struct sh_docmap *m, size_t lo, uint64_t key, const char *id,
 	return 0;
 }
 
-/* The located record of ID id, or NULL. */
+/* The located record of name id[0..idlen) (sh_docmap_name), or NULL
+ * when it is no name of one. */
 static const struct loc *
 located(const struct sh_docmap *m, const char *id, size_t idlen)
 {
-	const struct locs *ls = m->locs;
-	const struct loc *l;
-	uint32_t i;
+	uint32_t n = 0, d;
+	size_t i;
 
-	if (ls->n == 0 || !sh_hmap_get(&ls->byid, id_key(id, idlen), &i))
+	if (idlen != SH_DOCMAP_NAME - 1 || id[0] != '\n')
 		return NULL;
-	for (l = &ls->e[i]; ; l = &ls->e[l->next - 1]) {
-		if (l->idlen == idlen && memcmp(ls->ids + l->id, id,
-		    idlen) == 0)
-			return l;
-		if (l->next == 0)
+	for (i = 1; i < idlen; i++) {
+		if ((d = sh_hexval[(unsigned char)id[i]]) > 15)
 			return NULL;
+		n = n << 4 | d;
 	}
+	return n < m->locs->n ? &m->locs->e[n] : NULL;
 }
 
-/* The located record l of ID id into *rec. */
-static int
-read_located(struct sh_docmap *m, const struct loc *l, const char *id,
-    size_t idlen, struct sh_rec *rec)
+size_t
+sh_docmap_name(uint32_t n, char *name)
 {
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	name[0] = '\n';
+	for (i = SH_DOCMAP_NAME - 2; i >= 1; i--, n >>= 4)
+		name[i] = hex[n & 15];
+	name[SH_DOCMAP_NAME - 1] = '\0';
+	return SH_DOCMAP_NAME - 1;
+}
+
+/* The located record l into *rec. */
+static int
+read_located(struct sh_docmap *m, const struct loc *l, struct sh_rec *rec)
+{
+	const char *id = m->locs->ids + l->id;
 	int r;
 
-	if ((r = sh_recloc_read(&l->l, m->o, rec, &m->rb)) != 1) {
+	if (l->ahead)
+		r = sh_recloc_parse(&l->l, m->o, m->locs->pre + l->at, l->n,
+		    rec, &m->rb);
+	else
+		r = sh_recloc_read(&l->l, m->o, rec, &m->rb);
+	if (r != 1) {
 		if (r == SH_EZ)
 			memcpy(m->zmsg, m->rb.msg, sizeof(m->zmsg));
 		m->failed = l->l.path;
 		return r;
 	}
 	if (l->l.mode == SH_REC_LINE || l->l.mode == SH_REC_PARA) {
-		rec->id = m->locs->ids + l->id;
+		rec->id = id;
 		rec->idlen = l->idlen;
-	} else if (rec->idlen != idlen || memcmp(rec->id, id, idlen) != 0) {
+	} else if (rec->idlen != l->idlen || memcmp(rec->id, id,
+	    l->idlen) != 0) {
 		m->failed = l->l.path;
 		return SH_ECHANGED;
 	}
@@ -781,17 +809,14 @@ sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
 			m->failed = NULL;
 		return r;
 	}
+	if ((l = located(m, id, idlen)) != NULL)
+		return read_located(m, l, rec);
 	/* 0 is no numbered key; a hash may be 0. */
 	key = sh_docmap_key(m, id, idlen);
 	if ((key != 0 || !m->numbered) && (r = find(m, first_of(m, key),
-	    key, id, idlen, rec, &at)) != 0) {
-		if (r < 0)
-			m->failed = NULL;
-		return r;
-	}
-	if ((l = located(m, id, idlen)) == NULL)
-		return 0;
-	return read_located(m, l, id, idlen, rec);
+	    key, id, idlen, rec, &at)) < 0)
+		m->failed = NULL;
+	return r;
 }
 
 int
@@ -840,9 +865,17 @@ sh_docmap_where(struct sh_docmap *m, const char *id, size_t idlen,
 	return 1;
 }
 
+/* Whether a and b are one record's place. */
+static int
+same_place(const struct sh_recloc *a, const struct sh_recloc *b)
+{
+	return a->mode == b->mode && a->off == b->off && a->size == b->size &&
+	    strcmp(a->path, b->path) == 0;
+}
+
 int
 sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
-    const struct sh_recloc *l)
+    const struct sh_recloc *l, uint32_t *n)
 {
 	struct locs *ls = m->locs;
 	struct loc *e;
@@ -852,14 +885,16 @@ sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
 
 	if (m->clone || m->dir != NULL || l->mode == SH_REC_FILE)
 		return SH_EINVAL;
-	/* An ID of that hash: the same one, or the last of its chain (i)
-	 * to link the new entry after. */
+	/* An ID of that hash: the same one at the same place, or the last
+	 * of its chain (i) to link the new entry after. */
 	if ((have = sh_hmap_get(&ls->byid, h, &i)) != 0)
 		for (;; i = ls->e[i].next - 1) {
 			e = &ls->e[i];
 			if (e->idlen == idlen && memcmp(ls->ids + e->id, id,
-			    idlen) == 0)
+			    idlen) == 0 && same_place(&e->l, l)) {
+				*n = i;
 				return 0;
+			}
 			if (e->next == 0)
 				break;
 		}
@@ -873,15 +908,129 @@ sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
 		return SH_ENOMEM;
 	if (have)
 		ls->e[i].next = (uint32_t)ls->n + 1;
+	*n = (uint32_t)ls->n;
 	e = &ls->e[ls->n++];
 	e->l = *l;
 	e->id = ls->idsn;
 	e->idlen = idlen;
 	e->next = 0;
+	e->ahead = 0;
 	memcpy(ls->ids + ls->idsn, id, idlen);
 	ls->ids[ls->idsn + idlen] = '\0';
 	ls->idsn += idlen + 1;
 	return 0;
+}
+
+/* A located record to read ahead: its entry, where it lies, and where
+ * its bytes go in pre. */
+struct pick {
+	const char *path;
+	unsigned long long coff, skip;
+	uint32_t i;
+};
+
+/* By file, then by place in it. */
+static int
+cmp_pick(const void *a, const void *b)
+{
+	const struct pick *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->path, y->path)) != 0)
+		return c;
+	if (x->coff != y->coff)
+		return x->coff < y->coff ? -1 : 1;
+	return x->skip < y->skip ? -1 : x->skip > y->skip;
+}
+
+/* The picks v[0..n) of one file read by one decompressor run into
+ * their entries' bytes, when the file is gzip; else left to be read
+ * one by one. */
+static void
+ahead_file(struct locs *ls, const struct pick *v, size_t n,
+    struct sh_zrange *r)
+{
+	unsigned char magic[SH_Z_MAGIC];
+	struct loc *e;
+	char msg[256];
+	ssize_t k;
+	size_t i;
+	int fd;
+
+	if ((fd = open(v[0].path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	if ((k = pread(fd, magic, sizeof(magic), 0)) <= 0 ||
+	    sh_z_kind(magic, (size_t)k) != SH_Z_GZIP) {
+		close(fd);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		e = &ls->e[v[i].i];
+		r[i].coff = e->l.coff;
+		r[i].skip = e->l.skip;
+		r[i].buf = ls->pre + e->at;
+		r[i].n = e->n;
+		r[i].tag = v[i].i;
+	}
+	if (sh_zranges_read(fd, r, n, msg, sizeof(msg)) == 0)
+		for (i = 0; i < n; i++) {
+			e = &ls->e[r[i].tag];
+			e->n = r[i].got;
+			e->ahead = 1;
+		}
+	close(fd);
+}
+
+void
+sh_docmap_ahead(struct sh_docmap *m)
+{
+	struct locs *ls = m->locs;
+	struct sh_zrange *r = NULL;
+	struct pick *v = NULL;
+	struct loc *e;
+	size_t i, j, n = 0, bytes = 0, want;
+
+	if (m->clone)
+		return;
+	for (i = ls->from; i < ls->to; i++)
+		ls->e[i].ahead = 0;
+	ls->from = ls->to;
+	ls->to = ls->n;
+	if (ls->to - ls->from < 2 || (v = calloc(ls->to - ls->from,
+	    sizeof(*v))) == NULL || (r = calloc(ls->to - ls->from,
+	    sizeof(*r))) == NULL)
+		goto out;
+	/* Compressed records (those read from elsewhere than their
+	 * offset), as many as SH_DOCMAP_AHEAD bytes hold. */
+	for (i = ls->from; i < ls->to; i++) {
+		e = &ls->e[i];
+		want = sh_recloc_want(&e->l);
+		if ((e->l.coff == e->l.off && e->l.skip == 0 &&
+		    e->l.off != 0) ||
+		    e->l.mode == SH_REC_FILE || e->l.size == 0 ||
+		    want > SH_DOCMAP_AHEAD - bytes)
+			continue;
+		e->at = bytes;
+		e->n = want;
+		bytes += want;
+		v[n].path = e->l.path;
+		v[n].coff = e->l.coff;
+		v[n].skip = e->l.skip;
+		v[n].i = (uint32_t)i;
+		n++;
+	}
+	if (n < 2 || sh_grow(&ls->pre, &ls->precap, bytes, 1) != 0)
+		goto out;
+	qsort(v, n, sizeof(*v), cmp_pick);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && strcmp(v[j].path, v[i].path) == 0; j++)
+			;
+		if (j - i > 1)
+			ahead_file(ls, v + i, j - i, r);
+	}
+out:
+	free(v);
+	free(r);
 }
 
 const char *
@@ -908,7 +1057,7 @@ sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen)
 	uint64_t key;
 	size_t lo;
 
-	if (m->dir != NULL)
+	if (m->dir != NULL || located(m, id, idlen) != NULL)
 		return 1;
 	/* 0 is no numbered key; a hash may be 0. */
 	if ((key = sh_docmap_key(m, id, idlen)) != 0 || !m->numbered) {
@@ -916,7 +1065,7 @@ sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen)
 		if (lo < m->n && m->e[lo].key == key)
 			return 1;
 	}
-	return located(m, id, idlen) != NULL;
+	return 0;
 }
 
 /* By place alone: each record has its own. */

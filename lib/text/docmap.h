@@ -88,24 +88,24 @@ const struct sh_reader *sh_docmap_reader(const struct sh_docmap *m);
 
 /*
  * The first document whose ID is id[0..idlen) into *rec, valid until the
- * next call.  Call after the last scan.  The scanned files' records come
- * first; for an ID none of them has, the located record of that ID
- * (sh_docmap_locate) is read by sh_recloc_read with m's record options
- * (a buffer for each map and clone), and in the framings not numbered
- * (l->mode not SH_REC_LINE or SH_REC_PARA) its ID must be id; in the
- * numbered ones rec->id is id (m's copy) rather than the line number
- * that the record's file alone gives.  Return 1, 0 when there is none,
- * SH_EIO (errno set), SH_ENOMEM or SH_ECHANGED (the file no longer
- * holds that record where pass one found it, or a located record's
- * bytes are no record of that size or of another ID: the file changed,
- * or the location is wrong) or SH_EZ (the decompressor failed: with the
- * file framing, or reading a located record, sh_docmap_zmsg tells why),
- * or an error of sh_recloc_read for a located record (sh_docmap_failed
- * names its file).  Cost: a binary search (and for "NAME:N" a hash
- * lookup of NAME, whatever the number of files) and reading the record
- * (and opening its file, when the record before was of another); for an
- * ID of no scanned record, a hash lookup, and reading a located record
- * as sh_recloc_read does.  The table is sorted once, O(n log n), by the
+ * next call.  Call after the last scan.  An ID is looked for among the
+ * scanned files' records; a name of sh_docmap_name reads that located
+ * record (sh_docmap_locate) alone, by sh_recloc_read with m's record
+ * options (a buffer for each map and clone): in the framings not
+ * numbered (l->mode not SH_REC_LINE or SH_REC_PARA) its ID must be the
+ * one it was located under; in the numbered ones rec->id is that ID (m's
+ * copy) rather than the line number that the record's file alone gives.
+ * Return 1, 0 when there is none, SH_EIO (errno set), SH_ENOMEM or
+ * SH_ECHANGED (the file no longer holds that record where pass one found
+ * it, or a located record's bytes are no record of that size or of
+ * another ID: the file changed, or the location is wrong) or SH_EZ (the
+ * decompressor failed: with the file framing, or reading a located
+ * record, sh_docmap_zmsg tells why), or an error of sh_recloc_read for a
+ * located record (sh_docmap_failed names its file).  Cost: a binary
+ * search (and for "NAME:N" a hash lookup of NAME, whatever the number of
+ * files) and reading the record (and opening its file, when the record
+ * before was of another); for a located record, reading it as
+ * sh_recloc_read does.  The table is sorted once, O(n log n), by the
  * first call after a scan (or by sh_docmap_dups).
  */
 int sh_docmap_get(struct sh_docmap *m, const char *id, size_t idlen,
@@ -131,11 +131,10 @@ struct sh_docplace {
 };
 
 /*
- * After the last scan: where the first record (of the scanned files;
- * the located ones of sh_docmap_locate aside) whose ID is id[0..idlen)
- * lies, into *w.  A record whose key (sh_docmap_key) no other record
- * has is taken without being read, so that in the framings not
- * numbered an ID of the same 64-bit hash as that record's (another ID,
+ * After the last scan: where the first record of the scanned files
+ * whose ID is id[0..idlen) lies, into *w.  A record whose key
+ * (sh_docmap_key) no other record has is taken without being read, so
+ * that in the framings not numbered an ID of the same 64-bit hash as that record's (another ID,
  * one no record has) is taken for it; where records share the key they
  * are read again, in the order of the files and of their records, and
  * their IDs compared, as sh_docmap_get does.  Return 1; 0 when no
@@ -152,24 +151,51 @@ int sh_docmap_where(struct sh_docmap *m, const char *id, size_t idlen,
 /*
  * Add to m that the document of ID id[0..idlen) (copied) lies at l
  * (copied, but for l->path, which must outlive m and its clones): a
- * located record, read by sh_recloc_read when sh_docmap_get is asked
- * for an ID that no record of the scanned files has (the scanned files
- * come first, whenever they were scanned).  May be called before or
- * after scans and lookups, by the caller of the original map alone (not
- * on a clone), never while a clone reads: the clones borrow the located
- * records, as they do the table (and so read those located after them
- * too).  An ID located before is left as it is (the first location
- * wins).  Return 0; SH_ENOMEM; SH_ERANGE (2^32 - 1
- * located records); SH_EINVAL (the file framing, l->mode SH_REC_FILE,
- * or m a clone).  Memory: for each located ID, an entry of 80 bytes
- * (up to 160: the array of entries grows by doubling), the ID's bytes
- * and a NUL (the same doubling), and 32 to 64 bytes of hash slots
- * (base/hmap.h), besides the buffers of the reads, for the map and for
- * each clone: struct sh_recbuf, the largest located record's bytes.
- * Cost: a hash lookup, the IDs of the same 64-bit hash compared.
+ * located record, its number into *n, read by sh_docmap_get when asked
+ * for by its name (sh_docmap_name), never in place of a scanned record
+ * of that ID nor of another located one: a page archived under the ID
+ * of a page given is another document.  The same ID at the same place
+ * (path, framing, offset and size) again is the record located before,
+ * of the same number.  May be called before or after scans and
+ * lookups, by the caller of the original map alone (not on a clone),
+ * never while a clone reads: the clones borrow the located records, as
+ * they do the table (and so read those located after them too).
+ * Return 0; SH_ENOMEM; SH_ERANGE (2^32 - 1 located records); SH_EINVAL
+ * (the file framing, l->mode SH_REC_FILE, or m a clone).  Memory: for
+ * each located record, an entry of 80 bytes (up to 160: the array of
+ * entries grows by doubling), the ID's bytes and a NUL (the same
+ * doubling), and 32 to 64 bytes of hash slots (base/hmap.h), besides
+ * the buffers of the reads, for the map and for each clone: struct
+ * sh_recbuf, the largest located record's bytes.  Cost: a hash lookup,
+ * the records of the same 64-bit hash of ID compared.
  */
 int sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
-    const struct sh_recloc *l);
+    const struct sh_recloc *l, uint32_t *n);
+
+/*
+ * Read ahead the records located since the last call, that sh_docmap_get
+ * may read them from memory: of each gzip file, those of its members
+ * read by one decompressor run (base/zmap.h: sh_zranges_read) rather
+ * than one run a record.  The bytes read ahead by the call before are
+ * let go.  A file that cannot be read so (not gzip, a member that is no
+ * start, a decompressor that fails) is left to be read a record at a
+ * time, which tells what is wrong.  By the caller of the original map
+ * alone, never while a clone reads (as sh_docmap_locate).  Memory: the
+ * records' bytes, up to SH_DOCMAP_AHEAD (past it, records are read one
+ * by one), and 56 bytes a record while they are read.  The records read
+ * are the same whether or not this is called.
+ */
+#define SH_DOCMAP_AHEAD ((size_t)64 << 20)
+void sh_docmap_ahead(struct sh_docmap *m);
+
+/*
+ * The name of located record n into name[SH_DOCMAP_NAME], NUL after it;
+ * its length returned.  A name begins with a line feed, which no ID
+ * holds, so it is never a scanned record's ID: a caller keeping
+ * documents by their IDs keeps a located one by its name apart.
+ */
+#define SH_DOCMAP_NAME 10
+size_t sh_docmap_name(uint32_t n, char *name);
 
 /*
  * After an error of sh_docmap_get or sh_docmap_where on m (not its
@@ -215,11 +241,10 @@ uint64_t sh_docmap_key(const struct sh_docmap *m, const char *id,
 /*
  * Whether some record has the key of ID id[0..idlen) (sh_docmap_key): a
  * record of that ID, or (rarely) of another ID of the same 64-bit hash;
- * or, when no scanned record has it, whether a located record has that
- * very ID (sh_docmap_locate).  Call after the last scan.  Cost: a
- * binary search (the table sorted once, as for sh_docmap_get), and a
- * hash lookup of the located IDs; nothing is read.  The file framing
- * holds every ID.
+ * for a name of sh_docmap_name, whether that located record is.  Call
+ * after the last scan.  Cost: a binary search (the table sorted once,
+ * as for sh_docmap_get); nothing is read.  The file framing holds every
+ * ID.
  */
 int sh_docmap_holds(struct sh_docmap *m, const char *id, size_t idlen);
 

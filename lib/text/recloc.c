@@ -55,45 +55,68 @@ end_reader(struct sh_recbuf *b)
 	b->fp = NULL;
 }
 
+size_t
+sh_recloc_want(const struct sh_recloc *l)
+{
+	return (size_t)l->size + (l->mode != SH_REC_WARC);
+}
+
 int
 sh_recloc_read(const struct sh_recloc *l, const struct sh_recopt *o,
     struct sh_rec *rec, struct sh_recbuf *b)
 {
-	struct sh_recopt ro = *o;
-	size_t size = (size_t)l->size, n;
+	size_t size = (size_t)l->size, want;
 	int r;
 
 	end_reader(b);
 	b->msg[0] = '\0';
 	if (l->mode == SH_REC_FILE)
 		return SH_EINVAL;
-	if (l->size == 0 || l->size != size)
+	if (l->size == 0 || l->size != size || size == SIZE_MAX)
 		return SH_ECHANGED;
 	if ((r = open_file(b, l->path)) != 0)
 		return r;
-	if (size == SIZE_MAX || sh_grow(&b->buf, &b->cap, size + 1, 1) != 0)
+	want = sh_recloc_want(l);
+	if (sh_grow(&b->buf, &b->cap, want, 1) != 0)
 		return SH_ENOMEM;
-	/* A byte more, where the file has it, so that a record that would
-	 * go on past the location (one cut short) is told. */
-	if ((r = sh_zrange_read(b->fd, b->kind, l->coff, l->skip, b->buf,
-	    size + 1, b->msg, sizeof(b->msg))) == 0)
-		n = size + 1;
-	else if (r == SH_ECHANGED && (r = sh_zrange_read(b->fd, b->kind,
-	    l->coff, l->skip, b->buf, size, b->msg, sizeof(b->msg))) == 0)
-		n = size;
+	/* With a byte more, where the file has it, a record that would go
+	 * on past the location (one cut short) is told. */
+	r = sh_zrange_read(b->fd, b->kind, l->coff, l->skip, b->buf, want,
+	    b->msg, sizeof(b->msg));
+	if (r == SH_ECHANGED && want > size)
+		r = sh_zrange_read(b->fd, b->kind, l->coff, l->skip, b->buf,
+		    want = size, b->msg, sizeof(b->msg));
 	if (r != 0)
 		return r;
+	return sh_recloc_parse(l, o, b->buf, want, rec, b);
+}
+
+int
+sh_recloc_parse(const struct sh_recloc *l, const struct sh_recopt *o,
+    const char *p, size_t n, struct sh_rec *rec, struct sh_recbuf *b)
+{
+	struct sh_recopt ro = *o;
+	size_t size = (size_t)l->size;
+	int r;
+
+	end_reader(b);
+	if (l->mode == SH_REC_FILE)
+		return SH_EINVAL;
+	if (l->size == 0 || l->size != size || n < size)
+		return SH_ECHANGED;
 	/* The record's bytes parsed alone, as the reader parses them
 	 * sought in the file (sh_reader_seek): to their end, numbered from
 	 * the record's line. */
-	if ((b->fp = fmemopen(b->buf, n, "r")) == NULL)
+	if ((b->fp = fmemopen((void *)p, n, "r")) == NULL)
 		return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
 	ro.mode = l->mode;
 	sh_reader_open(&b->rd, b->fp, &ro, l->path, 0);
 	if (sh_reader_seek(&b->rd, 0, (long long)size, l->line) != 0)
 		return SH_EIO;
+	/* A WARC record read to its length alone: bytes that are no
+	 * record of it there (a record cut short) are a changed file. */
 	if ((r = sh_reader_next(&b->rd, rec)) < 0)
-		return r;
+		return l->mode == SH_REC_WARC && n == size ? SH_ECHANGED : r;
 	if (r != 1 || rec->off != 0 || rec->size != (long long)size)
 		return SH_ECHANGED;
 	rec->off = (long long)l->off;

@@ -50,13 +50,28 @@ struct sh_recbuf {
  * wrong); SH_EIO (errno set: opening or reading the file); SH_ENOMEM;
  * SH_EZ (the decompressor failed: b->msg says why); SH_EINVAL
  * (SH_REC_FILE); or an error of sh_reader_next, a bad record's (never
- * one that pass one kept).  Cost: one open for a file other than the
- * last; for a compressed file, a decompressor run from coff and the
- * compressed bytes of the members the record lies in read
- * (sh_zrange_read); the record parsed.
+ * one that pass one kept; for a WARC record, a record cut short is
+ * SH_ECHANGED).  Cost: one open for a file other than the last; for a
+ * compressed file, a decompressor run from coff and the compressed
+ * bytes of the members the record lies in read (sh_zrange_read); the
+ * record parsed.
  */
 int sh_recloc_read(const struct sh_recloc *l, const struct sh_recopt *o,
     struct sh_rec *rec, struct sh_recbuf *b);
+
+/* The decoded bytes to read for the record at l: its size, and a byte
+ * more but for a WARC record (its framing tells where it ends), so that
+ * a record that would go on past the location is told. */
+size_t sh_recloc_want(const struct sh_recloc *l);
+
+/*
+ * The record at l parsed from p[0..n), its bytes read elsewhere (n =
+ * sh_recloc_want, or l->size where the file ended), as sh_recloc_read
+ * parses those it reads; p must outlive the use of *rec.  Return as
+ * sh_recloc_read; SH_ECHANGED when n < l->size.
+ */
+int sh_recloc_parse(const struct sh_recloc *l, const struct sh_recopt *o,
+    const char *p, size_t n, struct sh_rec *rec, struct sh_recbuf *b);
 
 /* Close and free what b holds; b may be read with again (zeroed). */
 void sh_recloc_free(struct sh_recbuf *b);

@@ -132,10 +132,11 @@ sh_locator_free(struct sh_locator *lc)
 int
 sh_locate_hit(struct sh_index *ix, const struct sh_hit *h,
     const char *id, size_t len, struct sh_docmap *m, const char **file,
-    char *where)
+    char *name, char *where)
 {
 	struct sh_segloc s;
 	struct sh_recloc l;
+	uint32_t n;
 	int r;
 
 	if (file != NULL)
@@ -154,7 +155,10 @@ sh_locate_hit(struct sh_index *ix, const struct sh_hit *h,
 	l.coff = s.coff;
 	l.skip = s.skip;
 	l.line = s.line;
-	if ((r = sh_docmap_locate(m, id, len, &l)) != 0)
+	if ((r = sh_docmap_locate(m, id, len, &l, &n)) != 0) {
 		*where = '\0';
-	return r;
+		return r;
+	}
+	sh_docmap_name(n, name);
+	return 1;
 }

@@ -47,14 +47,16 @@ void sh_locator_free(struct sh_locator *lc);
 
 /*
  * Hand the location that ix keeps for hit h, whose ID is id[0..len), to
- * map m (NULL: none), which reads the document there unless its own
- * files hold that ID (sh_docmap_locate), and its file's path to *file
- * (valid until ix is closed; NULL when ix keeps none) unless file is
- * NULL.  Return 0 (also when ix keeps none); SH_ENOMEM or SH_ECORRUPT
- * (where names the segment).
+ * map m (NULL: none), which reads the document there when asked for by
+ * the name written into name[SH_DOCMAP_NAME] (sh_docmap_locate, _name:
+ * never a document of m's own files, even of that ID), and its file's
+ * path to *file (valid until ix is closed; NULL when ix keeps none)
+ * unless file is NULL.  Return 1 with m not NULL and a location handed
+ * to it; 0 when ix keeps none, or m is NULL: the document is m's of ID
+ * id; SH_ENOMEM or SH_ECORRUPT (where names the segment).
  */
 int sh_locate_hit(struct sh_index *ix, const struct sh_hit *h,
     const char *id, size_t len, struct sh_docmap *m, const char **file,
-    char *where);
+    char *name, char *where);
 
 #endif

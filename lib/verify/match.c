@@ -54,15 +54,16 @@ sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
 }
 
 int
-sh_match_ids(struct sh_matcher *mt, const char *const id[2],
-    const size_t len[2], const sh_fpval fp[2], long *sim)
+sh_match_ids(struct sh_matcher *mt, const char *const vid[2],
+    const size_t vlen[2], const char *const id[2], const size_t len[2],
+    const sh_fpval fp[2], long *sim)
 {
 	uint32_t s;
 	size_t col;
 	int e, which;
 
 	*sim = -1;
-	e = sh_verify_ids(mt->vf, id, len, fp, &s, &which, &col);
+	e = sh_verify_ids(mt->vf, vid, vlen, fp, &s, &which, &col);
 	return judged(mt, e, s, id, len, which, col, sim);
 }
 
@@ -166,32 +167,6 @@ line_keys(const struct sh_index *ix, const char *p, size_t len,
 	return 0;
 }
 
-int
-sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
-    const struct sh_ixlook *lk, struct sh_linestore *lines,
-    uint8_t *kept)
-{
-	const char *id, *line;
-	size_t i, n = sh_fpset_n(s), len, linelen;
-	sh_fpval fp;
-	int e;
-
-	*lk->where = '\0';
-	for (i = 0; i < n; i++) {
-		kept[i] = 1;
-		if (lk->ix == NULL)
-			continue;
-		if ((e = sh_linestore_get(lines, i, &line, &linelen)) != 0 ||
-		    (e = sh_fpset_fp(s, i, &fp)) != 0 ||
-		    (e = sh_fpset_id(s, i, &id, &len)) != 0 ||
-		    (e = sh_match_indexed(mt, lk, fp, id, len, line,
-		    linelen)) < 0)
-			return e;
-		kept[i] = e == 0;
-	}
-	return 0;
-}
-
 long long
 sh_match_write(struct sh_matcher *mt, struct sh_fpset *s, int clusters,
     FILE *out)
@@ -279,9 +254,9 @@ int
 sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
     struct sh_match *m, char *where)
 {
-	uint32_t sim;
-	size_t col;
-	int e, which;
+	const char *vid[2];
+	size_t vlen[2];
+	int e;
 
 	for (;;) {
 		while (w->p == NULL || !sh_ids_next(&w->p, &w->plen,
@@ -301,16 +276,18 @@ sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
 		m->dist = w->h->v[w->i - 1].dist;
 		m->sim = -1;
 		/* The hit's file, where the index keeps it; with documents,
-		 * the hit's read there. */
+		 * the hit's read there, under its name. */
 		if ((e = sh_locate_hit(w->ix, w->hit, w->id[1], w->len[1],
 		    mt->vf != NULL ? sh_verify_map(mt->vf) : NULL, &m->file,
-		    where)) != 0)
+		    w->name, where)) < 0)
 			return e;
 		if (mt->vf == NULL)
 			return 1;
-		e = sh_verify_ids(mt->vf, w->id, w->len, w->fp, &sim, &which,
-		    &col);
-		if ((e = judged(mt, e, sim, w->id, w->len, which, col,
+		vid[0] = w->id[0];
+		vlen[0] = w->len[0];
+		vid[1] = e == 1 ? w->name : w->id[1];
+		vlen[1] = e == 1 ? SH_DOCMAP_NAME - 1 : w->len[1];
+		if ((e = sh_match_ids(mt, vid, vlen, w->id, w->len, w->fp,
 		    &m->sim)) != 0)
 			return e;
 	}
@@ -430,6 +407,7 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 {
 	struct sh_ixqueue *q = ctx;
 	const char *id, *p;
+	char name[SH_DOCMAP_NAME];
 	size_t j, len, plen;
 	int e;
 
@@ -445,17 +423,46 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 			return e;
 		while (sh_ids_next(&p, &plen, &id, &len)) {
 			if ((e = sh_locate_hit(q->ix, &h->v[j], id, len,
-			    sh_verify_map(q->mt->vf), NULL, q->where)) != 0)
+			    sh_verify_map(q->mt->vf), NULL, name,
+			    q->where)) < 0)
 				return e;
-			sh_verify_queue(q->mt->vf, id, len);
+			if (e == 1)
+				sh_verify_queue(q->mt->vf, name,
+				    SH_DOCMAP_NAME - 1);
+			else
+				sh_verify_queue(q->mt->vf, id, len);
 		}
 	}
 	return 0;
 }
 
-/* The batch's verified matches, its documents cut ahead on the
- * verifier's threads: the hits of all its queries, their documents cut,
- * then the matches of each query in order. */
+/* The batch's hits, of all its queries (query i's the hits of
+ * batch_hits), their located documents read ahead (text/docmap.h:
+ * sh_docmap_ahead) and every document cut ahead on the verifier's
+ * threads. */
+static int
+gather(struct sh_ixqueue *q, char *where)
+{
+	int e;
+
+	if (sh_grow(&q->at, &q->atcap, 2 * q->q.n, sizeof(*q->at)) != 0)
+		return SH_ENOMEM;
+	e = search(q, collect, where);
+	sh_docmap_ahead(sh_verify_map(q->mt->vf));
+	sh_verify_ahead(q->mt->vf);
+	return e;
+}
+
+/* The hits of query i of the batch gathered, into *h. */
+static void
+batch_hits(const struct sh_ixqueue *q, size_t i, struct sh_hits *h)
+{
+	h->n = h->cap = q->at[2 * i + 1];
+	h->v = h->n > 0 ? q->hits.v + q->at[2 * i] : NULL;
+}
+
+/* The batch's verified matches: its hits gathered, then the matches of
+ * each query in order. */
 static int
 answer_ahead(struct sh_ixqueue *q, char *where)
 {
@@ -463,16 +470,28 @@ answer_ahead(struct sh_ixqueue *q, char *where)
 	size_t i;
 	int e;
 
-	if (sh_grow(&q->at, &q->atcap, 2 * q->q.n, sizeof(*q->at)) != 0)
-		return SH_ENOMEM;
-	e = search(q, collect, where);
-	sh_verify_ahead(q->mt->vf);
+	e = gather(q, where);
 	for (i = 0; e == 0 && i < q->q.n; i++) {
-		one.n = one.cap = q->at[2 * i + 1];
-		one.v = one.n > 0 ? q->hits.v + q->at[2 * i] : NULL;
+		batch_hits(q, i, &one);
 		e = answer(q, i, &one);
 	}
 	return e;
+}
+
+/* The size of the batch after one of q->q.n queries: as many queries
+ * as hold about SH_IXQUEUE_HITS hits at its rate, 4 times as many at
+ * most, when it was full. */
+static void
+next_batch(struct sh_ixqueue *q)
+{
+	size_t next;
+
+	if (q->q.n != q->batch)
+		return;
+	next = SH_IXQUEUE_HITS / (q->hits.n / q->batch + 1);
+	next = next < 4 * q->batch ? next : 4 * q->batch;
+	next = next < SH_IXQUEUE_BATCH ? next : SH_IXQUEUE_BATCH;
+	q->batch = next > SH_IXQUEUE_MIN ? next : SH_IXQUEUE_MIN;
 }
 
 void
@@ -535,28 +554,36 @@ filter(void *ctx, size_t i, const struct sh_hits *h)
 int
 sh_ixqueue_flush(struct sh_ixqueue *q, char *where)
 {
-	size_t next;
 	int e;
 
 	*where = '\0';
 	if (q->q.n == 0)
 		return 0;
 	q->where = where;
-	if (q->d == NULL && q->mt->vf != NULL &&
-	    sh_verify_nthreads(q->mt->vf) > 1)
+	if (q->d == NULL && q->mt->vf != NULL)
 		e = answer_ahead(q, where);
 	else
 		e = search(q, q->d != NULL ? filter : answer, where);
-	/* The next batch: as many queries as hold about SH_IXQUEUE_HITS
-	 * hits at this one's rate, 4 times as many at most. */
-	if (q->q.n == q->batch) {
-		next = SH_IXQUEUE_HITS / (q->hits.n / q->batch + 1);
-		next = next < 4 * q->batch ? next : 4 * q->batch;
-		next = next < SH_IXQUEUE_BATCH ? next : SH_IXQUEUE_BATCH;
-		q->batch = next > SH_IXQUEUE_MIN ? next : SH_IXQUEUE_MIN;
-	}
+	next_batch(q);
 	sh_fplist_clear(&q->q);
 	return e;
+}
+
+/* The query of line[0..len), fingerprint fp, ID id[0..idlen), added to
+ * the batch: a band index is asked by the keys of the line's sketch. */
+static int
+queue(struct sh_ixqueue *q, sh_fpval fp, const char *id, size_t idlen,
+    const char *line, size_t len)
+{
+	int e;
+
+	if (q->ix->bands && ((e = sh_grow(&q->keys, &q->keycap, (q->q.n +
+	    1) * (size_t)q->ix->bands, sizeof(*q->keys))) != 0 ||
+	    (e = line_keys(q->ix, line, len, q->keys + q->q.n *
+	    (size_t)q->ix->bands)) != 0))
+		return e;
+	return q->d != NULL ? sh_fplist_add(&q->q, fp, line, len) :
+	    sh_fplist_add(&q->q, fp, id, idlen);
 }
 
 int
@@ -568,14 +595,83 @@ sh_ixqueue_add(struct sh_ixqueue *q, sh_fpval fp, const char *id,
 	*where = '\0';
 	if (q->d != NULL && q->ix == NULL)
 		return pass(q, fp, line, len);
-	/* A band index is asked by the keys of the line's sketch. */
-	if (q->ix->bands && ((e = sh_grow(&q->keys, &q->keycap, (q->q.n +
-	    1) * (size_t)q->ix->bands, sizeof(*q->keys))) != 0 ||
-	    (e = line_keys(q->ix, line, len, q->keys + q->q.n *
-	    (size_t)q->ix->bands)) != 0))
-		return e;
-	if ((e = q->d != NULL ? sh_fplist_add(&q->q, fp, line, len) :
-	    sh_fplist_add(&q->q, fp, id, idlen)) != 0)
+	if ((e = queue(q, fp, id, idlen, line, len)) != 0)
 		return e;
 	return q->q.n == q->batch ? sh_ixqueue_flush(q, where) : 0;
+}
+
+/* A batch of q, the lines of s from i0 on (*i1 past the last), their
+ * hits gathered, and each line kept when none matches. */
+static int
+unindexed_batch(struct sh_ixqueue *q, struct sh_fpset *s,
+    struct sh_linestore *lines, size_t i0, size_t *i1, uint8_t *kept,
+    char *where)
+{
+	struct sh_hitmatch w;
+	struct sh_match m;
+	struct sh_hits one;
+	const char *id, *line;
+	size_t i, n = sh_fpset_n(s), len, linelen;
+	sh_fpval fp;
+	int e;
+
+	for (i = i0; i < n && q->q.n < q->batch; i++)
+		if ((e = sh_linestore_get(lines, i, &line, &linelen)) != 0 ||
+		    (e = sh_fpset_fp(s, i, &fp)) != 0 ||
+		    (e = sh_fpset_id(s, i, &id, &len)) != 0 ||
+		    (e = queue(q, fp, id, len, line, linelen)) != 0) {
+			*where = '\0';
+			return e;
+		}
+	*i1 = i;
+	if ((e = gather(q, where)) != 0)
+		return e;
+	for (i = 0; i < q->q.n; i++) {
+		batch_hits(q, i, &one);
+		id = sh_fplist_id(&q->q, i, &len);
+		sh_hitmatch_start(&w, q->ix, &one, id, len, q->q.fp[i]);
+		if ((e = sh_hitmatch_next(q->mt, &w, &m, where)) < 0)
+			return e;
+		kept[i0 + i] = e == 0;
+	}
+	next_batch(q);
+	sh_fplist_clear(&q->q);
+	return 0;
+}
+
+int
+sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
+    const struct sh_ixlook *lk, struct sh_linestore *lines,
+    uint8_t *kept)
+{
+	struct sh_ixqueue q;
+	const char *id, *line;
+	size_t i, n = sh_fpset_n(s), len, linelen;
+	sh_fpval fp;
+	int e = 0;
+
+	*lk->where = '\0';
+	if (lk->ix != NULL && mt->vf != NULL) {
+		/* Verified, in batches: the located documents of a batch's
+		 * candidates are read together. */
+		sh_ixqueue_init(&q, mt, lk->ix, lk->k, NULL, NULL);
+		for (i = 0; e == 0 && i < n; )
+			e = unindexed_batch(&q, s, lines, i, &i, kept,
+			    lk->where);
+		sh_ixqueue_free(&q);
+		return e;
+	}
+	for (i = 0; i < n; i++) {
+		kept[i] = 1;
+		if (lk->ix == NULL)
+			continue;
+		if ((e = sh_linestore_get(lines, i, &line, &linelen)) != 0 ||
+		    (e = sh_fpset_fp(s, i, &fp)) != 0 ||
+		    (e = sh_fpset_id(s, i, &id, &len)) != 0 ||
+		    (e = sh_match_indexed(mt, lk, fp, id, len, line,
+		    linelen)) < 0)
+			return e;
+		kept[i] = e == 0;
+	}
+	return 0;
 }

@@ -103,11 +103,14 @@ long long sh_match_write(struct sh_matcher *mt, struct sh_fpset *s,
 int sh_match_pair(struct sh_matcher *mt, struct sh_fpset *s, uint32_t a,
     uint32_t b, struct sh_match *m);
 
-/* The documents of IDs id[0], id[1] (lengths len[0], len[1]), checked
- * to make fingerprints fp[0], fp[1] (sh_verify_ids), verified with mt->vf
- * (not NULL), their similarity into *sim (-1 when not measured): 1 when
- * they match, 0 when not (or when reported to mt->bad). */
-int sh_match_ids(struct sh_matcher *mt, const char *const id[2],
+/* The documents of IDs id[0], id[1] (lengths len[0], len[1]), read
+ * under the names vid[0], vid[1] (vlen[0], vlen[1]: their IDs, or a
+ * located document's name, locate.h), checked to make fingerprints
+ * fp[0], fp[1] (sh_verify_ids), verified with mt->vf (not NULL), their
+ * similarity into *sim (-1 when not measured): 1 when they match, 0
+ * when not (or when reported to mt->bad, by their IDs). */
+int sh_match_ids(struct sh_matcher *mt, const char *const vid[2],
+    const size_t vlen[2], const char *const id[2],
     const size_t len[2], const sh_fpval fp[2], long *sim);
 
 /* Queue the documents of entries e[0..n) of s to be cut ahead by vf
@@ -138,6 +141,7 @@ struct sh_hitmatch {
 	const struct sh_hit *hit;	/* the hit of those IDs */
 	const char *p;
 	size_t plen;
+	char name[SH_DOCMAP_NAME];	/* the hit's document, located */
 };
 
 /* Start on the hits h of query fp, ID id[0..len), in index ix. */

@@ -21,37 +21,43 @@ struct cand {
  * The one place where a candidate's document is found: with ahead, queue
  * the documents of the line q and of candidate c to be cut ahead on the
  * verifier's threads (c NULL: the line's alone); else verify the pair.
- * Both are looked up by their IDs in the verifier's documents; an index
- * candidate's, where the index keeps its location, is read there
- * (locate.h), unless the documents given hold its ID.  Return 1 when
- * they match, 0 when not (or reported to mt->bad), or an error of the
- * index (f->where names the segment) or SH_ENOMEM.
+ * The line's is looked up by its ID in the verifier's documents; so is
+ * an index candidate's, unless the index keeps its location: then it is
+ * read there under a name of its own (locate.h), never taken for a
+ * document given of its ID.  Return 1 when they match, 0 when not (or
+ * reported to mt->bad), or an error of the index (f->where names the
+ * segment) or SH_ENOMEM.
  */
 static int
 cand_doc(struct sh_vfilter *f, const struct cand *q, const struct cand *c,
     int ahead)
 {
-	const char *id[2];
-	size_t len[2];
+	const char *id[2], *vid[2];
+	size_t len[2], vlen[2];
+	char name[SH_DOCMAP_NAME];
 	sh_fpval fp[2];
 	long sim;
-	int e;
+	int e = 0;
 
 	if (c != NULL && c->hit != NULL && (e = sh_locate_hit(f->ix, c->hit,
-	    c->id, c->len, sh_verify_map(f->mt->vf), NULL, f->where)) != 0)
+	    c->id, c->len, sh_verify_map(f->mt->vf), NULL, name,
+	    f->where)) < 0)
 		return e;
+	vid[0] = id[0] = q->id;
+	vlen[0] = len[0] = q->len;
+	if (c != NULL) {
+		vid[1] = e == 1 ? name : c->id;
+		vlen[1] = e == 1 ? SH_DOCMAP_NAME - 1 : c->len;
+	}
 	if (ahead) {
-		sh_verify_queue(f->mt->vf, (c != NULL ? c : q)->id,
-		    (c != NULL ? c : q)->len);
+		sh_verify_queue(f->mt->vf, vid[c != NULL], vlen[c != NULL]);
 		return 0;
 	}
-	id[0] = q->id;
-	len[0] = q->len;
 	fp[0] = q->fp;
 	id[1] = c->id;
 	len[1] = c->len;
 	fp[1] = c->fp;
-	return sh_match_ids(f->mt, id, len, fp, &sim);
+	return sh_match_ids(f->mt, vid, vlen, id, len, fp, &sim);
 }
 
 void
@@ -93,9 +99,10 @@ query(const struct sh_vfilter *f, size_t i, struct cand *q)
 	q->hit = NULL;
 }
 
-/* sh_index_bands_each: where line i's hits lie in f->hits, and with
- * several threads the documents of the line and of each ID of each hit
- * queued to be cut ahead. */
+/* sh_index_bands_each: where line i's hits lie in f->hits, the
+ * locations of its hits handed to the verifier's map, to be read ahead,
+ * and with several threads the documents of the line and of each ID of
+ * each hit queued to be cut ahead. */
 static int
 collect(void *ctx, size_t i, const struct sh_hits *h)
 {
@@ -107,7 +114,7 @@ collect(void *ctx, size_t i, const struct sh_hits *h)
 
 	f->at[2 * i] = h->n > 0 ? (size_t)(h->v - f->hits.v) : 0;
 	f->at[2 * i + 1] = h->n;
-	if (h->n == 0 || sh_verify_nthreads(f->mt->vf) < 2)
+	if (h->n == 0)
 		return 0;
 	query(f, i, &q);
 	cand_doc(f, &q, NULL, 1);
@@ -215,6 +222,7 @@ sh_vfilter_flush(struct sh_vfilter *f, char *where)
 	f->hits.n = 0;
 	e = sh_index_bands_each(f->ix, f->q.fp, f->keys, f->q.n, &f->hits,
 	    collect, f, where);
+	sh_docmap_ahead(sh_verify_map(f->mt->vf));
 	sh_verify_ahead(f->mt->vf);
 	for (i = 0; e == 0 && i < f->q.n; i++, f->nlines++) {
 		query(f, i, &q);

@@ -186,9 +186,31 @@ put2(const char *name, const char *s, size_t n)
 }
 
 /* Located records: file b's, in mode, and its name and its .gz; the
- * record options of the map that located() leaves to its caller. */
+ * record options of the map that located() leaves to its caller; the
+ * IDs of b's records in order and the numbers they were located under,
+ * for lname() to give a record's name. */
 static char bpath[sizeof(path) + 8], gzpath[sizeof(path) + 8];
 static struct sh_recopt lopt;
+#define BMAX 1024
+static char *bid[BMAX];
+static uint32_t bnum[BMAX];
+static size_t nb;
+
+/* The name of b's first record of ID id[0..len), "" when none. */
+static const char *
+lname(const char *id, size_t len)
+{
+	static char name[SH_DOCMAP_NAME];
+	size_t k;
+
+	for (k = 0; k < nb; k++)
+		if (bid[k] != NULL && strlen(bid[k]) == len &&
+		    memcmp(bid[k], id, len) == 0) {
+			sh_docmap_name(bnum[k], name);
+			return name;
+		}
+	return "";
+}
 
 /*
  * The locations of b's records (sh_docmap_where on a map over b; for a
@@ -208,7 +230,8 @@ locate_b(struct sh_docmap *m, const struct sh_recopt *o, int prefix,
 	struct sh_zmap *zm = NULL;
 	char msg[256];
 	FILE *f;
-	int fd, r, k = 0, bad = 0;
+	int fd, r, bad = 0;
+	size_t k = 0;
 
 	if (sh_docmap_new(&b, o, prefix, NULL) != 0 ||
 	    sh_docmap_add(b, bpath) != 0)
@@ -228,7 +251,7 @@ locate_b(struct sh_docmap *m, const struct sh_recopt *o, int prefix,
 		return -1;
 	sh_reader_open(&rd, f, o, bpath, prefix);
 	while ((r = sh_reader_next(&rd, &rec)) != 0) {
-		if (r < 0 || k++ % 2 != half)
+		if (r < 0 || (int)(k++ % 2) != half)
 			continue;
 		if (sh_docmap_where(b, rec.id, rec.idlen, &w) != 1) {
 			bad++;
@@ -242,7 +265,14 @@ locate_b(struct sh_docmap *m, const struct sh_recopt *o, int prefix,
 		l.line = w.line;
 		if (zm != NULL)
 			sh_zmap_find(zm, l.off, &l.coff, &l.skip);
-		bad += sh_docmap_locate(m, rec.id, rec.idlen, &l) != 0;
+		if (k - 1 >= BMAX || sh_docmap_locate(m, rec.id, rec.idlen,
+		    &l, &bnum[k - 1]) != 0) {
+			bad++;
+			continue;
+		}
+		free(bid[k - 1]);
+		bid[k - 1] = strndup(rec.id, rec.idlen);
+		nb = nb > k ? nb : k;
 	}
 	sh_reader_free(&rd);
 	fclose(f);
@@ -254,18 +284,19 @@ locate_b(struct sh_docmap *m, const struct sh_recopt *o, int prefix,
 /*
  * A map over file path (A) and the located records of b (through gz,
  * when not NULL): every ID of a sequential read of b, through the map
- * and a clone, gives b's first record of that ID (text, ID, off and
- * size), or A's where A has the ID; holds() each.  How many came out
- * otherwise, or -1.  The map into *mp, when not NULL, for the caller to
- * go on with.
+ * and a clone, gives by its name (lname) b's first record of that ID
+ * (text, ID, off and size), and by itself A's record where A has the
+ * ID, else none; holds() each.  How many came out otherwise, or -1.  The
+ * map into *mp, when not NULL, for the caller to go on with.
  */
 static int
 located(int mode, int prefix, const char *gz, struct sh_docmap **mp)
 {
 	struct sh_recopt o = SH_RECOPT_DEFAULT;
-	struct sh_docmap *m, *c, *a;
+	struct sh_docmap *m, *c, *c2, *a;
 	struct sh_reader rd;
 	struct sh_rec rec, got, ina;
+	const char *name;
 	char *seen = NULL, *id, *text;
 	size_t seenlen = 0, k = 0;
 	FILE *f;
@@ -304,20 +335,28 @@ located(int mode, int prefix, const char *gz, struct sh_docmap **mp)
 		seen = realloc(seen, seenlen + rec.idlen + 3);
 		memcpy(seen + seenlen, id, rec.idlen + 3);
 		seenlen += rec.idlen + 1;
-		/* A's record of that ID, when A has one, else b's. */
-		if ((inA = sh_docmap_get(a, id + 1, rec.idlen, &ina)) < 0)
-			bad++;
-		if (inA == 1)
-			rec = ina;
+		/* By its name, b's record; by its ID, A's or none. */
 		text = malloc(rec.len + 1);
 		memcpy(text, rec.text, rec.len);
-		bad += sh_docmap_holds(k % 2 ? c : m, id + 1, rec.idlen) != 1;
-		if (sh_docmap_get(k++ % 2 ? c : m, id + 1, rec.idlen,
-		    &got) != 1 || got.len != rec.len ||
-		    memcmp(got.text, text, rec.len) != 0 ||
+		c2 = k++ % 2 ? c : m;
+		name = lname(id + 1, rec.idlen);
+		bad += sh_docmap_holds(c2, name, strlen(name)) != 1;
+		if (sh_docmap_get(c2, name, strlen(name), &got) != 1 ||
+		    got.len != rec.len || memcmp(got.text, text, rec.len) != 0 ||
 		    got.idlen != rec.idlen ||
 		    memcmp(got.id, id + 1, rec.idlen) != 0 ||
 		    got.off != rec.off || got.size != rec.size)
+			bad++;
+		free(text);
+		if ((inA = sh_docmap_get(a, id + 1, rec.idlen, &ina)) < 0)
+			bad++;
+		text = inA == 1 ? malloc(ina.len + 1) : NULL;
+		if (text != NULL)
+			memcpy(text, ina.text, ina.len);
+		bad += sh_docmap_holds(c2, id + 1, rec.idlen) != inA;
+		r = sh_docmap_get(c2, id + 1, rec.idlen, &got);
+		if (r != inA || (r == 1 && (got.len != ina.len ||
+		    memcmp(got.text, text, got.len) != 0)))
 			bad++;
 		free(text);
 		free(id);
@@ -632,9 +671,10 @@ main(void)
 
 	/* Located records: b's read through a map over A. */
 	{
-		char cmd[300], id[16];
+		char cmd[300], id[16], nm[SH_DOCMAP_NAME], nm2[SH_DOCMAP_NAME];
 		struct sh_docplace w;
 		struct sh_recloc l;
+		uint32_t u, v;
 		int r;
 
 		snprintf(bpath, sizeof(bpath), "%s.b", path);
@@ -675,7 +715,8 @@ main(void)
 			r = -1;
 		if (sscanf(buf, "{\"id\": \"%15[^\"]", id) != 1)
 			r = -1;
-		ok(r == 0 && sh_docmap_get(m, id, strlen(id), &rec) == SH_EZ &&
+		strcpy(nm, lname(id, strlen(id)));
+		ok(r == 0 && sh_docmap_get(m, nm, strlen(nm), &rec) == SH_EZ &&
 		    *sh_docmap_zmsg(m) != '\0' && sh_docmap_failed(m) != NULL &&
 		    strcmp(sh_docmap_failed(m), gzpath) == 0,
 		    "a corrupt gzip file: SH_EZ, its message and its name");
@@ -683,11 +724,12 @@ main(void)
 
 		/* b rewritten, the same bytes but other IDs: changed. */
 		r = located(SH_REC_JSON, 0, NULL, &m);
+		strcpy(nm, lname(id, strlen(id)));
 		for (i = 0; i + 8 < n; i++)
 			if (memcmp(buf + i, "\"id\": \"b", 8) == 0)
 				buf[i + 7] = 'c';
 		put2(bpath, buf, n);
-		ok(r == 0 && sh_docmap_get(m, id, strlen(id), &rec) ==
+		ok(r == 0 && sh_docmap_get(m, nm, strlen(nm), &rec) ==
 		    SH_ECHANGED && sh_docmap_failed(m) != NULL &&
 		    strcmp(sh_docmap_failed(m), bpath) == 0 &&
 		    sh_docmap_get(m, "a7", 2, &rec) == 1 && rec.len == 12 &&
@@ -695,36 +737,45 @@ main(void)
 		    sh_docmap_failed(m) != NULL, "a located file rewritten with "
 		    "other IDs: changed, and named");
 		/* A failure of a scanned file's record names none. */
-		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, id,
-		    strlen(id), &rec) == SH_ECHANGED &&
+		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, nm,
+		    strlen(nm), &rec) == SH_ECHANGED &&
 		    sh_docmap_failed(c) != NULL && (put("", 0), 1) &&
 		    sh_docmap_get(c, "a7", 2, &rec) == SH_ECHANGED &&
 		    sh_docmap_failed(c) == NULL, "a scanned file changed: "
 		    "no located file failed");
 		sh_docmap_free(c);
 		remove(bpath);
-		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, id,
-		    strlen(id), &rec) == SH_EIO && sh_docmap_failed(c) != NULL &&
+		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_get(c, nm,
+		    strlen(nm), &rec) == SH_EIO && sh_docmap_failed(c) != NULL &&
 		    strcmp(sh_docmap_failed(c), bpath) == 0,
 		    "a located file gone: SH_EIO, and named");
 		sh_docmap_free(c);
-		/* Another location, of A's emptied file: a read would be
+		/* Other locations, in A's emptied file: a read of them is
 		 * SH_ECHANGED. */
 		memset(&l, 0, sizeof(l));
 		l.path = path;
 		l.mode = SH_REC_JSON;
 		l.size = 1;
 		ok(sh_docmap_clone(m, &c) == 0 && sh_docmap_locate(c, "z", 1,
-		    &l) == SH_EINVAL && sh_docmap_locate(m, "a7", 2, &l) == 0 &&
-		    sh_docmap_locate(m, id, strlen(id), &l) == 0 &&
-		    sh_docmap_get(c, id, strlen(id), &rec) == SH_EIO &&
+		    &l, &u) == SH_EINVAL &&
+		    sh_docmap_locate(m, "a7", 2, &l, &u) == 0 &&
+		    sh_docmap_name(u, nm2) == SH_DOCMAP_NAME - 1 &&
+		    sh_docmap_get(c, nm2, strlen(nm2), &rec) == SH_ECHANGED &&
+		    sh_docmap_failed(c) == path &&
 		    sh_docmap_get(c, "a7", 2, &rec) == SH_ECHANGED &&
 		    sh_docmap_failed(c) == NULL &&
-		    sh_docmap_locate(m, "z", 1, &l) == 0 &&
-		    sh_docmap_get(c, "z", 1, &rec) == SH_ECHANGED &&
-		    sh_docmap_failed(c) == path, "locate: not on a clone; an "
-		    "ID located before keeps its location, one scanned is read "
-		    "from its file; a clone sees what is located after it");
+		    sh_docmap_locate(m, id, strlen(id), &l, &u) == 0 &&
+		    sh_docmap_locate(m, id, strlen(id), &l, &v) == 0 && u == v &&
+		    sh_docmap_name(u, nm2) > 0 && strcmp(nm, nm2) != 0 &&
+		    sh_docmap_get(c, nm, strlen(nm), &rec) == SH_EIO &&
+		    sh_docmap_get(c, nm2, strlen(nm2), &rec) == SH_ECHANGED &&
+		    sh_docmap_holds(c, nm2, strlen(nm2)) == 1 &&
+		    sh_docmap_get(c, "\nffffffff", 9, &rec) == 0 &&
+		    sh_docmap_holds(c, "\nffffffff", 9) == 0,
+		    "locate: not on a clone; a located record is read by its "
+		    "name, never for a scanned one of its ID; an ID located "
+		    "at another place is another record, at the same place "
+		    "the same; a clone sees what is located after it");
 		sh_docmap_free(c);
 		sh_docmap_free(m);
 
@@ -750,12 +801,14 @@ main(void)
 		ok(sh_docmap_new(&m, &o, 0, NULL) == 0 &&
 		    sh_docmap_add(m, "/") == 0 &&
 		    sh_docmap_where(m, "x", 1, &w) == SH_EINVAL &&
-		    sh_docmap_locate(m, "x", 1, &l) == SH_EINVAL,
+		    sh_docmap_locate(m, "x", 1, &l, &u) == SH_EINVAL,
 		    "the file framing: no where, no location");
 		sh_docmap_free(m);
 		remove(gzpath);
 		remove(bpath);
 		free(buf);
+		for (i = 0; i < nb; i++)
+			free(bid[i]);
 	}
 
 	unlink(path);

@@ -131,6 +131,9 @@ record(unsigned char *b, int k, size_t len)
 #define MAXM 400
 static unsigned long long mc[MAXM], md[MAXM];
 static size_t nm;
+/* Whether member i holds header bytes inside its data (a record of
+ * kind 2, the member stored inside it), which no batch reads past. */
+static int mhdr[MAXM];
 
 /*
  * Make dir/multi.gz: nrec records, each compressed alone at a random
@@ -188,6 +191,7 @@ make_multi(int nrec)
 			return -1;
 		mc[nm] = coff;
 		md[nm] = doff;
+		mhdr[nm] = k == 2 || i == nrec / 2;
 		nm++;
 		coff += glen;
 		doff += len;
@@ -267,6 +271,70 @@ ranges(const struct sh_zmap *m, int fd, int kind, const unsigned char *d,
 	return bad;
 }
 
+/*
+ * count batches of sh_zranges_read against d[0..dlen): of whole members
+ * (records, as a .warc.gz holds them: each batch must be read in one
+ * run; empty members, and members with header bytes in their data,
+ * where a trailer would lie, left out), or of random ranges (a batch may be refused, then each range is
+ * for sh_zrange_read; one read must be right).  How many batches are
+ * wrong; *refused, how many were refused.
+ */
+static int
+batches(const struct sh_zmap *m, int fd, const unsigned char *d,
+    size_t dlen, int count, int whole, int *refused)
+{
+	static unsigned char buf[40][4000];
+	struct sh_zrange r[40];
+	unsigned long long off[40];
+	size_t k, j, want, mi;
+	char msg[200];
+	int i, bad = 0, e;
+
+	*refused = 0;
+	for (i = 0; i < count; i++) {
+		k = 1 + (size_t)(next() % 40);
+		for (j = 0; j < k; j++) {
+			if (whole) {
+				do {
+					mi = (size_t)(next() % nm);
+					r[j].n = (size_t)((mi + 1 < nm ?
+					    md[mi + 1] : dlen) - md[mi]);
+				} while (mhdr[mi] || r[j].n == 0);
+				off[j] = md[mi];
+			} else {
+				off[j] = next() % (dlen + 1);
+				r[j].n = (size_t)(next() % sizeof(buf[0]));
+			}
+			if (r[j].n > sizeof(buf[0]))
+				r[j].n = sizeof(buf[0]);
+			sh_zmap_find(m, off[j], &r[j].coff, &r[j].skip);
+			r[j].buf = buf[j];
+		}
+		if ((e = sh_zranges_read(fd, r, k, msg, sizeof(msg))) != 0) {
+			*refused += 1;
+			bad += whole;
+			continue;
+		}
+		for (j = 0; j < k; j++) {
+			/* Sorted: the offset is the range's own. */
+			off[j] = md[0];
+			for (mi = 0; mi < nm && mc[mi] != r[j].coff; mi++)
+				;
+			off[j] = (mi < nm ? md[mi] : 0) + r[j].skip;
+			want = off[j] > dlen ? 0 : dlen - off[j] < r[j].n ?
+			    (size_t)(dlen - off[j]) : r[j].n;
+			if (r[j].got != want || memcmp(r[j].buf, d + off[j],
+			    want) != 0) {
+				printf("# batch %d range %zu: %llu+%zu got %zu\n",
+				    i, j, off[j], r[j].n, r[j].got);
+				bad++;
+				break;
+			}
+		}
+	}
+	return bad;
+}
+
 int
 main(void)
 {
@@ -314,6 +382,10 @@ main(void)
 	r = sh_zrange_read(fd, SH_Z_GZIP, 1, 0, buf, 1, msg, sizeof(msg));
 	ok(r == SH_EZ && strcmp(msg, "not in gzip format") == 0,
 	    "from no member start: \"%s\"", msg);
+	ok(batches(m, fd, d, dlen, 60, 1, &k) == 0 && k == 0,
+	    "60 batches of whole members, each read by one run");
+	ok(batches(m, fd, d, dlen, 100, 0, &k) == 0, "100 batches of "
+	    "random ranges read right, or refused (%d)", k);
 	ok(!children_left(), "no child left");
 	sh_zmap_free(m);
 	close(fd);
