@@ -1,6 +1,7 @@
 /*
  * Opening the operands, and reading fingerprint lines from them.
  */
+#define _GNU_SOURCE		/* fopencookie */
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -14,6 +15,7 @@
 
 #include "base/errors.h"
 #include "base/lines.h"
+#include "base/zmap.h"
 #include "base/zpipe.h"
 #include "near/fpline.h"
 #include "near/fplist.h"
@@ -34,8 +36,15 @@ static struct zin {
 	struct sh_zpipe z;
 	const char *shown;
 	int ended;
+	/* input_map_members: the decoded bytes read on z.out through a
+	 * stream of ours, that zm maps (on the file's fd, zfd) as they
+	 * pass; the map once the decompressor exited 0 */
+	struct sh_zmapper *zm;
+	int zfd;
+	struct sh_zmap *map;
 } zin[NZIN];
 static int stdin_taken;
+static int map_members;
 static int nomem;	/* a read stopped for want of memory, reported */
 
 /* A read of shown stopped for want of memory (errno ENOMEM, or SH_ENOMEM
@@ -54,15 +63,83 @@ input_nomem(void)
 	return nomem;
 }
 
+/* What mapping z took, let go. */
+static void
+zin_unmap(struct zin *z)
+{
+	sh_zmap_abort(z->zm);
+	sh_zmap_free(z->map);
+	if (z->zfd >= 0)
+		close(z->zfd);
+	z->zm = NULL;
+	z->map = NULL;
+	z->zfd = -1;
+}
+
+void
+input_map_members(int on)
+{
+	map_members = on;
+}
+
+/* The decoded bytes of a mapped file, read: given to its mapper too,
+ * which a failure (out of memory) lets go, the map to be built later. */
+static ssize_t
+mapped_read(void *c, char *buf, size_t n)
+{
+	struct zin *z = c;
+	ssize_t k;
+
+	while ((k = read(z->z.out, buf, n)) < 0 && errno == EINTR)
+		;
+	if (k > 0 && z->zm != NULL && sh_zmap_data(z->zm, buf,
+	    (size_t)k) != 0) {
+		sh_zmap_abort(z->zm);
+		z->zm = NULL;
+	}
+	return k;
+}
+
+static int
+mapped_close(void *c)
+{
+	struct zin *z = c;
+
+	return close(z->z.out);
+}
+
+/* The stream of the decoded bytes on z->out of entry i: a mapped one for
+ * a gzip file with input_map_members (zfd, a copy of its descriptor, or
+ * -1). */
+static FILE *
+zin_stream(int i, struct sh_zpipe *z, int zfd)
+{
+	static const cookie_io_functions_t io = { mapped_read, NULL, NULL,
+		mapped_close };
+
+	zin[i].zm = NULL;
+	zin[i].map = NULL;
+	zin[i].zfd = zfd;
+	if (zfd < 0)
+		return fdopen(z->out, "r");
+	if (sh_zmap_begin(&zin[i].zm, zfd) != 0)
+		zin[i].zm = NULL;
+	zin[i].z = *z;
+	return fopencookie(&zin[i], "r", io);
+}
+
 /* The stream of the decoded bytes of f, of that kind, from z (r: how
  * starting it went; fed: a thread reads f now, and closes it); NULL on
- * error, reported. */
+ * error, reported.  A regular gzip file is mapped with
+ * input_map_members. */
 static FILE *
 zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
     const char *shown)
 {
-	int i, e = errno;
+	int i, e = errno, zfd = -1;
 
+	if (r == 0 && !fed && map_members && kind == SH_Z_GZIP)
+		zfd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0);
 	if (f == stdin)
 		stdin_taken = 1;
 	else if (r != 0 || !fed)
@@ -78,10 +155,14 @@ zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
 	}
 	for (i = 0; i < NZIN && zin[i].f != NULL; i++)
 		;
-	if (i == NZIN || (zin[i].f = fdopen(z->out, "r")) == NULL) {
+	if (i == NZIN || (zin[i].f = zin_stream(i, z, zfd)) == NULL) {
 		warnx("%s: %s", shown, sh_strerror(SH_ENOMEM));
 		close(z->out);
 		(void)sh_zpipe_close(z, 0, NULL, 0);
+		if (i < NZIN)
+			zin_unmap(&zin[i]);
+		else if (zfd >= 0)
+			close(zfd);
 		return NULL;
 	}
 	zin[i].z = *z;
@@ -174,10 +255,30 @@ input_end(FILE *f)
 	if (z->z.pid > 0)
 		while (fread(buf, 1, sizeof(buf), f) > 0)
 			;
-	if (sh_zpipe_close(&z->z, !ferror(f), msg, sizeof(msg)) == 0)
+	if (sh_zpipe_close(&z->z, !ferror(f), msg, sizeof(msg)) == 0) {
+		if (z->zm != NULL && !ferror(f) && sh_zmap_finish(z->zm,
+		    &z->map) != 0)
+			z->map = NULL;
+		else if (z->zm != NULL && ferror(f))
+			sh_zmap_abort(z->zm);
+		z->zm = NULL;
 		return 0;
+	}
 	warnx("%s: %s: %s", z->shown, sh_z_name(z->z.kind), msg);
 	return 2;
+}
+
+struct sh_zmap *
+input_zmap(FILE *f)
+{
+	struct zin *z = zin_find(f);
+	struct sh_zmap *m = NULL;
+
+	if (z != NULL) {
+		m = z->map;
+		z->map = NULL;
+	}
+	return m;
 }
 
 void
@@ -189,9 +290,11 @@ input_close(FILE *f)
 		return;
 	if (z != NULL && !z->ended)
 		(void)sh_zpipe_close(&z->z, 0, NULL, 0);
-	if (z != NULL)
-		z->f = NULL;
 	fclose(f);
+	if (z != NULL) {
+		zin_unmap(z);
+		z->f = NULL;
+	}
 }
 
 void

@@ -33,6 +33,20 @@ FILE *input_open(const char *name, const char **shown);
  */
 int input_end(FILE *f);
 
+/*
+ * From now on (on != 0), a regular gzip file opened by input_open has
+ * its member map (base/zmap.h) built from the decoded bytes as they are
+ * read, for input_zmap to give once input_end found that gzip exited 0:
+ * the file decoded once where sh_zmap_build would decode it again.
+ */
+void input_map_members(int on);
+
+/* The member map of f, read to its end and ended well (input_end), the
+ * caller's to free; NULL when none was built (not asked, not a regular
+ * gzip file, out of memory, or not read whole). */
+struct sh_zmap;
+struct sh_zmap *input_zmap(FILE *f);
+
 /* The decompressor that f from input_open is read through ("gzip"),
  * or NULL. */
 const char *input_compressed(FILE *f);

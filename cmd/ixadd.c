@@ -122,8 +122,11 @@ docs_open(int n, char *const name[])
 	if (docs->tokens && docs->o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', docs->o.modech);
 	docopt_load(&docs->o);
+	/* The places kept: each .warc.gz mapped as it is read. */
+	input_map_members(1);
 	vdocs_open(&docs->vd, &docs->o, docs->tokens, docs->measure,
 	    (size_t)256 << 20, 0, &status);
+	input_map_members(0);
 	if (sh_verify_threads(docs->vd.vf, &docs->o.fp,
 	    (int)sysconf(_SC_NPROCESSORS_ONLN)) != 0 ||
 	    sh_locator_new(&loc, docs->vd.m, docs->o.rec.mode) != 0)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/zmap.h"
 #include "base/grow.h"
 #include "base/io.h"
 #include "base/lines.h"
@@ -87,6 +88,7 @@ add_docs(struct vdocs *d, const char *name, int *status)
 {
 	struct sh_rec rec;
 	struct stat st;
+	struct sh_zmap *z;
 	const char *shown;
 	FILE *in = NULL;
 	unsigned long long n = sh_docmap_count(d->m);
@@ -139,6 +141,8 @@ add_docs(struct vdocs *d, const char *name, int *status)
 	}
 	if (input_end(in) != 0)
 		exit(2);
+	if ((z = input_zmap(in)) != NULL && sh_docmap_set_zmap(d->m, z) != 0)
+		sh_zmap_free(z);
 	input_close(in);
 }
 

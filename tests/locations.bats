@@ -227,3 +227,22 @@ response() {
 	run -0 sh-index add -u -v "$d/t.warc.gz" $F -f warc "$d/a.ix" "$d/t.fpb"
 	eq "$output" ""
 }
+
+@test "locations: a .warc.gz kept with its places is decoded once, its member map made as it is read; read at those places, the pairs of the file given whole" {
+	local d="$BATS_TEST_TMPDIR" f="$BATS_FILE_TMPDIR" real
+	real=$(command -v gzip)
+	mkdir "$d/bin"
+	printf '#!/bin/sh\necho run >>"%s/runs"\nexec "%s" "$@"\n' "$d" \
+	    "$real" >"$d/bin/gzip"
+	chmod +x "$d/bin/gzip"
+	PATH="$d/bin:$PATH" sh-index build -a 0.8 -v "$f/a3.tsv.gz" $F \
+	    "$d/ix" "$f/a3.tsv.gz.fpb"
+	eq "$(wc -l <"$d/runs")" 1
+	# Read at those places, the night's pairs are those of the file
+	# given whole.
+	sh-index build -a 0.8 "$d/ix0" "$f/a3.tsv.gz.fpb"
+	run -0 sh-near -i "$d/ix" -v "$f/night" $F -a 0.8 "$f/night.fpb"
+	[ -n "$output" ]
+	eq "$(cut -f 1-4 <<<"$output")" "$(sh-near -i "$d/ix0" -v "$f/night" \
+	    -v "$f/a3.tsv.gz" $F -a 0.8 "$f/night.fpb")"
+}

@@ -113,6 +113,25 @@ band_ix() {
 	done
 }
 
+@test "a MANIFEST naming one segment file twice (a hard link) is a corrupt segment to every reader and writer" {
+	local m="$D/ix/MANIFEST" cmd
+	sh-index build "$D/ix" "$F/base.fp"
+	ln "$D/ix/seg-000001" "$D/ix/seg-000009"
+	awk '$1 == "k" { $NF = 10 } $1 == "seg-000001" { print
+	    $1 = "seg-000009" } $1 != "end"' "$m" >"$m.new"
+	echo "end 0" >>"$m.new"
+	mv "$m.new" "$m"
+	"$FORGE" seal "$m"
+	for cmd in "sh-index verify" "sh-index dump" "sh-index add" "sh-near -i"; do
+		if [ "$cmd" = "sh-index add" ] || [ "$cmd" = "sh-near -i" ]; then
+			run -2 --separate-stderr $cmd "$D/ix" "$F/base.fp"
+		else
+			run -2 --separate-stderr $cmd "$D/ix"
+		fi
+		eq "$stderr" "${cmd%% *}: $D/ix/seg-000009: corrupt index file"
+	done
+}
+
 @test "an add with nothing to add succeeds on every kind of index; so does an add -u whose lines are all there" {
 	local kind
 	for kind in "" "-E" "-a 0.8"; do

@@ -575,6 +575,106 @@ sh_zmap_build(struct sh_zmap **mp, int fd, char *msg, size_t cap)
 	return 0;
 }
 
+#define SLACK 65536
+
+/* A map built from decoded bytes read elsewhere: the build, and the
+ * compressed file scanned for headers (never fed); on, for a gzip file
+ * (else the map is its one start); e, the first error. */
+struct sh_zmapper {
+	struct build b;
+	struct feed f;
+	int on, e;
+};
+
+int
+sh_zmap_begin(struct sh_zmapper **zp, int fd)
+{
+	unsigned char magic[SH_Z_MAGIC];
+	struct sh_zmapper *z;
+	struct sh_zmap *m;
+	ssize_t k;
+
+	*zp = NULL;
+	while ((k = pread(fd, magic, sizeof(magic), 0)) < 0)
+		if (errno != EINTR)
+			return SH_EIO;
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		return SH_ENOMEM;
+	if ((m = z->b.m = calloc(1, sizeof(*m))) == NULL ||
+	    sh_grow(&m->s, &m->cap, 1, sizeof(*m->s)) != 0) {
+		sh_zmap_abort(z);
+		return SH_ENOMEM;
+	}
+	m->s[0].coff = m->s[0].doff = 0;
+	m->n = 1;
+	z->b.fd = fd;
+	if ((m->kind = sh_z_kind(magic, (size_t)k)) == SH_Z_GZIP) {
+		if (feed_init(&z->f, fd, 0, 0) != 0) {
+			sh_zmap_abort(z);
+			return SH_ENOMEM;
+		}
+		z->f.ctx = &z->b;
+		z->f.found = build_found;
+		z->on = 1;
+		start_header(&z->b);
+	}
+	*zp = z;
+	return 0;
+}
+
+int
+sh_zmap_data(struct sh_zmapper *z, const void *d, size_t k)
+{
+	struct build *b = &z->b;
+	uint64_t hl, x, lim;
+
+	if (!z->on || z->e != 0)
+		return z->e;
+	/* Every header that may end a member of these bytes found before
+	 * them, as the decompressor reads it before it writes them: no
+	 * further than twice the header and the decoded bytes of the
+	 * member read up to their end (a member is no longer than its
+	 * header, its decoded bytes and a quarter more: settle's bound),
+	 * and SLACK bytes for the members' own headers and trailers. */
+	for (;;) {
+		x = b->x + k - b->ds;
+		hl = b->hl < SLACK ? b->hl : SLACK;
+		lim = b->cs + 2 * (hl + x) + SLACK;
+		if (z->e != 0 || z->f.eof || z->f.pos > lim)
+			break;
+		z->e = fill(&z->f);
+	}
+	if (z->e == 0)
+		z->e = build_out(&z->f, d, k);
+	return z->e;
+}
+
+int
+sh_zmap_finish(struct sh_zmapper *z, struct sh_zmap **mp)
+{
+	int e = z->e;
+
+	*mp = NULL;
+	if (e == 0) {
+		*mp = z->b.m;
+		z->b.m = NULL;
+	}
+	sh_zmap_abort(z);
+	return e;
+}
+
+void
+sh_zmap_abort(struct sh_zmapper *z)
+{
+	if (z == NULL)
+		return;
+	if (z->on)
+		feed_free(&z->f);
+	free(z->b.c);
+	sh_zmap_free(z->b.m);
+	free(z);
+}
+
 int
 sh_zmap_kind(const struct sh_zmap *m)
 {

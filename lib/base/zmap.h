@@ -63,6 +63,26 @@ void sh_zmap_start(const struct sh_zmap *m, size_t i,
     unsigned long long *coff, unsigned long long *doff);
 
 /*
+ * The same map built from the decoded bytes of the file open on fd as
+ * another reads them (its own decompressor run, say): sh_zmap_begin
+ * into *z, the decoded bytes given in order, from the first, to
+ * sh_zmap_data, and sh_zmap_finish after the last, which gives the map
+ * into *m (the caller's to free) and frees z; or sh_zmap_abort.  The
+ * compressed bytes are read with pread(2) as the decoded ones come, a
+ * little ahead of them.  A file of another kind has its one start, its
+ * bytes not looked at.  Return 0; SH_EIO (errno set: reading fd);
+ * SH_ENOMEM; or for sh_zmap_data and sh_zmap_finish, the first error of
+ * the calls before (then no map).  Memory: as sh_zmap_build's, with
+ * the headers of 64 KiB and twice the member read ahead.  The map is
+ * the one sh_zmap_build makes of the same file.
+ */
+struct sh_zmapper;
+int sh_zmap_begin(struct sh_zmapper **z, int fd);
+int sh_zmap_data(struct sh_zmapper *z, const void *d, size_t n);
+int sh_zmap_finish(struct sh_zmapper *z, struct sh_zmap **m);
+void sh_zmap_abort(struct sh_zmapper *z);
+
+/*
  * Where to start decoding to read decoded byte off: the last member
  * start at or before off (of members starting at one decoded offset,
  * such as empty ones, the last), its compressed offset into *coff and

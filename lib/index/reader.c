@@ -38,6 +38,22 @@ segpath(const struct sh_index *ix, int i, char *where)
 	    NULL);
 }
 
+/* Whether segment i of ix is the file of a segment before it. */
+static int
+same_file(const struct sh_index *ix, int i)
+{
+	struct stat a, b;
+	int j;
+
+	if (fstat(ix->seg[i].fd, &a) != 0)
+		return 0;
+	for (j = 0; j < i; j++)
+		if (fstat(ix->seg[j].fd, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return 1;
+	return 0;
+}
+
 /* Open the segments ix names, and read their deletions; an absent file
  * is SH_EIO with ENOENT. */
 static int
@@ -54,6 +70,10 @@ open_segments(struct sh_index *ix, const char *dir, char *where)
 		sh_ixfile_join(path, dir, ix->name[i], NULL);
 		if ((e = sh_seg_open(&ix->seg[i], path, 1)) != 0)
 			return sh_ixfile_fail(where, path, NULL, e);
+		/* One file named twice (hard links): its entries would be
+		 * answered twice; a writer never names one so. */
+		if (same_file(ix, i))
+			return sh_ixfile_fail(where, path, NULL, SH_ECORRUPT);
 		/* Every segment of the kind and plan of the MANIFEST. */
 		if (ix->seg[i].nfp != ix->nfp[i] ||
 		    ix->seg[i].nid != ix->nid[i] ||

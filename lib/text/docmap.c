@@ -42,6 +42,7 @@ struct src {
 	int kept;
 	dev_t dev;
 	ino_t ino;
+	struct sh_zmap *z;	/* a stream's file's member map, or NULL */
 };
 
 /* The head of a stream's record in the temporary file, before its ID,
@@ -302,8 +303,10 @@ sh_docmap_free(struct sh_docmap *m)
 	}
 	if (!m->clone) {
 		free(m->e);
-		for (i = 0; i < m->nsrc; i++)
+		for (i = 0; i < m->nsrc; i++) {
 			free(m->src[i].path);
+			sh_zmap_free(m->src[i].z);
+		}
 		free(m->src);
 		free(m->byname);
 		if (m->tmp != NULL)
@@ -1031,6 +1034,24 @@ sh_docmap_ahead(struct sh_docmap *m)
 out:
 	free(v);
 	free(r);
+}
+
+int
+sh_docmap_set_zmap(struct sh_docmap *m, struct sh_zmap *z)
+{
+	struct src *s;
+
+	if (m->clone || m->nsrc == 0 || !(s = &m->src[m->nsrc - 1])->kept ||
+	    s->z != NULL)
+		return SH_EINVAL;
+	s->z = z;
+	return 0;
+}
+
+const struct sh_zmap *
+sh_docmap_zmap(const struct sh_docmap *m, size_t src)
+{
+	return src < m->nsrc ? m->src[src].z : NULL;
 }
 
 const char *

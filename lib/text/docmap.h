@@ -198,6 +198,21 @@ void sh_docmap_ahead(struct sh_docmap *m);
 size_t sh_docmap_name(uint32_t n, char *name);
 
 /*
+ * The member map (base/zmap.h) of the file of the stream added last
+ * (sh_docmap_add_stream), built as it was read, for sh_docmap_zmap to
+ * give: m's from now on, to free.  Return 0, or SH_EINVAL (the last
+ * file no stream, a map given it already, or m a clone: z is the
+ * caller's still).
+ */
+struct sh_zmap;
+int sh_docmap_set_zmap(struct sh_docmap *m, struct sh_zmap *z);
+
+/* The member map given for file src (0 for the first added), or NULL:
+ * m's, valid until it is freed. */
+const struct sh_zmap *sh_docmap_zmap(const struct sh_docmap *m,
+    size_t src);
+
+/*
  * After an error of sh_docmap_get or sh_docmap_where on m (not its
  * clones, which have their own): sh_docmap_failed, the path of the
  * located record whose read failed, when the last such error was of a

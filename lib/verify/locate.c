@@ -14,10 +14,12 @@
 #include "verify/locate.h"
 
 /* A file of the map, once met: its real path, and its member map when
- * it was read through a decompressor; placed 0 when it has none. */
+ * it was read through a decompressor (zm: the map's, or z, built here);
+ * placed 0 when it has none. */
 struct file {
 	int met, placed;
 	char *path;
+	const struct sh_zmap *zm;
 	struct sh_zmap *z;
 };
 
@@ -57,13 +59,16 @@ meet(struct sh_locator *lc, const struct sh_docplace *w, struct file *f,
 	}
 	if ((f->path = realpath(w->path, NULL)) == NULL)
 		return errno == ENOMEM ? SH_ENOMEM : SH_EIO;
-	if (w->kept) {
+	/* A stream's member map: the one built as the map read it, else
+	 * built now. */
+	if (w->kept && (f->zm = sh_docmap_zmap(lc->m, w->src)) == NULL) {
 		if ((fd = open(f->path, O_RDONLY)) < 0)
 			return SH_EIO;
 		e = sh_zmap_build(&f->z, fd, msg, cap);
 		close(fd);
 		if (e != 0)
 			return e;
+		f->zm = f->z;
 	}
 	f->placed = 1;
 	return 0;
@@ -99,8 +104,8 @@ sh_locator_find(struct sh_locator *lc, const char *id, size_t idlen,
 	l->off = (uint64_t)w.off;
 	l->size = (uint64_t)w.size;
 	l->line = w.line;
-	if (f->z != NULL) {
-		sh_zmap_find(f->z, l->off, &coff, &skip);
+	if (f->zm != NULL) {
+		sh_zmap_find(f->zm, l->off, &coff, &skip);
 		l->coff = coff;
 		l->skip = skip;
 	} else

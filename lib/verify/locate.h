@@ -33,7 +33,8 @@ int sh_locator_new(struct sh_locator **lc, struct sh_docmap *m, int mode);
  * set: the file's real path, or reading it), SH_ENOMEM, SH_EZ (its
  * decompressor failed: msg[0..cap) says why) or an error of
  * sh_docmap_where.  Cost: a lookup in m; the first time a file is met,
- * its real path, and for a compressed file its member map
+ * its real path, and for a compressed file its member map: the one m
+ * was given as it read the file (sh_docmap_set_zmap), else built
  * (sh_zmap_build: the file decoded once more).
  */
 int sh_locator_find(struct sh_locator *lc, const char *id, size_t idlen,

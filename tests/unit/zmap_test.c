@@ -335,6 +335,41 @@ batches(const struct sh_zmap *m, int fd, const unsigned char *d,
 	return bad;
 }
 
+/*
+ * Whether the map of the file open on fd built from its decoded bytes
+ * d[0..dlen), given in chunks of random sizes (sh_zmap_begin), is m.
+ */
+static int
+mapped(const struct sh_zmap *m, int fd, const unsigned char *d,
+    size_t dlen)
+{
+	struct sh_zmapper *z;
+	struct sh_zmap *b;
+	unsigned long long c1, d1, c2, d2;
+	size_t at, k, i;
+	int same;
+
+	if (sh_zmap_begin(&z, fd) != 0)
+		return 0;
+	for (at = 0; at < dlen; at += k) {
+		k = (size_t)(next() % (next() % 2 ? 100 : 70000));
+		k = k < dlen - at ? k : dlen - at;
+		if (sh_zmap_data(z, d + at, k) != 0)
+			break;
+	}
+	if (sh_zmap_finish(z, &b) != 0)
+		return 0;
+	same = sh_zmap_kind(b) == sh_zmap_kind(m) &&
+	    sh_zmap_count(b) == sh_zmap_count(m);
+	for (i = 0; same && i < sh_zmap_count(m); i++) {
+		sh_zmap_start(m, i, &c1, &d1);
+		sh_zmap_start(b, i, &c2, &d2);
+		same = c1 == c2 && d1 == d2;
+	}
+	sh_zmap_free(b);
+	return same;
+}
+
 int
 main(void)
 {
@@ -376,6 +411,8 @@ main(void)
 	ok(same, "2000 random offsets give the member made there");
 	ok(ranges(m, fd, SH_Z_GZIP, d, dlen, 250, 1) == 0,
 	    "250 random ranges, from their start and from starts before");
+	ok(mapped(m, fd, d, dlen) && mapped(m, fd, d, dlen),
+	    "the map built from the decoded bytes read elsewhere is the same");
 	r = sh_zrange_read(fd, SH_Z_GZIP, mc[nm - 1], dlen - md[nm - 1], buf,
 	    1, msg, sizeof(msg));
 	ok(r == SH_ECHANGED, "a byte past the end: file changed (%d)", r);
@@ -433,6 +470,8 @@ main(void)
 	    "a plain file: one start");
 	sh_zmap_find(m, 12345, &coff, &skip);
 	ok(coff == 12345 && skip == 0, "a plain file's offset is its own");
+	ok(mapped(m, fd, d, dlen), "a plain file's map from its bytes: the "
+	    "same");
 	ok(ranges(m, fd, SH_Z_NONE, d, dlen, 200, 0) == 0,
 	    "200 random ranges of the plain file");
 	ok(sh_zrange_read(fd, SH_Z_NONE, dlen - 1, 0, buf, 2, msg,
@@ -457,8 +496,9 @@ main(void)
 		    && sh_zmap_count(m) == 1, "%s of one stream: one start",
 		    name);
 		if (r == 0)
-			ok(ranges(m, fd, sh_zmap_kind(m), d, dlen, 30, 0) == 0,
-			    "30 random ranges of %s", name);
+			ok(ranges(m, fd, sh_zmap_kind(m), d, dlen, 30, 0) == 0 &&
+			    mapped(m, fd, d, dlen), "30 random ranges of %s; "
+			    "its map from its decoded bytes the same", name);
 		sh_zmap_free(m);
 		close(fd);
 	}
