@@ -993,7 +993,8 @@ sh_docmap_ahead(struct sh_docmap *m)
 	struct loc *e;
 	size_t i, j, n = 0, bytes = 0, want;
 
-	if (m->clone)
+	/* Nothing located since: what was read stays. */
+	if (m->clone || ls->n == ls->to)
 		return;
 	for (i = ls->from; i < ls->to; i++)
 		ls->e[i].ahead = 0;

@@ -177,7 +177,7 @@ int sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
  * may read them from memory: of each gzip file, those of its members
  * read by one decompressor run (base/zmap.h: sh_zranges_read) rather
  * than one run a record.  The bytes read ahead by the call before are
- * let go.  A file that cannot be read so (not gzip, a member that is no
+ * let go, unless none was located since (then nothing changes).  A file that cannot be read so (not gzip, a member that is no
  * start, a decompressor that fails) is left to be read a record at a
  * time, which tells what is wrong.  By the caller of the original map
  * alone, never while a clone reads (as sh_docmap_locate).  Memory: the

@@ -303,13 +303,16 @@ keep_hits(void *ctx, size_t i, const struct sh_hits *h)
 	return 0;
 }
 
-int
-sh_match_indexed(struct sh_matcher *mt, const struct sh_ixlook *lk,
-    sh_fpval fp, const char *id, size_t len, const char *line,
+/*
+ * Whether query fp, of the input line line[0..linelen), has a hit in the
+ * index of lk: within k, or for band tables agreeing in a band by the
+ * line's sketch.  Return 1 or 0, or SH_ENOMEM, an error of the line's
+ * sketch (lk->where empty) or SH_ECORRUPT (lk->where names the segment).
+ */
+static int
+has_hit(const struct sh_ixlook *lk, sh_fpval fp, const char *line,
     size_t linelen)
 {
-	struct sh_hitmatch w;
-	struct sh_match m;
 	uint64_t key[SH_SK_K];
 	int e;
 
@@ -323,12 +326,7 @@ sh_match_indexed(struct sh_matcher *mt, const struct sh_ixlook *lk,
 		    keep_hits, NULL, lk->where);
 	} else
 		e = sh_index_search(lk->ix, fp, lk->k, lk->hits, lk->where);
-	if (e != 0)
-		return e;
-	if (mt->vf == NULL)
-		return lk->hits->n > 0;
-	sh_hitmatch_start(&w, lk->ix, lk->hits, id, len, fp);
-	return sh_hitmatch_next(mt, &w, &m, lk->where);
+	return e != 0 ? e : lk->hits->n > 0;
 }
 
 int
@@ -645,8 +643,8 @@ sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
     uint8_t *kept)
 {
 	struct sh_ixqueue q;
-	const char *id, *line;
-	size_t i, n = sh_fpset_n(s), len, linelen;
+	const char *line;
+	size_t i, n = sh_fpset_n(s), linelen;
 	sh_fpval fp;
 	int e = 0;
 
@@ -667,9 +665,7 @@ sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
 			continue;
 		if ((e = sh_linestore_get(lines, i, &line, &linelen)) != 0 ||
 		    (e = sh_fpset_fp(s, i, &fp)) != 0 ||
-		    (e = sh_fpset_id(s, i, &id, &len)) != 0 ||
-		    (e = sh_match_indexed(mt, lk, fp, id, len, line,
-		    linelen)) < 0)
+		    (e = has_hit(lk, fp, line, linelen)) < 0)
 			return e;
 		kept[i] = e == 0;
 	}

@@ -77,10 +77,13 @@ struct sh_ixlook {
 
 /*
  * kept[i] 1 for each entry i of s (i below sh_fpset_n) with no match in
- * the index of lk (sh_match_indexed; line i of lines the whole line of
- * entry i, read for a sketch), else 0; all 1 without an index.  Return 0,
- * an error of the set or the lines (where empty), of a line's sketch or
- * of the index (where names its file).
+ * the index of lk (verified with mt->vf, stopping at the first): within
+ * k, or for band tables agreeing in a band by the sketch of line i of
+ * lines (the whole line of entry i); else 0; all 1 without an index.
+ * Verified, the entries are asked in batches, as sh_ixqueue asks them,
+ * so that their candidates' located documents are read together.
+ * Return 0, an error of the set or the lines (where empty), of a line's
+ * sketch or of the index (where names its file).
  */
 int sh_match_unindexed(struct sh_matcher *mt, struct sh_fpset *s,
     const struct sh_ixlook *lk, struct sh_linestore *lines,
@@ -155,17 +158,6 @@ void sh_hitmatch_start(struct sh_hitmatch *w, struct sh_index *ix,
  */
 int sh_hitmatch_next(struct sh_matcher *mt, struct sh_hitmatch *w,
     struct sh_match *m, char *where);
-
-/*
- * Whether query fp, ID id[0..len), of the input line line[0..linelen)
- * has a match in the index of lk (verified with mt->vf, stopping at the
- * first): within k, or for band tables agreeing in a band by the line's
- * sketch.  Return 1 or 0, or SH_ENOMEM, an error of the line's sketch
- * (lk->where empty) or SH_ECORRUPT (lk->where names the segment).
- */
-int sh_match_indexed(struct sh_matcher *mt, const struct sh_ixlook *lk,
-    sh_fpval fp, const char *id, size_t len, const char *line,
-    size_t linelen);
 
 /*
  * The distance of a search: k when given (0 and up), else the one that

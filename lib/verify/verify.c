@@ -722,9 +722,12 @@ void
 sh_verify_ahead(struct sh_verify *v)
 {
 	v->next = 0;
-	if (v->nad > 0)
+	/* The located documents queued, read together first. */
+	if (v->nad > 0) {
+		sh_docmap_ahead(v->m);
 		sh_threads_run(v->cut, sizeof(*v->cut), v->nthreads,
 		    cut_ahead);
+	}
 	v->nad = v->idused = 0;
 	sh_hmap_clear(&v->seen);
 }

@@ -105,7 +105,9 @@ int sh_verify_nthreads(const struct sh_verify *v);
  * Queue the document of ID id[0..len) to be cut ahead, unless the cache
  * or the queue holds that ID (or one that shares its hash), or v has
  * fewer than 2 threads, or the cache keeps no more.  sh_verify_ahead
- * cuts the queued documents on the threads of sh_verify_threads and
+ * reads the located documents of the map ahead (text/docmap.h:
+ * sh_docmap_ahead), then cuts the queued documents on the threads of
+ * sh_verify_threads and
  * keeps them in the cache with their fingerprints, so that their pairs
  * find them cut; so does a queue of 16384 documents before it takes
  * another.  A document that cannot be read or cut is left to
