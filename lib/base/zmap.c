@@ -278,6 +278,32 @@ pump(struct feed *f, int kind, char *msg, size_t cap)
 	return r;
 }
 
+/*
+ * Feed the decompressor of kind from offset from of fd (cut as for
+ * feed_init) with the callbacks and ctx that the caller set in *f, until
+ * pump ends; then f's buffers are freed, its other fields left for the
+ * caller.  Return as pump.
+ */
+static int
+feed_pump(struct feed *f, int fd, uint64_t from, int cut, int kind,
+    char *msg, size_t cap)
+{
+	struct feed cb = *f;
+	int r, e;
+
+	if ((r = feed_init(f, fd, from, cut)) != 0)
+		return r;
+	f->ctx = cb.ctx;
+	f->found = cb.found;
+	f->out = cb.out;
+	f->next = cb.next;
+	r = pump(f, kind, msg, cap);
+	e = errno;
+	feed_free(f);
+	errno = e;
+	return r;
+}
+
 /* A header seen while the map is built: at compressed offset pos, its
  * trailer's CRC and length; len, the decoded length since the member
  * start ds where the member before it would end (isize, or past it by
@@ -535,7 +561,7 @@ sh_zmap_build(struct sh_zmap **mp, int fd, char *msg, size_t cap)
 	struct build b;
 	struct feed f;
 	ssize_t k;
-	int r, e;
+	int r;
 
 	*mp = NULL;
 	*msg = '\0';
@@ -557,15 +583,9 @@ sh_zmap_build(struct sh_zmap **mp, int fd, char *msg, size_t cap)
 	b.m = m;
 	b.fd = fd;
 	start_header(&b);
-	if ((r = feed_init(&f, fd, 0, 0)) == 0) {
-		f.ctx = &b;
-		f.found = build_found;
-		f.out = build_out;
-		r = pump(&f, SH_Z_GZIP, msg, cap);
-		e = errno;
-		feed_free(&f);
-		errno = e;
-	}
+	f = (struct feed){ .ctx = &b, .found = build_found,
+	    .out = build_out };
+	r = feed_pump(&f, fd, 0, 0, SH_Z_GZIP, msg, cap);
 	free(b.c);
 	if (r != 0) {
 		sh_zmap_free(m);
@@ -776,7 +796,7 @@ sh_zrange_read(int fd, int kind, unsigned long long coff,
 	uint64_t seg = coff, base = 0;
 	ssize_t k;
 	size_t got;
-	int r, cut = kind == SH_Z_GZIP, e;
+	int r, cut = kind == SH_Z_GZIP;
 
 	*msg = '\0';
 	if (kind == SH_Z_NONE) {
@@ -796,16 +816,10 @@ sh_zrange_read(int fd, int kind, unsigned long long coff,
 	g.n = n;
 	g.buf = buf;
 	for (;;) {
-		if ((r = feed_init(&f, fd, seg, cut)) != 0)
-			return r;
-		f.ctx = &g;
-		f.found = range_found;
-		f.out = range_out;
+		f = (struct feed){ .ctx = &g, .found = range_found,
+		    .out = range_out };
 		g.x = base;
-		r = pump(&f, kind, msg, cap);
-		e = errno;
-		feed_free(&f);
-		errno = e;
+		r = feed_pump(&f, fd, seg, cut, kind, msg, cap);
 		if (r == 1 || (r == 0 && g.x >= skip + n))
 			return 0;
 		/* Fed to a member start: the members before it were whole,
@@ -984,16 +998,9 @@ sh_zranges_read(int fd, struct sh_zrange *r, size_t n, char *msg,
 	if (n == 0)
 		return 0;
 	b.r = r;
-	if ((e = feed_init(&f, fd, b.s[0].coff, 1)) != 0) {
-		free(b.s);
-		return e;
-	}
-	f.ctx = &b;
-	f.found = batch_found;
-	f.out = batch_out;
-	f.next = batch_next;
-	e = pump(&f, SH_Z_GZIP, msg, cap);
-	feed_free(&f);
+	f = (struct feed){ .ctx = &b, .found = batch_found, .out = batch_out,
+	    .next = batch_next };
+	e = feed_pump(&f, fd, b.s[0].coff, 1, SH_Z_GZIP, msg, cap);
 	/* Every segment written whole, to the length its trailers say. */
 	if (e == 0 && (b.bad || b.in != b.ns || (b.out != b.ns &&
 	    (b.out != b.ns - 1 || b.s[b.out].dlen != NONE))))
