@@ -748,6 +748,24 @@ sh_zmap_free(struct sh_zmap *m)
 	free(m);
 }
 
+/* Of decoded bytes d[0..k), those at [x, x + k) of the stream, the ones
+ * in [skip, skip + n) copied into buf (its byte 0 at skip); return where
+ * they end in buf, 0 when none is. */
+static size_t
+copy_in(void *buf, uint64_t skip, uint64_t n, const unsigned char *d,
+    uint64_t x, size_t k)
+{
+	uint64_t lo = x > skip ? x : skip, hi = x + k;
+
+	if (hi > skip + n)
+		hi = skip + n;
+	if (lo >= hi)
+		return 0;
+	memcpy((unsigned char *)buf + (lo - skip), d + (lo - x),
+	    (size_t)(hi - lo));
+	return (size_t)(hi - skip);
+}
+
 /* A range read: decoded bytes [skip, skip + n) after the start, into
  * buf; x, those seen so far. */
 struct range {
@@ -774,15 +792,8 @@ static int
 range_out(struct feed *f, const unsigned char *d, size_t k)
 {
 	struct range *g = f->ctx;
-	uint64_t lo = g->x, hi = g->x + k;
 
-	if (lo < g->skip)
-		lo = g->skip;
-	if (hi > g->skip + g->n)
-		hi = g->skip + g->n;
-	if (lo < hi)
-		memcpy(g->buf + (lo - g->skip), d + (lo - g->x),
-		    (size_t)(hi - lo));
+	(void)copy_in(g->buf, g->skip, g->n, d, g->x, k);
 	g->x += k;
 	return !f->cut && g->x >= g->skip + g->n;
 }
@@ -919,8 +930,8 @@ batch_out(struct feed *f, const unsigned char *d, size_t k)
 	struct batch *b = f->ctx;
 	struct sh_zrange *g;
 	struct seg *s;
-	uint64_t lo, hi, end;
-	size_t j, take;
+	uint64_t end;
+	size_t j, take, got;
 
 	while (k > 0) {
 		if (b->out == b->ns) {
@@ -933,13 +944,9 @@ batch_out(struct feed *f, const unsigned char *d, size_t k)
 		end = b->x + take;
 		for (j = b->rc; j < s->r1 && b->r[j].skip < end; j++) {
 			g = &b->r[j];
-			lo = g->skip > b->x ? g->skip : b->x;
-			hi = g->skip + g->n < end ? g->skip + g->n : end;
-			if (lo < hi) {
-				memcpy((unsigned char *)g->buf + (lo - g->skip),
-				    d + (lo - b->x), (size_t)(hi - lo));
-				g->got = (size_t)(hi - g->skip);
-			}
+			if ((got = copy_in(g->buf, g->skip, g->n, d, b->x,
+			    take)) > 0)
+				g->got = got;
 		}
 		while (b->rc < s->r1 && b->r[b->rc].skip + b->r[b->rc].n <=
 		    end)

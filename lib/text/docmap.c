@@ -924,26 +924,18 @@ sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
 	return 0;
 }
 
-/* A located record to read ahead: its entry, where it lies, and where
- * its bytes go in pre. */
+/* A located record to read ahead: its file, and its entry. */
 struct pick {
 	const char *path;
-	unsigned long long coff, skip;
 	uint32_t i;
 };
 
-/* By file, then by place in it. */
+/* By file (sh_zranges_read puts each file's in order). */
 static int
 cmp_pick(const void *a, const void *b)
 {
-	const struct pick *x = a, *y = b;
-	int c;
-
-	if ((c = strcmp(x->path, y->path)) != 0)
-		return c;
-	if (x->coff != y->coff)
-		return x->coff < y->coff ? -1 : 1;
-	return x->skip < y->skip ? -1 : x->skip > y->skip;
+	return strcmp(((const struct pick *)a)->path,
+	    ((const struct pick *)b)->path);
 }
 
 /* The picks v[0..n) of one file read by one decompressor run into
@@ -1018,8 +1010,6 @@ sh_docmap_ahead(struct sh_docmap *m)
 		e->n = want;
 		bytes += want;
 		v[n].path = e->l.path;
-		v[n].coff = e->l.coff;
-		v[n].skip = e->l.skip;
 		v[n].i = (uint32_t)i;
 		n++;
 	}

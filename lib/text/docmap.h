@@ -182,7 +182,7 @@ int sh_docmap_locate(struct sh_docmap *m, const char *id, size_t idlen,
  * time, which tells what is wrong.  By the caller of the original map
  * alone, never while a clone reads (as sh_docmap_locate).  Memory: the
  * records' bytes, up to SH_DOCMAP_AHEAD (past it, records are read one
- * by one), and 56 bytes a record while they are read.  The records read
+ * by one), and 64 bytes a record while they are read.  The records read
  * are the same whether or not this is called.
  */
 #define SH_DOCMAP_AHEAD ((size_t)64 << 20)

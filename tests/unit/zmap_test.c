@@ -317,7 +317,6 @@ batches(const struct sh_zmap *m, int fd, const unsigned char *d,
 		}
 		for (j = 0; j < k; j++) {
 			/* Sorted: the offset is the range's own. */
-			off[j] = md[0];
 			for (mi = 0; mi < nm && mc[mi] != r[j].coff; mi++)
 				;
 			off[j] = (mi < nm ? md[mi] : 0) + r[j].skip;
