@@ -1192,13 +1192,17 @@ bench_archive()
 	# The night: its new pages, and a near copy of every tenth of as
 	# many archived ones (the middle word changed).
 	tail -n "$m" "$d/all" >"$d/night"
-	awk -F '\t' -v m="$m" 'NR % 10 == 0 && NR <= m {
+	awk -F '\t' -v m="$m" 'NR > m { exit } NR % 10 == 0 {
 		k = split($2, w, " "); w[int(k / 2) + 1] = "zzz" NR; t = w[1]
 		for (i = 2; i <= k; i++) t = t " " w[i]
 		print $1 "-night\t" t }' "$d/old" >>"$d/night"
 	warc_gz "$d/old" "$d/a" "$ARCHIVE_FILES"
 	warc_gz "$d/night" "$d" 1
 	mv "$d/000.warc.gz" "$d/night.warc.gz"
+	# The plain text is not needed again: at 10 million pages it
+	# would fill the disk twice over.
+	nn=$(wc -l <"$d/night")
+	rm -f "$d/all" "$d/old" "$d/night"
 	find "$d/a" -name '*.warc.gz' | sort >"$d/list"
 	w="-f warc $FPFLAGS"
 	"$BIN/sh-fp" -B $w $(cat "$d/list") >"$d/old.fpb" 2>/dev/null &&
@@ -1213,7 +1217,7 @@ bench_archive()
 	    die "build failed"
 	echo
 	echo "archive: a night of $(wc -l <"$d/night.fpb") pages (one in" \
-	    "$(awk -v m="$m" -v n="$(wc -l <"$d/night")" 'BEGIN {
+	    "$(awk -v m="$m" -v n="$nn" 'BEGIN {
 		printf "%.0f", n / (n - m) }') a near copy of an archived one)" \
 	    "against $(wc -l <"$d/old.fpb") in $ARCHIVE_FILES .warc.gz" \
 	    "files ($(du -cb $(cat "$d/list") | tail -n 1 | cut -f 1) bytes)," \

@@ -157,7 +157,7 @@ open_file(struct walk *k, size_t i)
 {
 	const char *shown;
 
-	if ((k->in = input_open(k->vd->names[i], &shown)) == NULL)
+	if ((k->in = input_again(k->vd->names[i], &shown)) == NULL)
 		exit(2);
 	k->cur = i;
 	sh_recwrite_start(k->w, k->in);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "base/io.h"
 #include "base/lines.h"
 #include "base/zmap.h"
 #include "base/zpipe.h"
@@ -42,9 +43,26 @@ static struct zin {
 	struct sh_zmapper *zm;
 	int zfd;
 	struct sh_zmap *map;
+	/* input_spool: the decoded bytes as read, copied to spool (NULL
+	 * once a write failed), and what file they are of */
+	FILE *spool;
+	const char *name;
+	dev_t dev;
+	ino_t ino;
 } zin[NZIN];
 static int stdin_taken;
 static int map_members;
+static int spooling;
+
+/* The files decoded whole once with input_spool: their names as given,
+ * and the copies of their decoded bytes, read again by input_open. */
+static struct spooled {
+	char *name;
+	dev_t dev;
+	ino_t ino;
+	FILE *f;
+} *spooled;
+static size_t nspooled;
 static int nomem;	/* a read stopped for want of memory, reported */
 
 /* A read of shown stopped for want of memory (errno ENOMEM, or SH_ENOMEM
@@ -71,9 +89,12 @@ zin_unmap(struct zin *z)
 	sh_zmap_free(z->map);
 	if (z->zfd >= 0)
 		close(z->zfd);
+	if (z->spool != NULL)
+		fclose(z->spool);
 	z->zm = NULL;
 	z->map = NULL;
 	z->zfd = -1;
+	z->spool = NULL;
 }
 
 void
@@ -82,8 +103,16 @@ input_map_members(int on)
 	map_members = on;
 }
 
-/* The decoded bytes of a mapped file, read: given to its mapper too,
- * which a failure (out of memory) lets go, the map to be built later. */
+void
+input_spool(int on)
+{
+	spooling = on;
+}
+
+/* The decoded bytes of a mapped or spooled file, read: given to its
+ * mapper too, which a failure (out of memory) lets go, the map to be
+ * built later; and copied to its spool, which a failure (the disk full)
+ * lets go, the file to be decoded again. */
 static ssize_t
 mapped_read(void *c, char *buf, size_t n)
 {
@@ -96,6 +125,11 @@ mapped_read(void *c, char *buf, size_t n)
 	    (size_t)k) != 0) {
 		sh_zmap_abort(z->zm);
 		z->zm = NULL;
+	}
+	if (k > 0 && z->spool != NULL && fwrite(buf, 1, (size_t)k,
+	    z->spool) != (size_t)k) {
+		fclose(z->spool);
+		z->spool = NULL;
 	}
 	return k;
 }
@@ -110,9 +144,10 @@ mapped_close(void *c)
 
 /* The stream of the decoded bytes on z->out of entry i: a mapped one for
  * a gzip file with input_map_members (zfd, a copy of its descriptor, or
- * -1). */
+ * -1), and with input_spool (st: the file, NULL for a pipe) one whose
+ * bytes are copied to a temporary file. */
 static FILE *
-zin_stream(int i, struct sh_zpipe *z, int zfd)
+zin_stream(int i, struct sh_zpipe *z, int zfd, const struct stat *st)
 {
 	static const cookie_io_functions_t io = { mapped_read, NULL, NULL,
 		mapped_close };
@@ -120,9 +155,15 @@ zin_stream(int i, struct sh_zpipe *z, int zfd)
 	zin[i].zm = NULL;
 	zin[i].map = NULL;
 	zin[i].zfd = zfd;
-	if (zfd < 0)
+	zin[i].spool = NULL;
+	if (spooling && st != NULL && sh_tmpfile(input_tmpdir(),
+	    &zin[i].spool) == 0) {
+		zin[i].dev = st->st_dev;
+		zin[i].ino = st->st_ino;
+	}
+	if (zfd < 0 && zin[i].spool == NULL)
 		return fdopen(z->out, "r");
-	if (sh_zmap_begin(&zin[i].zm, zfd) != 0)
+	if (zfd >= 0 && sh_zmap_begin(&zin[i].zm, zfd) != 0)
 		zin[i].zm = NULL;
 	zin[i].z = *z;
 	return fopencookie(&zin[i], "r", io);
@@ -133,10 +174,12 @@ zin_stream(int i, struct sh_zpipe *z, int zfd)
  * error, reported.  A regular gzip file is mapped with
  * input_map_members. */
 static FILE *
-zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
-    const char *shown)
+zin_open(FILE *f, int kind, struct sh_zpipe *z, int r,
+    const struct stat *st, const char *shown)
 {
+	int fed = st == NULL;
 	int i, e = errno, zfd = -1;
+
 
 	if (r == 0 && !fed && map_members && kind == SH_Z_GZIP)
 		zfd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0);
@@ -155,7 +198,7 @@ zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
 	}
 	for (i = 0; i < NZIN && zin[i].f != NULL; i++)
 		;
-	if (i == NZIN || (zin[i].f = zin_stream(i, z, zfd)) == NULL) {
+	if (i == NZIN || (zin[i].f = zin_stream(i, z, zfd, st)) == NULL) {
 		warnx("%s: %s", shown, sh_strerror(SH_ENOMEM));
 		close(z->out);
 		(void)sh_zpipe_close(z, 0, NULL, 0);
@@ -167,8 +210,60 @@ zin_open(FILE *f, int kind, struct sh_zpipe *z, int r, int fed,
 	}
 	zin[i].z = *z;
 	zin[i].shown = shown;
+	zin[i].name = shown;
 	zin[i].ended = 0;
 	return zin[i].f;
+}
+
+/* The decoded bytes of file name as a spool of input_spool kept them,
+ * read from the start; NULL when none are kept (or name is another file
+ * now). */
+static FILE *
+spooled_open(const char *name)
+{
+	struct stat st;
+	FILE *f;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < nspooled; i++)
+		if (strcmp(spooled[i].name, name) == 0)
+			break;
+	if (i == nspooled || stat(name, &st) != 0 ||
+	    st.st_dev != spooled[i].dev || st.st_ino != spooled[i].ino ||
+	    (fd = dup(fileno(spooled[i].f))) < 0)
+		return NULL;
+	if (lseek(fd, 0, SEEK_SET) != 0 || (f = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+/* Entry z read whole and ended well: its spool kept for input_open. */
+static void
+spool_keep(struct zin *z)
+{
+	struct spooled *p;
+
+	if (z->spool == NULL)
+		return;
+	if (fflush(z->spool) != 0 || ferror(z->spool) || (p = realloc(spooled,
+	    (nspooled + 1) * sizeof(*p))) == NULL) {
+		fclose(z->spool);
+		z->spool = NULL;
+		return;
+	}
+	spooled = p;
+	if ((p[nspooled].name = strdup(z->name)) == NULL) {
+		fclose(z->spool);
+		z->spool = NULL;
+		return;
+	}
+	p[nspooled].dev = z->dev;
+	p[nspooled].ino = z->ino;
+	p[nspooled++].f = z->spool;
+	z->spool = NULL;
 }
 
 FILE *
@@ -200,7 +295,7 @@ input_open(const char *name, const char **shown)
 		    (kind = sh_z_kind(m, (size_t)n)) == SH_Z_NONE)
 			return f;
 		r = sh_zpipe_open(&z, kind, fileno(f));
-		return zin_open(f, kind, &z, r, 0, *shown);
+		return zin_open(f, kind, &z, r, &st, *shown);
 	}
 	/* A pipe: only a first byte that may start a compressed stream
 	 * costs more than a look at it. */
@@ -218,7 +313,18 @@ input_open(const char *name, const char **shown)
 	n = (ssize_t)fread(m, 1, sizeof(m), f);
 	kind = sh_z_kind(m, (size_t)n);
 	r = sh_zpipe_feed(&z, kind, f, m, (size_t)n, f != stdin);
-	return zin_open(f, kind, &z, r, 1, *shown);
+	return zin_open(f, kind, &z, r, NULL, *shown);
+}
+
+FILE *
+input_again(const char *name, const char **shown)
+{
+	FILE *f;
+
+	if ((f = spooled_open(name)) == NULL)
+		return input_open(name, shown);
+	*shown = name;
+	return f;
 }
 
 /* The entry of f in zin, or NULL. */
@@ -262,6 +368,8 @@ input_end(FILE *f)
 		else if (z->zm != NULL && ferror(f))
 			sh_zmap_abort(z->zm);
 		z->zm = NULL;
+		if (!ferror(f))
+			spool_keep(z);
 		return 0;
 	}
 	warnx("%s: %s: %s", z->shown, sh_z_name(z->z.kind), msg);

@@ -41,6 +41,21 @@ int input_end(FILE *f);
  */
 void input_map_members(int on);
 
+/*
+ * With on != 0, a compressed regular file that input_open opens from now
+ * on has its decoded bytes copied, as they are read, to an unnamed
+ * temporary file in TMPDIR, kept for input_again once input_end found
+ * that the file was read whole and its decompressor exited 0; with 0,
+ * no more such copies are begun.  A copy that cannot be written (the
+ * disk full) is let go, and the file is decoded again.
+ */
+void input_spool(int on);
+
+/* input_open of name, but for a file input_spool copied (and not
+ * replaced since: the same device and inode), whose copy is read from
+ * its start instead, not through a decompressor. */
+FILE *input_again(const char *name, const char **shown);
+
 /* The member map of f, read to its end and ended well (input_end), the
  * caller's to free; NULL when none was built (not asked, not a regular
  * gzip file, out of memory, or not read whole). */

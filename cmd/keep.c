@@ -91,6 +91,9 @@ keepopt_check(struct keepopt *ko, const struct vdocs *vd, int recmode)
 		clean_again(vd, recmode, "-Y", "for their fields");
 	}
 	clean_open(&ko->z, ko->mode, ko->components, vd, recmode);
+	/* What is read again is decoded once. */
+	if (ko->z.path[0] != NULL || ko->rule >= KEEP_NEWEST)
+		input_spool(1);
 	figopt_check(&ko->fig, ko->mode, ko->components, vd, ko->z.path);
 }
 
@@ -213,6 +216,8 @@ keep_run(struct keepopt *ko, struct sh_fpset *s,
 	size_t i, m;
 	int e, route;
 
+	/* The documents are read: the operands are not copied. */
+	input_spool(0);
 	if (ko->decided) {
 		decided_run(ko, s, docs, n, name, status);
 		return 0;

@@ -94,6 +94,30 @@ fake() {
 	eq "$output" "${want//crawl.warc /crawl.warc.zstd }"
 }
 
+@test "-Z and -Y: a compressed file of -v decoded once, its records written as from the plain file" {
+	sh-fp -B $W "$D/crawl.warc" >"$D/sk"
+	sh-near -g -v "$D/crawl.warc" $W -a 0.5 -Y max:Content-Length \
+	    -Z "$D/k" -Z "$D/r" "$D/sk" >"$D/g"
+	[ -s "$D/r" ]
+	mkdir "$D/tmp"
+	for z in gzip bzip2 xz zstd; do
+		# The decompressor, counted.
+		real=$(command -v $z)
+		fake $z "echo >>'$D/runs'; exec '$real' \"\$@\""
+		: >"$D/runs"
+		TMPDIR=$D/tmp PATH=$D/fake:$PATH run -0 --separate-stderr \
+		    sh-near -g -v "$D/crawl.warc.$z" $W -a 0.5 \
+		    -Y max:Content-Length -Z "$D/kz" -Z "$D/rz" "$D/sk"
+		eq "$stderr" ""
+		eq "$output" "$(cat "$D/g")"
+		same_files "$D/k" "$D/kz"
+		same_files "$D/r" "$D/rz"
+		eq "$(wc -l <"$D/runs")" 1
+		eq "$(ls -A "$D/tmp")" ""
+		rm "$D/fake/$z"
+	done
+}
+
 @test "a truncated or corrupt stream: one line naming the file and what failed, status 2" {
 	n=$(wc -c <"$D/crawl.warc.gzip")
 	head -c $((n - 40)) "$D/crawl.warc.gzip" >"$D/cut.gz"

@@ -193,7 +193,7 @@ setup() {
 # there is no index yet); LQ set for an index of band tables with
 # locations, whose night (lquery) is then asked of it too.
 op() {
-	IX= START= LQ=
+	IX= START= LQ= ZOUT=
 	case $1 in
 	build)	IX=$W/ix CMD=(sh-index build "$W/ix" "$F/base.fp") ;;
 	replace) IX=$W/ix START=$F/ix1
@@ -209,6 +209,8 @@ op() {
 	spill)	CMD=(sh-dist -v "$F/docs.tsv" -S 1M "$F/pairs") ;;
 	zfp)	CMD=(sh-fp "$F/docs.tsv.gz") ;;
 	zspill)	CMD=(sh-dist -v "$F/docs.tsv.gz" -S 1M "$F/pairs") ;;
+	zclean)	ZOUT=$W/kept CMD=(sh-near -g -v "$F/docs.tsv.gz" -a 0.8 \
+		    -Z "$W/kept" "$F/docs.fpb") ;;
 	bbuild)	IX=$W/ix CMD=(sh-index build -a 0.8 "$W/ix" "$F/bbase.fpb") ;;
 	bmerge)	IX=$W/ix START=$F/bx2
 		CMD=(sh-index add "$W/ix" "$F/bm2.fpb") ;;
@@ -287,6 +289,8 @@ check() {
 	local n=$1 rc=$2 why= lines f
 	if [ "$rc" -eq 0 ]; then
 		cmp -s "$W/out" "$W/ref.out" || why="$why; exit 0 with other output"
+		[ -z "$ZOUT" ] || cmp -s "$ZOUT" "$W/ref.z" ||
+		    why="$why; exit 0 with another -Z file"
 		[ ! -s "$W/err" ] || why="$why; exit 0 with a diagnostic"
 	elif [ "$rc" -eq 2 ]; then
 		mapfile -t lines <"$W/err"
@@ -383,6 +387,7 @@ sweep() {
 	op "$name"
 	prepare
 	"${CMD[@]}" >"$W/ref.out" 2>"$W/ref.err"
+	[ -z "$ZOUT" ] || cp "$ZOUT" "$W/ref.z"
 	[ -z "$IX" ] || sh-index dump "$IX" >"$W/new.dump"
 	[ -z "$START" ] || sh-index dump "$START" >"$W/old.dump"
 	if [ -n "$LQ" ]; then
@@ -814,4 +819,24 @@ IO=FAULT_CALLS=open,mkdir,fsync,rename,close,mmap,ftruncate
 
 @test "sh-dist -v FILE.gz -S 1M: each allocation of the program fails" {
 	sweep zspill FAULT_CALLS=malloc FAULT_FROM=prog
+}
+
+@test "sh-near -g -v FILE.gz -Z: each write of the decoded copy or the records fails (ENOSPC)" {
+	sweep zclean FAULT_CALLS=write,stdio FAULT_ERRNO=ENOSPC
+}
+
+@test "sh-near -g -v FILE.gz -Z: the disk is full from each write on" {
+	sweep zclean FAULT_CALLS=write,stdio FAULT_ERRNO=ENOSPC FAULT_STICKY=1
+}
+
+@test "sh-near -g -v FILE.gz -Z: each pipe, child, thread or stream of the decompressor fails" {
+	sweep zclean FAULT_CALLS=spawn
+}
+
+@test "sh-near -g -v FILE.gz -Z: each open, close fails (EIO)" {
+	sweep zclean FAULT_CALLS=open,close
+}
+
+@test "sh-near -g -v FILE.gz -Z: each allocation of the program fails" {
+	sweep zclean FAULT_CALLS=malloc FAULT_FROM=prog
 }
