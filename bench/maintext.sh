@@ -2,7 +2,9 @@
 # maintext.sh: the main content of pages (-G) under the templates of other
 # sites.  Real pages (Debian's HTML documentation, where it is installed)
 # have their article cut out and wrapped by bench/wrap in a bare page and
-# in three site templates; then, with and without -G:
+# in three site templates; then, with and without -G (the default since
+# fingerprint version 3; "none" is -2 -n 5x, the whole page with the
+# features of version 3):
 #   - the share of pairs of copies of a page (the four copies two by two)
 #     at Jaccard >= 0.8 (sh-dist -v, word 3-shingles) and within Hamming
 #     distance 3 (sh-fp, then sh-dist);
@@ -88,7 +90,11 @@ echo "maintext: $n pages ($zh Chinese), each bare and in 3 templates;" \
     "$(wc -l <"$tmp/pairs") pairs of copies"
 printf '%-4s %10s %10s %10s %10s %8s\n' flag 'J>=0.8' 'k<=3' 'art kept' \
     'tpl drop' 'lost'
-for g in '' -G; do
+# The whole page, with the features of version 3 (-2 -n 5x), and the
+# main content (-G, the default since version 3).
+for flag in none -G; do
+	g=-G
+	[ "$flag" = -G ] || g='-2 -n 5x'
 	# Jaccard of word 3-shingles, exact.
 	(cd "$tmp/p" && "$OLDPWD/$bin/sh-dist" -v . -F $g "$tmp/pairs") \
 	    >"$tmp/jac" || die "sh-dist -v $g failed"
@@ -103,11 +109,11 @@ for g in '' -G; do
 	ham=$(awk -F '\t' '{ n++; if ($3 <= 3) k++ }
 	    END { printf "%.1f %%", 100 * k / n }' "$tmp/ham")
 	# Words kept and dropped, against the bare article without -G.
-	(cd "$tmp/p" && xargs "$OLDPWD/$bin/sh-tokenize" -F -w 1 -n 1 -W tf \
-	    <"$tmp/files") >"$tmp/tok" || die "sh-tokenize failed"
-	if [ -n "$g" ]; then
-		(cd "$tmp/p" && xargs "$OLDPWD/$bin/sh-tokenize" -F -w 1 -n 1 \
-		    -W tf $g <"$tmp/files") >"$tmp/tokg" ||
+	(cd "$tmp/p" && xargs "$OLDPWD/$bin/sh-tokenize" -F -2 -w 1 -n 1 \
+	    -W tf <"$tmp/files") >"$tmp/tok" || die "sh-tokenize failed"
+	if [ "$flag" = -G ]; then
+		(cd "$tmp/p" && xargs "$OLDPWD/$bin/sh-tokenize" -F $g -w 1 \
+		    -n 1 -W tf <"$tmp/files") >"$tmp/tokg" ||
 		    die "sh-tokenize $g failed"
 	else
 		cp "$tmp/tok" "$tmp/tokg"
@@ -155,7 +161,7 @@ for g in '' -G; do
 		    100 * (1 - tkt / tt), nl
 	}' "$tmp/tok" "$tmp/tokg" >"$tmp/words"
 	read -r kept _ drop _ lost <"$tmp/words"
-	printf '%-4s %10s %10s %8s %% %8s %% %8s\n' "${g:-none}" "$jac" \
+	printf '%-4s %10s %10s %8s %% %8s %% %8s\n' "$flag" "$jac" \
 	    "$ham" "$kept" "$drop" "$lost"
 done
 
@@ -171,13 +177,13 @@ ta=
 tb=
 i=0
 while [ "$i" -lt "$runs" ]; do
-	for g in '' -G; do
+	for g in '-2 -n 5x' -G; do
 		t0=$(date +%s.%N)
 		"$bin/sh-fp" -f nul $g "$tmp/all.nul" >/dev/null ||
 		    die "sh-fp $g failed"
 		t1=$(date +%s.%N)
 		s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
-		if [ -z "$g" ]; then ta="$ta $s"; else tb="$tb $s"; fi
+		if [ "$g" != -G ]; then ta="$ta $s"; else tb="$tb $s"; fi
 	done
 	i=$((i + 1))
 done

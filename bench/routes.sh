@@ -41,8 +41,8 @@ routes=${ROUTES:-fp verify bands}
 jflags=${JFLAGS:-}
 # The thresholds of the truth: those of every route, once each.
 allts=$(printf '%s\n' $ts $bts | sort -n -u | tr '\n' ' ')
-sets=${SETS:-default: v1:-n,2,-w,1,-W,tf w1:-w,1 w2:-w,2 n2:-n,2 n3:-n,3 \
-tf:-W,tf}
+sets=${SETS:-default: v2:-2 v1:-n,2,-w,1,-W,tf w1:-w,1 w2:-w,2 n2:-n,2 \
+n3:-n,3 tf:-W,tf}
 
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2

@@ -81,6 +81,11 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 		break;
 	case 'G':
 		o->rec.maintext = 1;
+		o->given |= DOCOPT_GIVEN_G;
+		break;
+	case '1':
+	case '2':
+		o->version = ch - '0';
 		break;
 	case 'I':
 		o->rec.idfield = arg;
@@ -121,12 +126,16 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 		if (ch == 'n') {
 			o->fp.tok.ngram = (int)v;
 			o->fp.tok.span = x;
-		} else
+			o->given |= DOCOPT_GIVEN_N;
+		} else {
 			o->fp.tok.shingle = (int)v;
+			o->given |= DOCOPT_GIVEN_W;
+		}
 		break;
 	case 'W':
 		if ((o->fp.weight = sh_weight_scheme(arg)) < 0)
 			r = SH_EINVAL;
+		o->given |= DOCOPT_GIVEN_WEIGHT;
 		break;
 	case 's':
 		if ((ns = realloc(o->stops, (o->nstops + 1) *
@@ -152,6 +161,27 @@ docopt_set(struct docopt *o, int ch, const char *arg)
 	return 1;
 }
 
+/* -1, -2: the defaults of that version for the options not given. */
+static void
+old_version(struct docopt *o)
+{
+	const struct sh_fpopt v1 = SH_FPOPT_V1, v2 = SH_FPOPT_V2;
+	const struct sh_fpopt *v = o->version == 1 ? &v1 : &v2;
+
+	if (o->version == 0)
+		return;
+	if (!(o->given & DOCOPT_GIVEN_N)) {
+		o->fp.tok.ngram = v->tok.ngram;
+		o->fp.tok.span = v->tok.span;
+	}
+	if (!(o->given & DOCOPT_GIVEN_W))
+		o->fp.tok.shingle = v->tok.shingle;
+	if (!(o->given & DOCOPT_GIVEN_WEIGHT))
+		o->fp.weight = v->weight;
+	if (!(o->given & DOCOPT_GIVEN_G))
+		o->rec.maintext = 0;
+}
+
 void
 docopt_load(struct docopt *o)
 {
@@ -159,6 +189,7 @@ docopt_load(struct docopt *o)
 	size_t i;
 	int r;
 
+	old_version(o);
 	if (o->dict != NULL &&
 	    (r = sh_fpopt_dict(&o->fp, o->dict, &line)) != 0)
 		fail('d', o->dict, r, line);

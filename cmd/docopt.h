@@ -11,14 +11,24 @@
 
 /* The getopt letters of the record framing, and of the features. */
 #define DOCOPT_REC "AC:FGHI:M:T:Xef:ly:"
-#define DOCOPT_FEAT "D:W:d:n:s:w:z"
+#define DOCOPT_FEAT "12D:W:d:n:s:w:z"
 #define DOCOPT_LETTERS DOCOPT_REC DOCOPT_FEAT
+
+/* The options of docopt.given. */
+enum {
+	DOCOPT_GIVEN_N = 1, DOCOPT_GIVEN_W = 2, DOCOPT_GIVEN_WEIGHT = 4,
+	DOCOPT_GIVEN_G = 8
+};
 
 struct docopt {
 	struct sh_recopt rec;
 	int modech;		/* the letter of rec.mode: F, l or f; 0 none */
 	int htmlch;		/* H or X; 0 none */
 	struct sh_fpopt fp;
+	int version;		/* -1, -2: that fingerprint version's
+				 * defaults; 0: the current one's */
+	unsigned given;		/* the options given of those a version
+				 * sets (DOCOPT_GIVEN_*) */
 	const char *dict;	/* -d, loaded by docopt_load */
 	const char **stops;	/* -s, loaded by docopt_load */
 	size_t nstops;
@@ -44,7 +54,11 @@ void docopt_init(struct docopt *o);
 int docopt_set(struct docopt *o, int ch, const char *arg);
 
 /*
- * After the last option, load the dictionary and the stop-word lists,
+ * After the last option, take the defaults of fingerprint version 1 or 2
+ * with -1 or -2 (the first sets -n 2 -w 1 -W tf, the second -n 5 -w 3 -W
+ * binary, both without spanning runs nor -G) for those of -n, -w, -W and
+ * -G not given, wherever they stood; load the dictionary and the
+ * stop-word lists,
  * their words folded as the text will be (-z, wherever it stood); a file
  * that cannot be loaded ends the program with status 2 and a diagnostic
  * ("FILE:LINE: message").

@@ -22,7 +22,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n"
+    "usage: sh-fp [-12ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n"
     "             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n"
     "             [-P shard/shards] [-s stopwords] [-T textfield] "
     "[-U file]\n"
@@ -210,12 +210,12 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	rn.ro = o.rec;
-	if (tokens && rn.ro.mode != SH_REC_TAB)
+	if (tokens && o.rec.mode != SH_REC_TAB)
 		usage_conflict('t', o.modech);
 	if (tokens && o.fp.csketch)
 		errx(2, "-BB: the characters of text, not of token lists (-t)");
 	docopt_load(&o);
+	rn.ro = o.rec;
 	if (sh_fpbatch_init(&rn.batch, &o.fp, (int)nthreads, tokens) != 0)
 		errx(2, "%s", sh_strerror(SH_ENOMEM));
 

@@ -21,7 +21,7 @@
 #include "usage.h"
 
 static const char usage_text[] =
-    "usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] "
+    "usage: sh-tokenize [-12AceFGHlQXz] [-C charset] [-D idf] [-d dict] "
     "[-f format]\n"
     "                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n"
     "                   [-T textfield] [-U file] [-W weight] [-w shingle]\n"
@@ -207,8 +207,8 @@ main(int argc, char *argv[])
 		usage_conflict('m', other);
 	if (rn.text && (count || ulist))
 		usage_conflict('Q', count ? 'c' : 'U');
-	rn.ro = o.rec;
 	docopt_load(&o);
+	rn.ro = o.rec;
 	if ((rn.fp = sh_fp_new(&o.fp)) == NULL ||
 	    (count && (rn.df = sh_df_new()) == NULL))
 		errx(2, "%s", sh_strerror(SH_ENOMEM));

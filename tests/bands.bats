@@ -32,6 +32,8 @@ setup_file() {
 	local d="$BATS_FILE_TMPDIR" i
 	sh-fp -B "$FIXTURES/vectors.in" 2>/dev/null |
 	    same_files "$FIXTURES/vectors-sketch.out" -
+	sh-fp -B -2 "$FIXTURES/vectors.in" 2>/dev/null |
+	    same_files "$FIXTURES/vectors-v2-sketch.out" -
 	sh-fp -B -n 2 -w 1 -W tf "$FIXTURES/vectors.in" 2>/dev/null |
 	    same_files "$FIXTURES/vectors-v1-sketch.out" -
 	# Token lists give the sketch of the text they list; threads and

@@ -146,7 +146,7 @@ expect() {
 	sh-near -g -v crawl.warc -f warc -k 16 -a 0.8 fp >g
 	# Something to count: a cluster of 4, one of 2, a pair rejected.
 	eq "$(awk -F '\t' '$1 != $2' g | wc -l)" 4
-	eq "$(awk -F '\t' '$4 < 0.8' pairs | wc -l)" 4
+	eq "$(awk -F '\t' '$4 < 0.8' pairs | wc -l)" 2
 	run -0 --separate-stderr sh-near -g -v crawl.warc -f warc -k 16 -a 0.8 -R fig.json fp
 	same_files g - <<<"$output"
 	expect pairs g crawl.warc 0.8 0.500000 10 '1 1 0 0 0' >want

@@ -14,7 +14,7 @@ ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 		[ -x "$d/opt/sh/bin/$t" ]
 		[ -f "$d/opt/sh/share/man/man1/$t.1" ]
 		run -0 "$d/opt/sh/bin/$t" -V
-		eq "$output" "$t (sh) 0.11.0, fingerprint version 2, sketch version 1"
+		eq "$output" "$t (sh) 0.12.0, fingerprint version 3, sketch version 1"
 	done
 	[ -f "$d/opt/sh/share/man/man5/sh-index.5" ]
 	for t in sample.tsv sample.wet.gz short-zh.tsv zdump-zh.tsv; do

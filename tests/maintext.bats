@@ -2,9 +2,12 @@
 # -G: the main content of HTML pages.  An article wrapped in several site
 # templates (navigation bar, header, footer, sidebar of links, cookie
 # notice) gives the features of the bare article; an article is never
-# lost; without -G nothing changes.
+# lost; without -G nothing changes.  -G is the default (fingerprint
+# version 3); $WHOLE reads whole pages with the features of version 3.
 
 load helper
+
+WHOLE='-2 -n 5x'
 
 ART_EN='<h1>How the river was crossed</h1>
 <p>When the old bridge fell into the water in the spring, the people of the village had to find another way to reach the market on the other side of the river.</p>
@@ -89,7 +92,7 @@ setup() {
 
 @test "sh-tokenize -G: a chapter keeps its table of contents, its box of references and its definitions under three templates" {
 	run -0 sh-tokenize -F -G -w 1 doc0.html
-	eq "$output" "$(sh-tokenize -F -w 1 doc0.html)"
+	eq "$output" "$(sh-tokenize -F $WHOLE -w 1 doc0.html)"
 	want=${output#*	}
 	for t in 1 2 3; do
 		run -0 sh-tokenize -F -G -w 1 "doc$t.html"
@@ -102,7 +105,12 @@ setup() {
 		run -0 sh -c "sh-fp -F -G $l?.html | cut -f 1 | sort -u | wc -l"
 		eq "$output" 1
 		run -0 sh -c "sh-fp -F $l?.html | cut -f 1 | sort -u | wc -l"
+		eq "$output" 1
+		run -0 sh -c "sh-fp -F $WHOLE $l?.html | cut -f 1 | sort -u | wc -l"
 		eq "$output" 5
+		# -G after -2 reads the main content again.
+		run -0 sh -c "sh-fp -F $WHOLE -G $l?.html | cut -f 1 | sort -u | wc -l"
+		eq "$output" 1
 	done
 }
 
@@ -113,15 +121,17 @@ setup() {
 	run -0 sh-dist -v . -F -G pairs
 	eq "$(cut -f 3 <<<"$output" | sort -u)" 1.000000
 	run -0 sh-dist -v . -F pairs
+	eq "$(cut -f 3 <<<"$output" | sort -u)" 1.000000
+	run -0 sh-dist -v . -F $WHOLE pairs
 	eq "$(cut -f 3 <<<"$output" | grep -c -v '^1.000000$')" 8
 }
 
 @test "sh-fp -G: records that are not HTML are left as they are" {
 	printf 'a\tplain text <with> no tags, about the river\n' >plain.tsv
 	run -0 sh-fp -G plain.tsv
-	eq "$output" "$(sh-fp plain.tsv)"
+	eq "$output" "$(sh-fp $WHOLE plain.tsv)"
 	run -0 sh-fp -G -X -F en1.html
-	eq "$output" "$(sh-fp -X -F en1.html)"
+	eq "$output" "$(sh-fp $WHOLE -X -F en1.html)"
 }
 
 @test "sh-tokenize -G: an article is never lost" {
@@ -132,7 +142,7 @@ setup() {
 	printf '<ul><li>Bread</li><li>Milk and eggs</li><li><a href="/x">Tea</a></li></ul><ol><li>Walk the dog</li></ol>' >lists.html
 	for f in long short notags lists; do
 		run -0 sh-tokenize -F -G -w 1 "$f.html"
-		eq "$output" "$(sh-tokenize -F -w 1 "$f.html")"
+		eq "$output" "$(sh-tokenize -F $WHOLE -w 1 "$f.html")"
 	done
 	run -0 sh-tokenize -F -G -w 1 short.html
 	eq "$output" 'short.html	notes^1 one^1 it^1 rained^1 two^1 the^1 river^1 rose^1'

@@ -46,9 +46,9 @@ declare -A LETTERS=(
 
 @test "--help and --version anywhere before --, then an operand" {
 	run -0 --separate-stderr sh-fp -l -n 3 --help nofile
-	eq "${lines[0]}" "usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]"
+	eq "${lines[0]}" "usage: sh-fp [-12ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]"
 	run -0 --separate-stderr sh-near -k 2 nofile --version
-	eq "$output" "sh-near (sh) 0.11.0, fingerprint version 2, sketch version 1"
+	eq "$output" "sh-near (sh) 0.12.0, fingerprint version 3, sketch version 1"
 	run -2 --separate-stderr sh-near -- --help
 	eq "$output" ""
 	eq "$stderr" "sh-near: --help: No such file or directory"
@@ -59,10 +59,10 @@ declare -A LETTERS=(
 @test "-V and --version: toolkit and fingerprint versions" {
 	for t in $TOOLS; do
 		run -0 --separate-stderr "$t" -V
-		eq "$output" "$t (sh) 0.11.0, fingerprint version 2, sketch version 1"
+		eq "$output" "$t (sh) 0.12.0, fingerprint version 3, sketch version 1"
 		eq "$stderr" ""
 		run -0 --separate-stderr "$t" --version
-		eq "$output" "$t (sh) 0.11.0, fingerprint version 2, sketch version 1"
+		eq "$output" "$t (sh) 0.12.0, fingerprint version 3, sketch version 1"
 	done
 }
 

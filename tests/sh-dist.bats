@@ -815,10 +815,10 @@ b"
 	zcat "$FIXTURES/crawl.warc.gz" >crawl.warc
 	U=http://news.example.org
 	run -0 --separate-stderr sh-dist -x -f warc crawl.warc "$U/budget.html" "$U/budget-update.html"
-	eq "$(sed -n 5p <<<"$output")" "distance	8"
-	eq "$(grep '^similarity	jaccard' <<<"$output")" "similarity	jaccard	0.825000"
+	eq "$(sed -n 5p <<<"$output")" "distance	12"
+	eq "$(grep '^similarity	jaccard' <<<"$output")" "similarity	jaccard	0.805556"
 	# Each against the distance sh-near printed for the pair.
-	eq "$(sh-fp -f warc crawl.warc 2>/dev/null | sh-near -k 8 | grep -c "	$U/budget-update.html	8$")" 2
+	eq "$(sh-fp -f warc crawl.warc 2>/dev/null | sh-near -k 12 | grep -c "	$U/budget-update.html	12$")" 2
 	run -2 --separate-stderr sh-dist -x docs a nobody
 	eq "$output" ""
 	eq "$stderr" "sh-dist: no document nobody in docs"

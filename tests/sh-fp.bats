@@ -6,7 +6,7 @@ load helper
 # The default features of fingerprint version 1, for tests of other rules.
 V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-U file]\n             [-W weight] [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
+USAGE=$'usage: sh-fp [-12ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\n             [-I idfield] [-j threads] [-L min] [-M types] [-n ngram]\n             [-P shard/shards] [-s stopwords] [-T textfield] [-U file]\n             [-W weight] [-w shingle] [-y types] [file ...]\n       sh-fp -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -25,7 +25,7 @@ USAGE=$'usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\
 
 @test "-V: the toolkit and fingerprint versions" {
 	run -0 --separate-stderr sh-fp -V
-	eq "$output" "sh-fp (sh) 0.11.0, fingerprint version 2, sketch version 1"
+	eq "$output" "sh-fp (sh) 0.12.0, fingerprint version 3, sketch version 1"
 	eq "$stderr" ""
 }
 
@@ -77,6 +77,28 @@ USAGE=$'usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\
 	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/out"
 }
 
+@test "frozen fingerprints of the test vectors: -2 and -1, versions 2 and 1, wherever they stand, the options given kept" {
+	sh-fp -2 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-v2.out" "$BATS_TEST_TMPDIR/out"
+	sh-fp -n 5 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-v2.out" "$BATS_TEST_TMPDIR/out"
+	sh-fp -1 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-v1.out" "$BATS_TEST_TMPDIR/out"
+	# The options given win over the version's, before it or after.
+	sh-fp -W logtf -1 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" \
+	    2>/dev/null
+	same_files "$FIXTURES/vectors-logtf.out" "$BATS_TEST_TMPDIR/out"
+	sh-fp -1 -n 3 -w 2 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" \
+	    2>/dev/null
+	same_files "$FIXTURES/vectors-n3-w2.out" "$BATS_TEST_TMPDIR/out"
+	# The last version counts.
+	sh-fp -1 -2 "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	same_files "$FIXTURES/vectors-v2.out" "$BATS_TEST_TMPDIR/out"
+	sh-fp -2 -n 5x "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" \
+	    2>/dev/null
+	same_files "$FIXTURES/vectors.out" "$BATS_TEST_TMPDIR/out"
+}
+
 @test "frozen fingerprints of the test vectors: -n 2 -w 1 -W tf" {
 	sh-fp -n 2 -w 1 -W tf "$FIXTURES/vectors.in" >"$BATS_TEST_TMPDIR/out" \
 	    2>/dev/null
@@ -111,17 +133,17 @@ USAGE=$'usage: sh-fp [-ABceFGHltXz] [-C charset] [-D idf] [-d dict] [-f format]\
 
 # --- default features ----------------------------------------------------
 
-@test "no feature options: -n 5 -w 3 -W binary, each of them in effect" {
+@test "no feature options: -n 5x -w 3 -W binary, each of them in effect" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '%s\n' 'en	The cat sat on the mat. The cat sat on the hat.' \
 	    'zh	我们今天很高兴，我们今天很高兴。北京的长城很长' \
 	    'mixed	近似重复检测 finds near copies 近似重复检测 finds near pages' \
 	    >mixed
 	sh-fp mixed >default
-	sh-fp -n 5 -w 3 -W binary mixed >explicit
+	sh-fp -n 5x -w 3 -W binary mixed >explicit
 	[ "$(wc -l <default)" -eq 3 ]
 	same_files explicit default
-	for o in "-n 2" "-w 1" "-W tf"; do
+	for o in "-n 5" "-n 2x" "-w 1" "-W tf" "-2"; do
 		sh-fp $o mixed >other
 		run -1 cmp -s default other
 	done

@@ -7,7 +7,7 @@ load helper
 # words, CJK bigrams, term frequency.
 export V1='-n 2 -w 1 -W tf'
 
-USAGE=$'usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
+USAGE=$'usage: sh-tokenize [-12AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f format]\n                   [-I idfield] [-M types] [-n ngram] [-s stopwords]\n                   [-T textfield] [-U file] [-W weight] [-w shingle]\n                   [-y types] [file ...]\n       sh-tokenize -m [file ...]\n       sh-tokenize -h | -V'
 
 # --- usage and option values ---------------------------------------------
 
@@ -99,10 +99,15 @@ USAGE=$'usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f for
 		eq "$(printf '%s\n' "$output" | awk -F'\t' -v w="$want" '$3 < w' | head -n 3)" ""
 		eq "$(printf '%s\n' "$output" | cut -f 3 | sort -u)" "1.000000"
 	done
-	# Without x, the comma, the line break and the space each cut the
-	# run: every pair is below 1.
-	run -1 sh-dist -v "$d/docs" -f jsonl -a 1 "$d/pairs"
+	# Without x (-n 5, and version 2), the comma, the line break and
+	# the space each cut the run: every pair is below 1.
+	run -1 sh-dist -v "$d/docs" -f jsonl -n 5 -a 1 "$d/pairs"
 	eq "$output" ""
+	run -1 sh-dist -v "$d/docs" -f jsonl -2 -a 1 "$d/pairs"
+	eq "$output" ""
+	# The default is 5x.
+	run -0 sh-dist -v "$d/docs" -f jsonl -a 1 "$d/pairs"
+	eq "${#lines[@]}" $((3 * (n - 1)))
 }
 
 @test "-w out of range or not a number" {
@@ -129,29 +134,36 @@ USAGE=$'usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f for
 	eq "$stderr" ""
 }
 
-# --- default features: fingerprint version 2 ----------------------------
+# --- default features: fingerprint version 3 ----------------------------
 
-@test "no feature option is -n 5 -w 3 -W binary" {
+@test "no feature option is -n 5x -w 3 -W binary; -2 is -n 5 -w 3 -W binary" {
 	local d="$BATS_TEST_TMPDIR" want
 
 	gen_corpus "$d/in" 500
 	printf 'm\tThe quick brown fox, jumps 我们今天去北京 over\n' >>"$d/in"
-	run -0 --separate-stderr sh-tokenize -n 5 -w 3 -W binary "$d/in"
+	run -0 --separate-stderr sh-tokenize -n 5x -w 3 -W binary "$d/in"
 	want=$output
 	[ -n "$want" ]
 	run -0 --separate-stderr sh-tokenize "$d/in"
 	eq "$output" "$want"
 	eq "$stderr" ""
+	run -0 --separate-stderr sh-tokenize -n 5 -w 3 -W binary "$d/in"
+	want=$output
+	run -0 --separate-stderr sh-tokenize -2 "$d/in"
+	eq "$output" "$want"
 }
 
-@test "the default: word 3-shingles, CJK 5-grams, every token weighs 1" {
+@test "the default: word 3-shingles, CJK 5-grams across the text, every token weighs 1" {
 	printf 'm\tThe quick brown fox, jumps 我们今天去北京 over\nr\tgo go go go 天天天天天天\n' \
 	    >"$BATS_TEST_TMPDIR/in"
 	run -0 --separate-stderr sh-tokenize "$BATS_TEST_TMPDIR/in"
 	# The comma does not break the shingles; the run of seven characters
-	# gives three 5-grams and resets the window, so "over" stands alone.
-	eq "$output" $'m\tthe_quick_brown^1 quick_brown_fox^1 brown_fox_jumps^1 我们今天去^1 们今天去北^1 今天去北京^1 over^1\nr\tgo_go_go^1 天天天天天^1'
+	# gives three 5-grams, and the word shingles go on across it.
+	eq "$output" $'m\tthe_quick_brown^1 quick_brown_fox^1 brown_fox_jumps^1 我们今天去^1 们今天去北^1 fox_jumps_over^1 今天去北京^1\nr\tgo_go_go^1 天天天天天^1'
 	eq "$stderr" ""
+	# Version 2: the run resets the window, so "over" stands alone.
+	run -0 --separate-stderr sh-tokenize -2 "$BATS_TEST_TMPDIR/in"
+	eq "$output" $'m\tthe_quick_brown^1 quick_brown_fox^1 brown_fox_jumps^1 我们今天去^1 们今天去北^1 今天去北京^1 over^1\nr\tgo_go_go^1 天天天天天^1'
 }
 
 @test "-w: shingles of words short and long, many per document, as built by hand" {
@@ -339,10 +351,13 @@ USAGE=$'usage: sh-tokenize [-AceFGHlQXz] [-C charset] [-D idf] [-d dict] [-f for
 	eq "$output" $'w\ta_b_c_d^1'
 }
 
-@test "-w: an n-gram run resets the window" {
+@test "-w: an n-gram run resets the window within runs (-n 5), not across them (the default)" {
+	run -0 --separate-stderr sh -c \
+	    'printf "a\ta b 中文 c d\nb\ta 中文 b\n" | sh-tokenize -n 5 -w 2'
+	eq "$output" $'a\ta_b^1 中文^1 c_d^1\nb\ta^1 中文^1 b^1'
 	run -0 --separate-stderr sh -c \
 	    'printf "a\ta b 中文 c d\nb\ta 中文 b\n" | sh-tokenize -w 2'
-	eq "$output" $'a\ta_b^1 中文^1 c_d^1\nb\ta^1 中文^1 b^1'
+	eq "$output" $'a\ta_b^1 b_c^1 c_d^1 中文^1\nb\ta_b^1 中文^1'
 }
 
 @test "frozen tokens of the test vectors" {
@@ -798,12 +813,15 @@ q_round_trip() {
 @test "-Q: ID<TAB>TEXT a line, the text as read: HTML reduced, charset made UTF-8, control bytes as spaces" {
 	printf 'a\t<p>Caf&eacute; &amp;\tbar</p>\r\nb\tplain\x01text \\n as is\n' >"$BATS_TEST_TMPDIR/t.tsv"
 	run -0 --separate-stderr sh-tokenize -Q "$BATS_TEST_TMPDIR/t.tsv"
-	eq "$output" "$(printf 'a\t Café & bar \nb\tplain text \\n as is')"
+	eq "$output" "$(printf 'a\t Café & bar\nb\tplain text \\n as is')"
 	eq "$stderr" ""
+	# The whole page, as version 2 read it.
+	run -0 --separate-stderr sh-tokenize -Q -2 "$BATS_TEST_TMPDIR/t.tsv"
+	eq "$output" "$(printf 'a\t Café & bar \nb\tplain text \\n as is')"
 	printf '<html><head><meta charset="gbk"></head><body><p>今天\r\n天气</p></body></html>' |
 	    iconv -f UTF-8 -t GBK >"$BATS_TEST_TMPDIR/g.html"
 	run -0 --separate-stderr sh-tokenize -Q -F "$BATS_TEST_TMPDIR/g.html"
-	eq "$output" "$BATS_TEST_TMPDIR/g.html	      今天  天气   "
+	eq "$output" "$BATS_TEST_TMPDIR/g.html	      今天  天气"
 	# JSON text with newlines and a TAB; an ID escaped as always.
 	printf '{"id":"x\\ty","text":"one\\ntwo\\tthree\\u0000four"}\n' >"$BATS_TEST_TMPDIR/t.jsonl"
 	run -0 --separate-stderr sh-tokenize -Q -f jsonl "$BATS_TEST_TMPDIR/t.jsonl"
@@ -879,6 +897,13 @@ q_round_trip() {
 	sh-tokenize -n 5x "$d/in" | sh-fp -t | cmp - "$d/fp"
 	run -0 --separate-stderr sh-near -v "$d/in" -n 5x -k 16 -a 0.9 "$d/fp"
 	eq "$output" $'a\tb\t0\t1.000000'
-	run -2 --separate-stderr sh-near -v "$d/in" -k 16 -a 0.9 "$d/fp"
+	run -0 --separate-stderr sh-near -v "$d/in" -k 16 -a 0.9 "$d/fp"
+	eq "$output" $'a\tb\t0\t1.000000'
+	# Fingerprints of version 2, verified with the defaults of 3.
+	sh-fp -2 "$d/in" >"$d/fp2"
+	run -2 --separate-stderr sh-near -v "$d/in" -k 16 -a 0.9 "$d/fp2"
 	[[ "$stderr" == *"fingerprint is not the document's under these options"* ]]
+	# Verified so with -2: the commas cut the runs, no pair is at 0.9.
+	run -1 --separate-stderr sh-near -v "$d/in" -2 -k 16 -a 0.9 "$d/fp2"
+	eq "$stderr" ""
 }

@@ -6,6 +6,6 @@
 #ifndef SH_VERSION_H
 #define SH_VERSION_H
 
-#define SH_VERSION "0.11.0"
+#define SH_VERSION "0.12.0"
 
 #endif

@@ -1,12 +1,16 @@
 /*
- * Document fingerprints, version 2: the one place where text becomes a
+ * Document fingerprints, version 3: the one place where text becomes a
  * 64-bit simhash.
  *
- * Version 2 changed the default features and weights only: word
- * 3-shingles, CJK 5-grams and binary weights (-w 3 -n 5 -W binary), the
- * features of the similarity that make eval measures routes against.
- * Version 1 had single words, CJK bigrams and term frequency; the same
- * code gives its fingerprints with those options (SH_FPOPT_V1).
+ * Version 3 changed the defaults only: the CJK 5-grams span runs (-n 5x:
+ * they run across punctuation, spaces, line breaks and words of other
+ * scripts, feat/tokenize.h), and the readers reduce an HTML record to
+ * its main content (text/record.h, SH_RECOPT_DEFAULT).  Version 2 had
+ * word 3-shingles, CJK 5-grams within runs and binary weights (-w 3 -n 5
+ * -W binary), the whole text of a page; version 1 single words, CJK
+ * bigrams and term frequency.  The same code gives their fingerprints
+ * with those options (SH_FPOPT_V2, SH_FPOPT_V1, and the record option
+ * maintext off).
  *
  * Text: features from tokenize.h; each distinct feature f seen tf times
  * weighs sh_weight(scheme, tf); its hash is sh_hash64(f, len, 0).  With
@@ -35,7 +39,7 @@
 #include "feat/weight.h"
 
 /* The version of the fingerprint of a document defined here. */
-#define SH_FP_VERSION 2
+#define SH_FP_VERSION 3
 
 /* What a fingerprinter cuts and weighs: see the options of
  * feat/tokenize.h and feat/weight.h, and the files loaded below. */
@@ -56,8 +60,13 @@ struct sh_fpopt {
 #define SH_FPOPT_INIT(n, w, scheme) { .tok = { .ngram = (n), \
 	.shingle = (w) }, .weight = (scheme) }
 
-/* Defaults: CJK 5-grams, word 3-shingles, binary weights. */
-#define SH_FPOPT_DEFAULT SH_FPOPT_INIT(5, 3, SH_W_BINARY)
+/* Defaults: CJK 5-grams spanning runs, word 3-shingles, binary
+ * weights. */
+#define SH_FPOPT_DEFAULT { .tok = { .ngram = 5, .shingle = 3, .span = 1 }, \
+	.weight = SH_W_BINARY }
+
+/* The defaults of version 2: CJK 5-grams within runs. */
+#define SH_FPOPT_V2 SH_FPOPT_INIT(5, 3, SH_W_BINARY)
 
 /* The defaults of version 1: bigrams, single words, term frequency. */
 #define SH_FPOPT_V1 SH_FPOPT_INIT(2, 1, SH_W_TF)

@@ -92,8 +92,10 @@ struct sh_recopt {
 	int maintext;		/* HTML reduced to its main content */
 };
 
+/* The defaults: tab records, HTML told by its type and reduced to its
+ * main content (fingerprint version 3: fp/fingerprint.h). */
 #define SH_RECOPT_DEFAULT { SH_REC_TAB, NULL, NULL, NULL, 0, 0, NULL, 0, \
-	NULL, 0 }
+	NULL, 1 }
 
 /* The media types of WARC responses kept by default: the pages a person
  * reads (HTML, XHTML, plain text), not the style sheets, scripts, data,
