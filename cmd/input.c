@@ -158,6 +158,7 @@ zin_stream(int i, struct sh_zpipe *z, int zfd, const struct stat *st)
 	zin[i].spool = NULL;
 	if (spooling && st != NULL && sh_tmpfile(input_tmpdir(),
 	    &zin[i].spool) == 0) {
+		(void)setvbuf(zin[i].spool, NULL, _IOFBF, 1 << 16);
 		zin[i].dev = st->st_dev;
 		zin[i].ino = st->st_ino;
 	}
